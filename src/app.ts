@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { AppContext } from './app-context.js';
+import { defaultTokenResolver, type TokenResolver } from './auth/token-resolver.js';
+import type { Config } from './config.js';
+import type { Directory } from './directory/directory.js';
+import { installErrorHandler } from './http/error-handler.js';
+import { platformHeaders } from './http/headers.js';
+import { installValidators } from './http/validators.js';
+import { loggerOptions } from './logger.js';
+import type { OpenDatabase } from './store/database.js';
+import { SqlDirectory } from './store/sql-directory.js';
+
+export interface AppDeps {
+  config: Config;
+  /** collab-host's own database (see `openDatabase`). */
+  store: OpenDatabase;
+  /** The host application's directory; defaults to the store's own tables. */
+  directory?: Directory;
+  /** The host application's token resolver; defaults to collab-host's own user tokens. */
+  resolveToken?: TokenResolver;
+  /** false silences request logging (tests); defaults to the configured level. */
+  logger?: boolean;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** Builds the Fastify application without listening: the server and the tests (`app.inject`) share it. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config } = deps;
+  const app = Fastify({
+    logger: deps.logger === false ? false : loggerOptions(config.logLevel),
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    bodyLimit: 1024 * 1024,
+    trustProxy: false,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  installValidators(app);
+  installErrorHandler(app);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  const context: AppContext = Object.freeze({
+    config,
+    store: deps.store,
+    directory: deps.directory ?? new SqlDirectory(deps.store.db),
+    headers: platformHeaders(config.headerBrand),
+    resolveToken: deps.resolveToken ?? defaultTokenResolver(config.tokenSecret),
+  });
+
+  app.get(
+    '/healthz',
+    { schema: { hide: true, response: { 200: Type.Object({ status: Type.Literal('ok') }) } } },
+    async () => ({ status: 'ok' as const }),
+  );
+
+  // Route modules, one per resource of the interface; each is given the same context.
+  void context;
+
+  return app;
+}

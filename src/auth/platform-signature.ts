@@ -1,0 +1,89 @@
+import { epochSeconds, signHs256, verifyHs256 } from './jwt.js';
+
+/** Claims the platform signature may carry (contracts.md, "Platform signature"). */
+export interface SignatureClaims {
+  exp: number;
+  iat?: number;
+  scope?: string;
+  fileId?: string;
+  userId?: string;
+}
+
+export interface AppCredentials {
+  appId: string;
+  appSecret: string;
+}
+
+/** Maximum difference between `iat` and server time. */
+export const IAT_TOLERANCE_SECONDS = 5 * 60;
+/** License-scope signatures for the platform API live at most this long (the platform refuses 5 minutes). */
+export const LICENSE_TTL_SECONDS = 4 * 60;
+
+export type SignatureFailure =
+  | 'malformed'
+  | 'algorithm'
+  | 'signature'
+  | 'kid'
+  | 'expired'
+  | 'missing-exp'
+  | 'iat'
+  | 'file-mismatch'
+  | 'user-mismatch';
+
+export type SignatureResult = { ok: true; claims: SignatureClaims } | { ok: false; failure: SignatureFailure };
+
+/** What the request binds the signature to: the path's fileId, the by-user-id query's userId. */
+export interface SignatureBinding {
+  fileId?: string;
+  userId?: string;
+}
+
+/** Mints a platform signature with the application's credentials. */
+export function mintSignature(
+  credentials: AppCredentials,
+  options: { ttlSeconds: number; fileId?: string; userId?: string; scope?: string; now?: number },
+): string {
+  const iat = epochSeconds(options.now);
+  const claims: SignatureClaims = { exp: iat + options.ttlSeconds, iat };
+  if (options.scope !== undefined) claims.scope = options.scope;
+  if (options.fileId !== undefined) claims.fileId = options.fileId;
+  if (options.userId !== undefined) claims.userId = options.userId;
+  return signHs256({ ...claims }, credentials.appSecret, { kid: credentials.appId });
+}
+
+/** A fresh license-scope signature for one call to the platform API (single use, at most 4 minutes). */
+export function mintLicenseSignature(credentials: AppCredentials, now?: number): string {
+  return mintSignature(credentials, { ttlSeconds: LICENSE_TTL_SECONDS, scope: 'license', ...(now === undefined ? {} : { now }) });
+}
+
+/**
+ * Verifies a platform signature as contracts.md states: HS256 only, `kid` equal to APP_ID when present,
+ * `exp` required and in the future, `iat` within 5 minutes when present, and `fileId`/`userId` bound to
+ * the request when the binding names them.
+ */
+export function verifySignature(
+  token: string,
+  credentials: AppCredentials,
+  binding: SignatureBinding = {},
+  now: number = Date.now(),
+): SignatureResult {
+  const decoded = verifyHs256(token, credentials.appSecret);
+  if (!decoded.ok) return { ok: false, failure: decoded.failure };
+  const { header, claims } = decoded;
+  if (header.kid !== undefined && header.kid !== credentials.appId) return { ok: false, failure: 'kid' };
+  const nowSeconds = epochSeconds(now);
+  if (claims.exp === undefined) return { ok: false, failure: 'missing-exp' };
+  if (typeof claims.exp !== 'number') return { ok: false, failure: 'malformed' };
+  if (claims.exp <= nowSeconds) return { ok: false, failure: 'expired' };
+  if (claims.iat !== undefined && (typeof claims.iat !== 'number' || Math.abs(claims.iat - nowSeconds) > IAT_TOLERANCE_SECONDS)) {
+    return { ok: false, failure: 'iat' };
+  }
+  if (binding.fileId !== undefined && claims.fileId !== binding.fileId) return { ok: false, failure: 'file-mismatch' };
+  if (binding.userId !== undefined && claims.userId !== binding.userId) return { ok: false, failure: 'user-mismatch' };
+  const result: SignatureClaims = { exp: claims.exp };
+  if (typeof claims.iat === 'number') result.iat = claims.iat;
+  if (typeof claims.scope === 'string') result.scope = claims.scope;
+  if (typeof claims.fileId === 'string') result.fileId = claims.fileId;
+  if (typeof claims.userId === 'string') result.userId = claims.userId;
+  return { ok: true, claims: result };
+}

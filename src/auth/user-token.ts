@@ -1,0 +1,22 @@
+import { epochSeconds, signHs256, verifyHs256 } from './jwt.js';
+
+/** The outcome of reading a user token; `expired` still names the user (events accept late tokens). */
+export type UserTokenResult =
+  | { ok: true; userId: string; expiresAt: number }
+  | { ok: false; reason: 'malformed' | 'forged' | 'expired'; userId?: string };
+
+/** Issues a user token: HS256 with TOKEN_SECRET, `sub` = user id, `exp` = now + ttl. */
+export function mintUserToken(userId: string, secret: string, ttlSeconds: number, now: number = Date.now()): string {
+  const iat = epochSeconds(now);
+  return signHs256({ sub: userId, iat, exp: iat + ttlSeconds }, secret);
+}
+
+/** Verifies a user token's signature and expiry; does not look the user up. */
+export function verifyUserToken(token: string, secret: string, now: number = Date.now()): UserTokenResult {
+  const decoded = verifyHs256(token, secret);
+  if (!decoded.ok) return { ok: false, reason: decoded.failure === 'malformed' ? 'malformed' : 'forged' };
+  const { sub, exp } = decoded.claims;
+  if (typeof sub !== 'string' || sub === '' || typeof exp !== 'number') return { ok: false, reason: 'malformed' };
+  if (exp <= epochSeconds(now)) return { ok: false, reason: 'expired', userId: sub };
+  return { ok: true, userId: sub, expiresAt: exp };
+}

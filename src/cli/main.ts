@@ -1,0 +1,49 @@
+import { ConfigError, loadDotEnv } from '../config.js';
+import { CliError } from './cli-error.js';
+
+/** A command: given its arguments, returns the process exit code. */
+type Command = (args: string[]) => Promise<number>;
+
+/** Every command, loaded only when run, so `collab-host token` does not load the server. */
+const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
+  serve: { summary: 'run the service (what npm start runs)', load: async () => (await import('./commands/serve.js')).serve },
+};
+
+function usage(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
+  const lines = Object.entries(COMMANDS).map(([name, command]) => `  ${name.padEnd(width)}  ${command.summary}`);
+  return `usage: collab-host <command> [options]\n\ncommands:\n${lines.join('\n')}\n`;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...args] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(usage());
+    return name === undefined ? 1 : 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    process.stderr.write(`collab-host: unknown command "${name}"\n\n${usage()}`);
+    return 1;
+  }
+  loadDotEnv();
+  try {
+    return await (await command.load())(args);
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof CliError) {
+      process.stderr.write(`${error.message}\n`);
+      return error instanceof CliError ? error.exitCode : 1;
+    }
+    throw error;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`collab-host: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

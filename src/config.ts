@@ -1,0 +1,180 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync, existsSync } from 'node:fs';
+import { parseDuration } from './duration.js';
+
+/** The service's configuration: read from the environment once, validated, then frozen. */
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly databaseUrl: string;
+  readonly appId: string;
+  readonly appSecret: string;
+  /** The platform's API server, without a trailing slash; undefined when not configured. */
+  readonly platformApiUrl: string | undefined;
+  /** This service's own public address, without a trailing slash. */
+  readonly publicUrl: string;
+  readonly tokenSecret: string;
+  /** Whether TOKEN_SECRET was generated for this start only (tokens die with the process). */
+  readonly tokenSecretIsEphemeral: boolean;
+  /** Lifetime of issued user tokens, in seconds. */
+  readonly tokenTtlSeconds: number;
+  readonly signatureRequired: boolean;
+  /** Bearer key of the management API; undefined = the API is off. */
+  readonly adminApiKey: string | undefined;
+  /** Template of a file's page in the integrator's system; `{fileId}` and `{PUBLIC_URL}` are replaced. */
+  readonly fileUrlTemplate: string;
+  readonly notifyWebhookUrls: readonly string[];
+  readonly notifyWebhookSecret: string | undefined;
+  /** The brand word in every platform header: `X-{brand}-Token` and so on. */
+  readonly headerBrand: string;
+  /** Lines of the default watermark; `{name}`, `{email}`, `{id}` and `{date}` are replaced. */
+  readonly watermarkTemplate: readonly string[];
+  readonly production: boolean;
+  readonly logLevel: string;
+}
+
+/** A present but malformed value. The message is one line naming the variable and the rule. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+const DEMO_APP_ID = 'demo-app';
+const DEMO_APP_SECRET = 'demo-app-secret-change-me';
+
+export function loadConfig(env: Env = process.env): Config {
+  const production = env.NODE_ENV === 'production';
+  const get = (name: string): string | undefined => {
+    const value = env[name];
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+  };
+
+  const port = parsePort(get('PORT'));
+  const host = get('HOST') ?? '127.0.0.1';
+  const databaseUrl = parseDatabaseUrl(get('DATABASE_URL') ?? 'sqlite:./data/collab-host.db');
+
+  const appId = get('APP_ID') ?? requiredInProduction('APP_ID', production, DEMO_APP_ID);
+  const appSecret = get('APP_SECRET') ?? requiredInProduction('APP_SECRET', production, DEMO_APP_SECRET);
+
+  const platformApiUrl = optionalHttpUrl('PLATFORM_API_URL', get('PLATFORM_API_URL'));
+  const publicUrl =
+    optionalHttpUrl('PUBLIC_URL', get('PUBLIC_URL')) ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+  const givenTokenSecret = get('TOKEN_SECRET');
+  if (!givenTokenSecret && production) throw new ConfigError('TOKEN_SECRET is required when NODE_ENV=production');
+  if (givenTokenSecret && givenTokenSecret.length < 16) {
+    throw new ConfigError('TOKEN_SECRET must be at least 16 characters');
+  }
+  const tokenSecret = givenTokenSecret ?? randomBytes(32).toString('hex');
+
+  const ttlText = get('TOKEN_TTL') ?? '24h';
+  const tokenTtlSeconds = parseDuration(ttlText);
+  if (tokenTtlSeconds === undefined || tokenTtlSeconds <= 0) {
+    throw new ConfigError('TOKEN_TTL must be a duration such as 3600, 90s, 30m, 24h or 7d');
+  }
+
+  const signatureRequired = parseBoolean('SIGNATURE_REQUIRED', get('SIGNATURE_REQUIRED'), true);
+  const adminApiKey = get('ADMIN_API_KEY');
+  if (adminApiKey !== undefined && adminApiKey.length < 16) {
+    throw new ConfigError('ADMIN_API_KEY must be at least 16 characters');
+  }
+
+  const fileUrlTemplate = (get('FILE_URL_TEMPLATE') ?? '{PUBLIC_URL}/files/{fileId}').replaceAll('{PUBLIC_URL}', publicUrl);
+  if (!fileUrlTemplate.includes('{fileId}')) throw new ConfigError('FILE_URL_TEMPLATE must contain {fileId}');
+
+  const notifyWebhookUrls = (get('NOTIFY_WEBHOOK_URLS') ?? '')
+    .split(',')
+    .map((url) => url.trim())
+    .filter((url) => url !== '');
+  for (const url of notifyWebhookUrls) {
+    if (!isHttpUrl(url)) throw new ConfigError('NOTIFY_WEBHOOK_URLS must be comma-separated http(s):// addresses');
+  }
+
+  const headerBrand = get('HEADER_BRAND') ?? 'Platform';
+  if (!/^[A-Za-z][A-Za-z0-9]*$/.test(headerBrand)) {
+    throw new ConfigError('HEADER_BRAND must be a single word of letters and digits, such as Platform or Shimo');
+  }
+
+  const watermarkTemplate = (get('WATERMARK_TEMPLATE') ?? '{name}|{date}').split('|');
+
+  return Object.freeze({
+    port,
+    host,
+    databaseUrl,
+    appId,
+    appSecret,
+    platformApiUrl,
+    publicUrl,
+    tokenSecret,
+    tokenSecretIsEphemeral: givenTokenSecret === undefined,
+    tokenTtlSeconds,
+    signatureRequired,
+    adminApiKey,
+    fileUrlTemplate,
+    notifyWebhookUrls: Object.freeze(notifyWebhookUrls),
+    notifyWebhookSecret: get('NOTIFY_WEBHOOK_SECRET'),
+    headerBrand,
+    watermarkTemplate: Object.freeze(watermarkTemplate),
+    production,
+    logLevel: get('LOG_LEVEL') ?? 'info',
+  });
+}
+
+/** A configuration for tests and library use: the defaults, with the given values on top. */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  const base = loadConfig({ TOKEN_SECRET: 'test-token-secret-0123456789', DATABASE_URL: 'sqlite::memory:' });
+  return Object.freeze({ ...base, ...overrides });
+}
+
+/** Reads `.env` in the working directory, if present, into the environment (values already set win). */
+export function loadDotEnv(path = '.env', env: Env = process.env): void {
+  if (!existsSync(path)) return;
+  for (const line of readFileSync(path, 'utf8').split(/\r?\n/)) {
+    const match = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)\s*$/.exec(line);
+    if (!match) continue;
+    const [, key, raw] = match as unknown as [string, string, string];
+    const value = raw.replace(/^(['"])(.*)\1$/, '$2');
+    if (env[key] === undefined) env[key] = value;
+  }
+}
+
+function parsePort(value: string | undefined): number {
+  if (value === undefined) return 3000;
+  if (!/^\d+$/.test(value) || Number(value) > 65535) throw new ConfigError('PORT must be a number from 0 to 65535');
+  return Number(value);
+}
+
+function parseDatabaseUrl(value: string): string {
+  if (value.startsWith('sqlite:') && value.length > 'sqlite:'.length) return value;
+  if (/^postgres(ql)?:\/\//.test(value)) return value;
+  throw new ConfigError('DATABASE_URL must be sqlite:PATH, sqlite::memory: or postgres://…');
+}
+
+function parseBoolean(name: string, value: string | undefined, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (/^(true|1|yes|on)$/i.test(value)) return true;
+  if (/^(false|0|no|off)$/i.test(value)) return false;
+  throw new ConfigError(`${name} must be true or false`);
+}
+
+function optionalHttpUrl(name: string, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!isHttpUrl(value)) throw new ConfigError(`${name} must start with http(s)://`);
+  return value.replace(/\/+$/, '');
+}
+
+function isHttpUrl(value: string): boolean {
+  if (!/^https?:\/\//i.test(value)) return false;
+  try {
+    new URL(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function requiredInProduction(name: string, production: boolean, demoValue: string): string {
+  if (production) throw new ConfigError(`${name} is required when NODE_ENV=production`);
+  return demoValue;
+}

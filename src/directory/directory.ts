@@ -1,0 +1,72 @@
+import type {
+  Department,
+  DepartmentPathNode,
+  DepartmentSummary,
+  FileRecord,
+  PageRequest,
+  Paged,
+  Role,
+  Team,
+  User,
+} from './types.js';
+
+/** How `GET /files` orders a user's files. */
+export type FileOrder = 'created_at' | 'updated_at';
+
+/** A file together with the strongest role any grant gives the asking user (null: none, or only creator). */
+export interface FileWithGrant {
+  file: FileRecord;
+  grantedRole: Role | null;
+}
+
+/**
+ * The directory port: every fact the callbacks need about teams, departments, users and files.
+ * collab-host's own SQL store implements it; a host application may pass its own implementation to
+ * `buildApp` and keep every route, schema and rule (the rules live in `DirectoryService`, not here).
+ * Every method is read-only; lists come back in a stable order.
+ */
+export interface Directory {
+  /** One user, or undefined when unknown. */
+  getUser(userId: string): Promise<User | undefined>;
+  /** The known users among `userIds`, in any order; unknown ids are left out. */
+  getUsers(userIds: readonly string[]): Promise<User[]>;
+
+  /** One team, or undefined when unknown. */
+  getTeam(teamId: string): Promise<Team | undefined>;
+  /** Number of users whose team is `teamId`. */
+  countTeamMembers(teamId: string): Promise<number>;
+  /** Users of the team ordered by name then id; one page, or all when `page` is null. */
+  listTeamMembers(teamId: string, page: PageRequest | null): Promise<User[]>;
+
+  /** One department, or undefined when unknown. */
+  getDepartment(departmentId: string): Promise<Department | undefined>;
+  /** Distinct users in the department and all its descendants. */
+  countAllDepartmentMembers(departmentId: string): Promise<number>;
+  /**
+   * Direct sub-departments of `parentId` in the team (null: the first-level departments), ordered by
+   * name then id, each with its `allMemberCount`.
+   */
+  listChildDepartments(teamId: string, parentId: string | null): Promise<DepartmentSummary[]>;
+  /** The department's direct members ordered by name then id (one page), with their total. */
+  listDepartmentMembers(departmentId: string, page: PageRequest): Promise<Paged<User>>;
+  /** Ancestors of the department from the first level down, the department itself excluded. */
+  listDepartmentAncestors(departmentId: string): Promise<DepartmentPathNode[]>;
+  /** One path per department of the user, each from the first level down to that department. */
+  listDepartmentPaths(userId: string): Promise<DepartmentPathNode[][]>;
+
+  /** One file in any status, or undefined when unknown. */
+  getFile(fileId: string): Promise<FileRecord | undefined>;
+  /**
+   * The strongest role that any grant gives the user on the file: a direct grant, a grant to one of the
+   * user's departments or any ancestor of it, or a grant to the user's team. null when none applies.
+   * The creator rule is not applied here.
+   */
+  getGrantedRole(fileId: string, userId: string): Promise<Role | null>;
+  /**
+   * Active files the user may read (created by the user, or granted any role), newest first by `orderBy`,
+   * at most `limit`; optionally only of the given types.
+   */
+  listReadableFiles(userId: string, options: { limit: number; orderBy: FileOrder; types?: readonly string[] }): Promise<FileWithGrant[]>;
+  /** The users granted a role on the file directly (not through a department or team), with that role. */
+  listDirectGrantees(fileId: string): Promise<Array<{ user: User; role: Role }>>;
+}

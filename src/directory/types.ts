@@ -1,0 +1,104 @@
+/** The domain's records, as the interface (callback-interface.md part 2) and the snapshot describe them. */
+
+export interface Team {
+  id: string;
+  name: string;
+}
+
+export interface Department {
+  id: string;
+  name: string;
+  teamId: string;
+  /** null for a first-level department (its parent is the team root). */
+  parentId: string | null;
+}
+
+export interface User {
+  id: string;
+  name: string;
+  email: string | null;
+  avatar: string | null;
+  teamId: string | null;
+  /** Per-user watermark lines; null = the configured template; [] hides the watermark. */
+  watermark: string[] | null;
+}
+
+/** The document kinds the interface names, plus `file` for third-party stored files. */
+export type FileType = string;
+
+export interface FileRecord {
+  id: string;
+  name: string;
+  type: FileType;
+  creatorId: string;
+  /** The owning team; null when neither the file nor its creator has one. */
+  teamId: string | null;
+  /** `YYYY-MM-DDThh:mm:ssZ` */
+  createdAt: string;
+  /** `YYYY-MM-DDThh:mm:ssZ` */
+  updatedAt: string;
+  views: number | null;
+  ext: string | null;
+  downloadUrl: string | null;
+  fullUrl: string | null;
+  /** Whether collab-host holds the bytes of this third-party file itself. */
+  hasStoredContent: boolean;
+  restrictions: Restrictions;
+  /** `active` is served; `pending` and `failed` are documents whose platform creation has not succeeded. */
+  status: FileStatus;
+}
+
+export type FileStatus = 'active' | 'pending' | 'failed';
+
+export interface Restrictions {
+  /** false: `copyable` only for those who may edit. */
+  copy: boolean;
+  /** false: `exportable` only for managers. */
+  export: boolean;
+}
+
+/** Roles, each including the one before. */
+export const ROLES = ['viewer', 'commenter', 'editor', 'manager'] as const;
+export type Role = (typeof ROLES)[number];
+
+export type PrincipalKind = 'user' | 'department' | 'team';
+
+export interface Grant {
+  fileId: string;
+  principalKind: PrincipalKind;
+  principalId: string;
+  role: Role;
+}
+
+/** Permissions of one user on one file (interface 2.1). */
+export interface Permissions {
+  readable: boolean;
+  commentable: boolean;
+  editable: boolean;
+  copyable: boolean;
+  exportable: boolean;
+  manageable: boolean;
+}
+
+/** A department with its member count over the whole subtree (interface 2.6). */
+export interface DepartmentSummary {
+  id: string;
+  name: string;
+  allMemberCount: number;
+}
+
+export interface DepartmentPathNode {
+  id: string;
+  name: string;
+}
+
+/** One page of a list: `offset` rows skipped, at most `limit` taken. */
+export interface PageRequest {
+  offset: number;
+  limit: number;
+}
+
+export interface Paged<T> {
+  total: number;
+  items: T[];
+}

@@ -1,0 +1,70 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { DialectName } from './dialect.js';
+import { allMigrations } from './migrations/index.js';
+import type { Database } from './schema.js';
+
+// COUNT(*) and BIGINT come back from pg as strings by default; every one of ours fits a JS number.
+pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
+
+export interface OpenDatabaseOptions {
+  /** PostgreSQL only: the schema to work in (tests use one fresh schema per suite). */
+  schema?: string;
+  /** PostgreSQL only: pool size. */
+  poolSize?: number;
+}
+
+/** An open database with its migrations applied. */
+export interface OpenDatabase {
+  db: Kysely<Database>;
+  dialect: DialectName;
+  close(): Promise<void>;
+}
+
+/** Opens `sqlite:PATH`, `sqlite::memory:` or `postgres://…` and applies every pending migration. */
+export async function openDatabase(url: string, options: OpenDatabaseOptions = {}): Promise<OpenDatabase> {
+  const { db, dialect } = url.startsWith('sqlite:') ? openSqlite(url.slice('sqlite:'.length)) : openPostgres(url, options);
+  try {
+    await migrate(db, dialect);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return { db, dialect, close: () => db.destroy() };
+}
+
+function openSqlite(path: string): { db: Kysely<Database>; dialect: DialectName } {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const sqlite = new SQLite(path);
+  sqlite.pragma('journal_mode = WAL');
+  // FULL: a transaction that returned is on disk, so an acknowledged event survives a power cut.
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('foreign_keys = OFF');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('cache_size = -65536');
+  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), dialect: 'sqlite' };
+}
+
+function openPostgres(url: string, options: OpenDatabaseOptions): { db: Kysely<Database>; dialect: DialectName } {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    ...(options.schema ? { options: `-c search_path=${options.schema},public` } : {}),
+  });
+  return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
+}
+
+async function migrate(db: Kysely<Database>, dialect: DialectName): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => allMigrations(dialect) },
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((result) => result.status === 'Error');
+    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${String((error as Error).message ?? error)}`);
+  }
+}

@@ -1,0 +1,15 @@
+import type { Migration } from 'kysely';
+import type { DialectName } from '../dialect.js';
+import { directoryMigration } from './001-directory.js';
+import { activityMigration } from './002-activity.js';
+
+/**
+ * Every migration, by name; names sort in the order they apply. A feature adds its own file here;
+ * a migration, once released, is never edited.
+ */
+export function allMigrations(dialect: DialectName): Record<string, Migration> {
+  return {
+    '001-directory': directoryMigration(dialect),
+    '002-activity': activityMigration(),
+  };
+}

@@ -1,0 +1,73 @@
+import type { Generated } from 'kysely';
+
+/**
+ * The tables of the store, shared by SQLite and PostgreSQL. Times of the directory are text in the
+ * interface's format (`YYYY-MM-DDThh:mm:ssZ`, which sorts as time); booleans are 0/1 integers so both
+ * dialects read the same values. Other features add their tables to this interface in their own files.
+ */
+export interface DirectoryTables {
+  teams: { id: string; name: string };
+  departments: {
+    id: string;
+    team_id: string;
+    parent_id: string | null;
+    name: string;
+    /** Lower-case full pinyin of the name, no separators (search). */
+    name_pinyin: string;
+    /** Lower-case pinyin initials of the name (search). */
+    name_initials: string;
+  };
+  /** Closure of the department tree: one row per (department, ancestor-or-self), depth 0 for itself. */
+  department_ancestors: { department_id: string; ancestor_id: string; depth: number };
+  users: {
+    id: string;
+    name: string;
+    email: string | null;
+    avatar: string | null;
+    team_id: string | null;
+    /** JSON array of lines, or null for the configured template. */
+    watermark: string | null;
+    name_pinyin: string;
+    name_initials: string;
+  };
+  user_departments: { user_id: string; department_id: string };
+  files: {
+    id: string;
+    name: string;
+    type: string;
+    creator_id: string;
+    team_id: string | null;
+    created_at: string;
+    updated_at: string;
+    views: number | null;
+    ext: string | null;
+    download_url: string | null;
+    full_url: string | null;
+    restrict_copy: number;
+    restrict_export: number;
+    /** active | pending | failed (documents whose platform creation has not succeeded) */
+    status: string;
+    /** Last content version reported by the platform (FileContent events); 0 when none. */
+    version: Generated<number>;
+    name_pinyin: string;
+    name_initials: string;
+  };
+  /** role_rank: 1 viewer, 2 commenter, 3 editor, 4 manager. */
+  file_grants: { file_id: string; principal_kind: string; principal_id: string; role_rank: number };
+  /** Bytes of third-party files that collab-host serves itself. */
+  file_contents: { file_id: string; content_type: string; content: Buffer; size: number };
+}
+
+/** Activity of users on files (events write it, the recent lists of search read it). */
+export interface ActivityTables {
+  activity: {
+    user_id: string;
+    file_id: string | null;
+    related_user_id: string | null;
+    /** open | edit | comment | discussion | mention | revision */
+    kind: string;
+    occurred_at: string;
+  };
+}
+
+export type Database = DirectoryTables & ActivityTables;
