@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DialectName } from './dialect.js';
 import { allMigrations } from './migrations/index.js';
@@ -58,9 +58,14 @@ function openPostgres(url: string, options: OpenDatabaseOptions): { db: Kysely<D
 }
 
 async function migrate(db: Kysely<Database>, dialect: DialectName): Promise<void> {
+  // Kysely looks its bookkeeping tables up by name across every schema; on PostgreSQL pin them to the
+  // schema we work in, or a second collab-host schema in the same database would be taken for ours.
+  const migrationTableSchema =
+    dialect === 'postgres' ? (await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(db)).rows[0]?.schema : undefined;
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => allMigrations(dialect) },
+    ...(migrationTableSchema ? { migrationTableSchema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
