@@ -69,4 +69,20 @@ export interface Directory {
   listReadableFiles(userId: string, options: { limit: number; orderBy: FileOrder; types?: readonly string[] }): Promise<FileWithGrant[]>;
   /** The users granted a role on the file directly (not through a department or team), with that role. */
   listDirectGrantees(fileId: string): Promise<Array<{ user: User; role: Role }>>;
+  /**
+   * Optional batch form of `getGrantedRole` (one query for a collaborator list): the strongest granted
+   * role of each of `userIds` that has one. Without it, `getGrantedRole` is asked once per user.
+   */
+  getGrantedRoles?(fileId: string, userIds: readonly string[]): Promise<Map<string, Role>>;
+  /**
+   * Optional: the bytes collab-host serves for a third-party file whose `hasStoredContent` is true.
+   * A directory without it serves no stored content (files then need an external `downloadUrl`).
+   */
+  getFileContent?(fileId: string): Promise<StoredContent | undefined>;
+}
+
+/** The stored bytes of a third-party file and their media type. */
+export interface StoredContent {
+  contentType: string;
+  content: Buffer;
 }

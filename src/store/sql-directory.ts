@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { Directory, FileOrder, FileWithGrant } from '../directory/directory.js';
+import type { Directory, FileOrder, FileWithGrant, StoredContent } from '../directory/directory.js';
 import { roleFromRank } from '../directory/permissions.js';
 import type {
   Department,
@@ -241,6 +241,44 @@ export class SqlDirectory implements Directory {
       const role = roleFromRank(row.role_rank);
       return role ? [{ user: toUser(row), role }] : [];
     });
+  }
+
+  async getGrantedRoles(fileId: string, userIds: readonly string[]): Promise<Map<string, Role>> {
+    const roles = new Map<string, Role>();
+    const unique = [...new Set(userIds)];
+    for (let start = 0; start < unique.length; start += ID_CHUNK) {
+      const chunk = unique.slice(start, start + ID_CHUNK);
+      // Each user's principals (self, team, departments with their ancestors) joined with the file's grants.
+      const rows = await sql<{ user_id: string; rank: number }>`
+        WITH principals (user_id, kind, id) AS (
+          SELECT id, 'user', id FROM users WHERE id IN (${sql.join(chunk)})
+          UNION ALL
+          SELECT id, 'team', team_id FROM users WHERE id IN (${sql.join(chunk)}) AND team_id IS NOT NULL
+          UNION ALL
+          SELECT ud.user_id, 'department', a.ancestor_id
+            FROM user_departments ud JOIN department_ancestors a ON a.department_id = ud.department_id
+           WHERE ud.user_id IN (${sql.join(chunk)})
+        )
+        SELECT p.user_id, MAX(g.role_rank) AS rank
+          FROM principals p
+          JOIN file_grants g ON g.file_id = ${fileId} AND g.principal_kind = p.kind AND g.principal_id = p.id
+         GROUP BY p.user_id
+      `.execute(this.db);
+      for (const row of rows.rows) {
+        const role = roleFromRank(Number(row.rank));
+        if (role) roles.set(row.user_id, role);
+      }
+    }
+    return roles;
+  }
+
+  async getFileContent(fileId: string): Promise<StoredContent | undefined> {
+    const row = await this.db
+      .selectFrom('file_contents')
+      .select(['content_type', 'content'])
+      .where('file_id', '=', fileId)
+      .executeTakeFirst();
+    return row && { contentType: row.content_type, content: Buffer.from(row.content) };
   }
 
   /** Distinct members of each department's subtree, in one grouped query. */

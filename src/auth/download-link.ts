@@ -1,0 +1,48 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { epochSeconds } from './jwt.js';
+
+/**
+ * Signed, expiring download links for the third-party files whose bytes collab-host stores:
+ * `{PUBLIC_URL}/content/{fileId}?expires={epoch seconds}&sig={base64url HMAC-SHA256}`. The platform
+ * fetches them without a user token, so the link itself is the credential. The key is derived from
+ * TOKEN_SECRET for this one purpose, so a link signature can never pass as a user token or the reverse.
+ */
+
+/** How long a link works: long enough for the platform's download right after `GET /files/{fileId}`. */
+export const DOWNLOAD_LINK_TTL_SECONDS = 15 * 60;
+
+/** The route that serves stored bytes (src/callbacks/file-content.ts). */
+export const CONTENT_PATH_PREFIX = '/content/';
+
+export type DownloadLinkCheck = 'valid' | 'expired' | 'invalid';
+
+export class DownloadLinks {
+  private readonly key: Buffer;
+
+  constructor(
+    tokenSecret: string,
+    private readonly publicUrl: string,
+    private readonly ttlSeconds: number = DOWNLOAD_LINK_TTL_SECONDS,
+  ) {
+    this.key = createHmac('sha256', tokenSecret).update('collab-host download link v1').digest();
+  }
+
+  /** A link to the file's stored bytes, valid for the configured lifetime from `now`. */
+  linkFor(fileId: string, now: number = Date.now()): string {
+    const expires = epochSeconds(now) + this.ttlSeconds;
+    const sig = this.sign(fileId, expires).toString('base64url');
+    return `${this.publicUrl}${CONTENT_PATH_PREFIX}${encodeURIComponent(fileId)}?expires=${expires}&sig=${sig}`;
+  }
+
+  /** Checks a link's signature (in constant time) and then its expiry. */
+  check(fileId: string, expires: number, sig: string, now: number = Date.now()): DownloadLinkCheck {
+    const expected = this.sign(fileId, expires);
+    const given = Buffer.from(sig, 'base64url');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'invalid';
+    return expires > epochSeconds(now) ? 'valid' : 'expired';
+  }
+
+  private sign(fileId: string, expires: number): Buffer {
+    return createHmac('sha256', this.key).update(`${fileId}\n${expires}`).digest();
+  }
+}

@@ -1,0 +1,31 @@
+import { Type } from 'typebox';
+import type { PageRequest } from '../directory/types.js';
+
+/**
+ * The paging rules of the member lists (teams, departments): pages count from 1 and `page=0` is taken
+ * as the first page; a negative or non-numeric `page` or `pageSize` is a 400 (the schema says so);
+ * a `pageSize` above the cap is served as the cap, never refused.
+ */
+export const MAX_PAGE_SIZE = 100;
+
+/** `GET /files`: `limit` defaults to 20; above 100 it is served as 100. */
+export const DEFAULT_FILE_LIMIT = 20;
+export const MAX_FILE_LIMIT = 100;
+
+/** `GET /teams/{teamId}/members` without paging returns at most this many members (name order). */
+export const MAX_UNPAGED_MEMBERS = 5000;
+
+/** Query properties of a paged member list; coerced from text, so `page=abc` fails validation. */
+export const pageQueryProperties = (defaultPageSize: number) => ({
+  page: Type.Optional(Type.Integer({ minimum: 0, description: 'page number, from 1 (0 is taken as 1)' })),
+  pageSize: Type.Optional(
+    Type.Integer({ minimum: 1, default: defaultPageSize, description: `page size, at most ${MAX_PAGE_SIZE} (larger values are served as ${MAX_PAGE_SIZE})` }),
+  ),
+});
+
+/** The rows of one page: `page` from 1 (0 and absent mean the first), `pageSize` capped. */
+export function pageRequest(page: number | undefined, pageSize: number): PageRequest {
+  const size = Math.min(Math.max(1, pageSize), MAX_PAGE_SIZE);
+  const index = Math.max(1, page ?? 1);
+  return { offset: (index - 1) * size, limit: size };
+}
