@@ -5,6 +5,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DialectName } from './dialect.js';
 import { allMigrations } from './migrations/index.js';
+import { withStatementCache } from './statement-cache.js';
 import type { Database } from './schema.js';
 
 // COUNT(*) and BIGINT come back from pg as strings by default; every one of ours fits a JS number.
@@ -45,7 +46,7 @@ function openSqlite(path: string): { db: Kysely<Database>; dialect: DialectName 
   sqlite.pragma('foreign_keys = OFF');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('cache_size = -65536');
-  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), dialect: 'sqlite' };
+  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) }), dialect: 'sqlite' };
 }
 
 function openPostgres(url: string, options: OpenDatabaseOptions): { db: Kysely<Database>; dialect: DialectName } {
