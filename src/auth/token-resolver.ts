@@ -1,3 +1,4 @@
+import { epochSeconds } from './jwt.js';
 import { verifyUserToken, type UserTokenResult } from './user-token.js';
 
 /**
@@ -6,6 +7,32 @@ import { verifyUserToken, type UserTokenResult } from './user-token.js';
  */
 export type TokenResolver = (token: string) => UserTokenResult | Promise<UserTokenResult>;
 
-export function defaultTokenResolver(secret: string): TokenResolver {
-  return (token) => verifyUserToken(token, secret);
+/** How many verified tokens the default resolver remembers. */
+const VERIFIED_TOKEN_CACHE_SIZE = 10_000;
+
+/**
+ * collab-host's own tokens. The platform sends the same token with every callback of an open document, so
+ * verified tokens are remembered (bounded LRU keyed by the whole token): a hit skips the HMAC and JSON
+ * decoding but still checks the expiry. Refusals are not remembered. A token's claims never change, so the
+ * cache cannot go stale; whether its user still exists is checked on every request by the guard.
+ */
+export function defaultTokenResolver(secret: string, now: () => number = Date.now): TokenResolver {
+  const verified = new Map<string, { userId: string; expiresAt: number }>();
+  return (token) => {
+    const hit = verified.get(token);
+    if (hit) {
+      if (hit.expiresAt > epochSeconds(now())) {
+        verified.delete(token);
+        verified.set(token, hit);
+        return { ok: true, userId: hit.userId, expiresAt: hit.expiresAt };
+      }
+      verified.delete(token);
+    }
+    const result = verifyUserToken(token, secret, now());
+    if (result.ok) {
+      if (verified.size >= VERIFIED_TOKEN_CACHE_SIZE) verified.delete(verified.keys().next().value as string);
+      verified.set(token, { userId: result.userId, expiresAt: result.expiresAt });
+    }
+    return result;
+  };
 }

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { defaultTokenResolver } from '../../src/auth/token-resolver.js';
+import { mintUserToken } from '../../src/auth/user-token.js';
+
+const SECRET = 'resolver-test-secret-0123456789';
+
+describe('default token resolver', () => {
+  it('accepts a valid token, and again from its cache', async () => {
+    const resolve = defaultTokenResolver(SECRET);
+    const token = mintUserToken('u1', SECRET, 60);
+    expect(await resolve(token)).toMatchObject({ ok: true, userId: 'u1' });
+    expect(await resolve(token)).toMatchObject({ ok: true, userId: 'u1' });
+  });
+
+  it('refuses a remembered token once it has expired', async () => {
+    let clock = Date.now();
+    const resolve = defaultTokenResolver(SECRET, () => clock);
+    const token = mintUserToken('u1', SECRET, 60, clock);
+    expect(await resolve(token)).toMatchObject({ ok: true });
+    clock += 61_000;
+    expect(await resolve(token)).toMatchObject({ ok: false, reason: 'expired', userId: 'u1' });
+  });
+
+  it('refuses forged and malformed tokens every time', async () => {
+    const resolve = defaultTokenResolver(SECRET);
+    const forged = mintUserToken('u1', 'another-secret-0123456789', 60);
+    expect(await resolve(forged)).toEqual({ ok: false, reason: 'forged' });
+    expect(await resolve(forged)).toEqual({ ok: false, reason: 'forged' });
+    expect(await resolve('not-a-token')).toEqual({ ok: false, reason: 'malformed' });
+  });
+});
