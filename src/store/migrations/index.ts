@@ -2,6 +2,7 @@ import type { Migration } from 'kysely';
 import type { DialectName } from '../dialect.js';
 import { directoryMigration } from './001-directory.js';
 import { activityMigration } from './002-activity.js';
+import { eventsMigration } from './004-events.js';
 
 /**
  * Every migration, by name; names sort in the order they apply. A feature adds its own file here;
@@ -11,5 +12,6 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
   return {
     '001-directory': directoryMigration(dialect),
     '002-activity': activityMigration(),
+    '004-events': eventsMigration(dialect),
   };
 }
