@@ -3,7 +3,7 @@ import { epochSeconds, signHs256, verifyHs256 } from './jwt.js';
 /** The outcome of reading a user token; `expired` still names the user (events accept late tokens). */
 export type UserTokenResult =
   | { ok: true; userId: string; expiresAt: number }
-  | { ok: false; reason: 'malformed' | 'forged' | 'expired'; userId?: string };
+  | { ok: false; reason: 'malformed' | 'forged' | 'expired'; userId?: string; expiresAt?: number };
 
 /** Issues a user token: HS256 with TOKEN_SECRET, `sub` = user id, `exp` = now + ttl. */
 export function mintUserToken(userId: string, secret: string, ttlSeconds: number, now: number = Date.now()): string {
@@ -17,6 +17,6 @@ export function verifyUserToken(token: string, secret: string, now: number = Dat
   if (!decoded.ok) return { ok: false, reason: decoded.failure === 'malformed' ? 'malformed' : 'forged' };
   const { sub, exp } = decoded.claims;
   if (typeof sub !== 'string' || sub === '' || typeof exp !== 'number') return { ok: false, reason: 'malformed' };
-  if (exp <= epochSeconds(now)) return { ok: false, reason: 'expired', userId: sub };
+  if (exp <= epochSeconds(now)) return { ok: false, reason: 'expired', userId: sub, expiresAt: exp };
   return { ok: true, userId: sub, expiresAt: exp };
 }
