@@ -51,8 +51,10 @@ export function verifyHs256(token: string, secret: string): DecodedJwt {
   }
   if (!isObject(header) || !isObject(claims)) return { ok: false, failure: 'malformed' };
   if (header.alg !== 'HS256') return { ok: false, failure: 'algorithm' };
-  const expected = createHmac('sha256', secret).update(`${head}.${body}`).digest();
-  const given = Buffer.from(signature, 'base64url');
+  // Compare the text, not decoded bytes: base64url decoding ignores a last character's spare bits, so
+  // several spellings decode alike and an altered signature would otherwise still verify.
+  const expected = Buffer.from(createHmac('sha256', secret).update(`${head}.${body}`).digest('base64url'));
+  const given = Buffer.from(signature);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, failure: 'signature' };
   return { ok: true, header, claims };
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { epochSeconds, signHs256, verifyHs256 } from './jwt.js';
 
 /** Claims the platform signature may carry (contracts.md, "Platform signature"). */
@@ -18,6 +19,16 @@ export interface AppCredentials {
 export const IAT_TOLERANCE_SECONDS = 5 * 60;
 /** License-scope signatures for the platform API live at most this long (the platform refuses 5 minutes). */
 export const LICENSE_TTL_SECONDS = 4 * 60;
+/** Scope of the signature collab-host mints for the platform API (contracts.md). */
+export const LICENSE_SCOPE = 'license';
+/** Scope of the signature collab-host hands to a browser for the SDK's `connect()` (editor config). */
+export const EDITOR_SCOPE = 'editor';
+/**
+ * Scopes collab-host mints for use elsewhere. A signature carrying one of them left this service for the
+ * platform API or a browser, so it is never accepted back as the platform's signature on a callback:
+ * otherwise anyone holding an editor config could call the signed callbacks.
+ */
+export const OUTBOUND_SCOPES: readonly string[] = [LICENSE_SCOPE, EDITOR_SCOPE];
 
 export type SignatureFailure =
   | 'malformed'
@@ -27,6 +38,7 @@ export type SignatureFailure =
   | 'expired'
   | 'missing-exp'
   | 'iat'
+  | 'scope'
   | 'file-mismatch'
   | 'user-mismatch';
 
@@ -36,6 +48,8 @@ export type SignatureResult = { ok: true; claims: SignatureClaims } | { ok: fals
 export interface SignatureBinding {
   fileId?: string;
   userId?: string;
+  /** Scopes that make the signature unacceptable here (a callback refuses OUTBOUND_SCOPES). */
+  refusedScopes?: readonly string[];
 }
 
 /** Mints a platform signature with the application's credentials. */
@@ -51,9 +65,16 @@ export function mintSignature(
   return signHs256({ ...claims }, credentials.appSecret, { kid: credentials.appId });
 }
 
-/** A fresh license-scope signature for one call to the platform API (single use, at most 4 minutes). */
+/**
+ * A fresh license-scope signature for one call to the platform API (single use, at most 4 minutes).
+ * A random `jti` makes every one distinct: two calls within one second would otherwise carry the same
+ * text, and the platform refuses a license signature it has seen before.
+ */
 export function mintLicenseSignature(credentials: AppCredentials, now?: number): string {
-  return mintSignature(credentials, { ttlSeconds: LICENSE_TTL_SECONDS, scope: 'license', ...(now === undefined ? {} : { now }) });
+  const iat = epochSeconds(now);
+  return signHs256({ exp: iat + LICENSE_TTL_SECONDS, iat, scope: LICENSE_SCOPE, jti: randomUUID() }, credentials.appSecret, {
+    kid: credentials.appId,
+  });
 }
 
 /**
@@ -78,6 +99,7 @@ export function verifySignature(
   if (claims.iat !== undefined && (typeof claims.iat !== 'number' || Math.abs(claims.iat - nowSeconds) > IAT_TOLERANCE_SECONDS)) {
     return { ok: false, failure: 'iat' };
   }
+  if (typeof claims.scope === 'string' && binding.refusedScopes?.includes(claims.scope)) return { ok: false, failure: 'scope' };
   if (binding.fileId !== undefined && claims.fileId !== binding.fileId) return { ok: false, failure: 'file-mismatch' };
   if (binding.userId !== undefined && claims.userId !== binding.userId) return { ok: false, failure: 'user-mismatch' };
   const result: SignatureClaims = { exp: claims.exp };

@@ -1,6 +1,12 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
-import { verifySignature, type SignatureBinding, type SignatureClaims, type SignatureFailure } from './platform-signature.js';
+import {
+  OUTBOUND_SCOPES,
+  verifySignature,
+  type SignatureBinding,
+  type SignatureClaims,
+  type SignatureFailure,
+} from './platform-signature.js';
 
 /** What a request's platform signature header says, before any policy decides. */
 export type SignatureCheck =
@@ -8,11 +14,18 @@ export type SignatureCheck =
   | { status: 'absent' }
   | { status: 'invalid'; failure: SignatureFailure };
 
-/** Reads `X-{brand}-Signature` and verifies it against APP_ID/APP_SECRET and the request's binding. */
+/**
+ * Reads `X-{brand}-Signature` and verifies it against APP_ID/APP_SECRET and the request's binding.
+ * Signatures that collab-host minted for the platform API or a browser (OUTBOUND_SCOPES) are refused.
+ */
 export function checkPlatformSignature(request: FastifyRequest, context: AppContext, binding: SignatureBinding): SignatureCheck {
   const header = request.headers[context.headers.signature];
   if (typeof header !== 'string' || header === '') return { status: 'absent' };
-  const result = verifySignature(header, { appId: context.config.appId, appSecret: context.config.appSecret }, binding);
+  const result = verifySignature(
+    header,
+    { appId: context.config.appId, appSecret: context.config.appSecret },
+    { refusedScopes: OUTBOUND_SCOPES, ...binding },
+  );
   return result.ok ? { status: 'valid', claims: result.claims } : { status: 'invalid', failure: result.failure };
 }
 
@@ -25,6 +38,24 @@ export const SIGNATURE_FAILURE_MESSAGES: Record<SignatureFailure, string> = {
   expired: 'the platform signature has expired',
   'missing-exp': 'the platform signature has no expiry',
   iat: 'the platform signature was issued more than 5 minutes from server time',
+  scope: 'this signature was issued by collab-host for the platform API or the editor, not by the platform',
   'file-mismatch': 'the platform signature was made for another file',
   'user-mismatch': 'the platform signature was made for another user',
 };
+
+/** The error code of each refusal, as the JSON error carries it. */
+export const SIGNATURE_FAILURE_CODES: Record<SignatureFailure, string> = {
+  malformed: 'signature_malformed',
+  algorithm: 'signature_algorithm',
+  signature: 'signature_invalid',
+  kid: 'signature_wrong_app',
+  expired: 'signature_expired',
+  'missing-exp': 'signature_no_expiry',
+  iat: 'signature_iat_skew',
+  scope: 'signature_wrong_scope',
+  'file-mismatch': 'signature_other_file',
+  'user-mismatch': 'signature_other_user',
+};
+
+/** Refusals of a signature that is genuine but made for another resource: 403, the rest 401. */
+export const SIGNATURE_FORBIDDEN: ReadonlySet<SignatureFailure> = new Set(['file-mismatch', 'user-mismatch']);

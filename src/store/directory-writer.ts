@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Insertable, Kysely, Transaction } from 'kysely';
 import { nameKeys } from '../directory/search-keys.js';
 import { roleRank } from '../directory/permissions.js';
 import type { Department, FileRecord, Grant, Team, User } from '../directory/types.js';
@@ -126,34 +126,35 @@ export async function upsertUsers(db: Db, users: readonly (User & { departmentId
 
 export type FileInput = Omit<FileRecord, 'hasStoredContent'>;
 
+/** The `files` row of a file (its search keys computed here, once, on write). */
+export function fileRow(file: FileInput): Insertable<Database['files']> {
+  const keys = nameKeys(file.name);
+  return {
+    id: file.id,
+    name: file.name,
+    type: file.type,
+    creator_id: file.creatorId,
+    team_id: file.teamId,
+    created_at: file.createdAt,
+    updated_at: file.updatedAt,
+    views: file.views,
+    ext: file.ext,
+    download_url: file.downloadUrl,
+    full_url: file.fullUrl,
+    restrict_copy: file.restrictions.copy ? 0 : 1,
+    restrict_export: file.restrictions.export ? 0 : 1,
+    status: file.status,
+    name_pinyin: keys.pinyin,
+    name_initials: keys.initials,
+  };
+}
+
 /** Upserts files (metadata only; grants and contents are written separately). */
 export async function upsertFiles(db: Db, files: readonly FileInput[]): Promise<void> {
   await insertChunked(files, (chunk) =>
     db
       .insertInto('files')
-      .values(
-        chunk.map((file) => {
-          const keys = nameKeys(file.name);
-          return {
-            id: file.id,
-            name: file.name,
-            type: file.type,
-            creator_id: file.creatorId,
-            team_id: file.teamId,
-            created_at: file.createdAt,
-            updated_at: file.updatedAt,
-            views: file.views,
-            ext: file.ext,
-            download_url: file.downloadUrl,
-            full_url: file.fullUrl,
-            restrict_copy: file.restrictions.copy ? 0 : 1,
-            restrict_export: file.restrictions.export ? 0 : 1,
-            status: file.status,
-            name_pinyin: keys.pinyin,
-            name_initials: keys.initials,
-          };
-        }),
-      )
+      .values(chunk.map(fileRow))
       .onConflict((oc) =>
         oc.column('id').doUpdateSet((eb) => ({
           name: eb.ref('excluded.name'),
