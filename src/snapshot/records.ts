@@ -1,0 +1,113 @@
+import { Type, type Static } from 'typebox';
+import { ROLES } from '../directory/types.js';
+
+/**
+ * The records of the directory snapshot (contracts.md, "Directory snapshot"), as TypeBox schemas.
+ * These check shape only (types, required fields, unknown fields); the rules between records
+ * (references, cycles, duplicates, times) are `validateSnapshot`'s. The management API validates a
+ * single record with the same schemas and rules by passing a one-record snapshot.
+ */
+
+/** Document kinds of the interface, plus `file` for a third-party file whose bytes are not edited collaboratively. */
+export const FILE_TYPES = ['documentPro', 'document', 'spreadsheet', 'table', 'file'] as const;
+export type SnapshotFileType = (typeof FILE_TYPES)[number];
+
+export const PRINCIPAL_KINDS = ['user', 'department', 'team'] as const;
+
+const Id = Type.String({ minLength: 1, maxLength: 255 });
+const Name = Type.String({ minLength: 1, maxLength: 500 });
+
+export const TeamRecordSchema = Type.Object({ id: Id, name: Name }, { additionalProperties: false });
+
+export const DepartmentRecordSchema = Type.Object(
+  {
+    id: Id,
+    name: Name,
+    teamId: Id,
+    /** null or absent: a first-level department. */
+    parentId: Type.Optional(Type.Union([Id, Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+
+export const UserRecordSchema = Type.Object(
+  {
+    id: Id,
+    name: Name,
+    email: Type.Optional(Type.String({ maxLength: 500 })),
+    avatar: Type.Optional(Type.String({ maxLength: 2000 })),
+    teamId: Type.Optional(Id),
+    departmentIds: Type.Optional(Type.Array(Id)),
+    /** Absent: the configured template; `[]` hides the watermark. */
+    watermark: Type.Optional(Type.Array(Type.String({ maxLength: 500 }))),
+  },
+  { additionalProperties: false },
+);
+
+export const SharingEntrySchema = Type.Object(
+  {
+    /** `user:ID`, `department:ID` or `team:ID`. */
+    principal: Type.String({ minLength: 1 }),
+    role: Type.Enum([...ROLES]),
+  },
+  { additionalProperties: false },
+);
+
+export const RestrictionsSchema = Type.Object(
+  { copy: Type.Optional(Type.Boolean()), export: Type.Optional(Type.Boolean()) },
+  { additionalProperties: false },
+);
+
+export const FileRecordSchema = Type.Object(
+  {
+    id: Id,
+    name: Name,
+    type: Type.Enum([...FILE_TYPES]),
+    creatorId: Id,
+    /** Absent: the creator's team. */
+    teamId: Type.Optional(Id),
+    /** `YYYY-MM-DDThh:mm:ssZ` */
+    createdAt: Type.String(),
+    /** `YYYY-MM-DDThh:mm:ssZ` */
+    updatedAt: Type.String(),
+    views: Type.Optional(Type.Integer()),
+    sharing: Type.Optional(Type.Array(SharingEntrySchema)),
+    restrictions: Type.Optional(RestrictionsSchema),
+    /** Extension without a dot, e.g. `docx`. */
+    ext: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
+    downloadUrl: Type.Optional(Type.String({ minLength: 1, maxLength: 4000 })),
+    fullUrl: Type.Optional(Type.String({ minLength: 1, maxLength: 4000 })),
+    /** A third-party file's bytes: a path relative to the snapshot file. */
+    contentFile: Type.Optional(Type.String({ minLength: 1 })),
+  },
+  { additionalProperties: false },
+);
+
+/** Every section is optional (absent = empty), so a one-record snapshot is a valid snapshot. */
+export const SnapshotSchema = Type.Object(
+  {
+    teams: Type.Optional(Type.Array(Type.Unknown())),
+    departments: Type.Optional(Type.Array(Type.Unknown())),
+    users: Type.Optional(Type.Array(Type.Unknown())),
+    files: Type.Optional(Type.Array(Type.Unknown())),
+  },
+  { additionalProperties: false },
+);
+
+export type TeamRecord = Static<typeof TeamRecordSchema>;
+export type DepartmentRecord = Static<typeof DepartmentRecordSchema>;
+export type UserRecord = Static<typeof UserRecordSchema>;
+export type SharingEntry = Static<typeof SharingEntrySchema>;
+export type SnapshotFileRecord = Static<typeof FileRecordSchema>;
+
+/** A snapshot as written in a file: every section optional. */
+export interface Snapshot {
+  teams?: TeamRecord[];
+  departments?: DepartmentRecord[];
+  users?: UserRecord[];
+  files?: SnapshotFileRecord[];
+}
+
+/** The snapshot's sections, in the order references point (files -> users -> departments -> teams). */
+export const SECTIONS = ['teams', 'departments', 'users', 'files'] as const;
+export type SectionName = (typeof SECTIONS)[number];
