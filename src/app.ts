@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from './app-context.js';
 import { defaultTokenResolver, type TokenResolver } from './auth/token-resolver.js';
+import { directoryCallbacks } from './callbacks/index.js';
 import type { Config } from './config.js';
 import type { Directory } from './directory/directory.js';
 import { installErrorHandler } from './http/error-handler.js';
@@ -61,6 +62,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
 
   // Route modules, one per resource of the interface; each is given the same context.
+  await app.register(directoryCallbacks, { context });
   void context;
 
   return app;

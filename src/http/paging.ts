@@ -19,13 +19,13 @@ export const MAX_UNPAGED_MEMBERS = 5000;
 export const pageQueryProperties = (defaultPageSize: number) => ({
   page: Type.Optional(Type.Integer({ minimum: 0, description: 'page number, from 1 (0 is taken as 1)' })),
   pageSize: Type.Optional(
-    Type.Integer({ minimum: 1, default: defaultPageSize, description: `page size, at most ${MAX_PAGE_SIZE} (larger values are served as ${MAX_PAGE_SIZE})` }),
+    Type.Integer({ minimum: 1, description: `page size, default ${defaultPageSize}, at most ${MAX_PAGE_SIZE} (larger values are served as ${MAX_PAGE_SIZE})` }),
   ),
 });
 
-/** The rows of one page: `page` from 1 (0 and absent mean the first), `pageSize` capped. */
-export function pageRequest(page: number | undefined, pageSize: number): PageRequest {
-  const size = Math.min(Math.max(1, pageSize), MAX_PAGE_SIZE);
+/** The rows of one page: `page` from 1 (0 and absent mean the first), `pageSize` defaulted and capped. */
+export function pageRequest(page: number | undefined, pageSize: number | undefined, defaultPageSize: number): PageRequest {
+  const size = Math.min(Math.max(1, pageSize ?? defaultPageSize), MAX_PAGE_SIZE);
   const index = Math.max(1, page ?? 1);
   return { offset: (index - 1) * size, limit: size };
 }

@@ -1,0 +1,76 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { AppContext } from '../app-context.js';
+import { DownloadLinks } from '../auth/download-link.js';
+import { forbidden, notFound } from '../http/errors.js';
+import { DEFAULT_FILE_LIMIT, MAX_FILE_LIMIT } from '../http/paging.js';
+import { errorResponses, FileSummarySchema } from '../http/schemas.js';
+import { directoryServiceFor, requireUserToken } from './callback-kit.js';
+import { CollaboratorSchema, FileDocumentSchema, FilePreviewSchema, toFileDocument, toFilePreview, toFileSummary, toUserBody } from './wire-shapes.js';
+
+const FileParams = Type.Object({ fileId: Type.String({ minLength: 1, maxLength: 256 }) });
+
+/**
+ * Interface 4.1, user context: `GET /files`, `GET /files/{fileId}` (document or preview shape) and
+ * `GET /files/{fileId}/collaborators`. Pending and failed documents answer 404 like unknown ones.
+ */
+export const fileRoutes: FastifyPluginAsync<{ context: AppContext }> = async (plugin, { context }) => {
+  const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
+  requireUserToken(app, context);
+  const service = directoryServiceFor(context);
+  const links = new DownloadLinks(context.config.tokenSecret, context.config.publicUrl);
+
+  app.get(
+    '/files',
+    {
+      schema: {
+        summary: "The current user's recent files (only those they may read)",
+        querystring: Type.Object({
+          limit: Type.Integer({ minimum: 1, default: DEFAULT_FILE_LIMIT, description: `at most ${MAX_FILE_LIMIT}; larger values are served as ${MAX_FILE_LIMIT}` }),
+          orderBy: Type.Union([Type.Literal('created_at'), Type.Literal('updated_at')], { default: 'updated_at' }),
+        }),
+        response: { 200: Type.Array(FileSummarySchema), ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => {
+      const { limit, orderBy } = request.query;
+      const files = await service.readableFiles(request.viewer.id, { limit: Math.min(limit, MAX_FILE_LIMIT), orderBy });
+      return files.map((access) => toFileSummary(access));
+    },
+  );
+
+  app.get(
+    '/files/:fileId',
+    {
+      schema: {
+        summary: 'A file as the current user sees it: File (2.2) for documents, preview metadata (2.3) for type file',
+        params: FileParams,
+        response: { 200: Type.Union([FilePreviewSchema, FileDocumentSchema]), ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      const view = await service.fileAsSeenBy(request.params.fileId, request.viewer.id);
+      if (!view) throw notFound(`no file ${request.params.fileId}`, 'file_not_found');
+      return view.file.type === 'file' ? toFilePreview(view, (id) => links.linkFor(id)) : toFileDocument(view);
+    },
+  );
+
+  app.get(
+    '/files/:fileId/collaborators',
+    {
+      schema: {
+        summary: 'The creator and the users granted the file directly; isManager is their manageable',
+        params: FileParams,
+        response: { 200: Type.Array(CollaboratorSchema), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const view = await service.fileAsSeenBy(request.params.fileId, request.viewer.id);
+      if (!view) throw notFound(`no file ${request.params.fileId}`, 'file_not_found');
+      if (!view.permissions.readable) throw forbidden('you may not read this file', 'file_not_readable');
+      const list = await service.collaborators(view.file);
+      return list.map(({ user, isManager }) => ({ ...toUserBody(user), isManager }));
+    },
+  );
+};
