@@ -4,10 +4,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from './app-context.js';
 import { defaultTokenResolver, type TokenResolver } from './auth/token-resolver.js';
+import { adminCallbacks } from './callbacks/admin.js';
 import { directoryCallbacks } from './callbacks/index.js';
 import type { Config } from './config.js';
 import type { Directory } from './directory/directory.js';
 import { installErrorHandler } from './http/error-handler.js';
+import { installOpenApi } from './http/openapi.js';
 import { platformHeaders } from './http/headers.js';
 import { installValidators } from './http/validators.js';
 import { loggerOptions } from './logger.js';
@@ -55,6 +57,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     resolveToken: deps.resolveToken ?? defaultTokenResolver(config.tokenSecret),
   });
 
+  // Before any route: the OpenAPI document collects routes as they are added.
+  await installOpenApi(app, config);
+
   app.get(
     '/healthz',
     { schema: { hide: true, response: { 200: Type.Object({ status: Type.Literal('ok') }) } } },
@@ -63,6 +68,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // Route modules, one per resource of the interface; each is given the same context.
   await app.register(directoryCallbacks, { context });
+  await app.register(adminCallbacks, { context });
   void context;
 
   return app;
