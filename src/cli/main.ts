@@ -7,6 +7,9 @@ type Command = (args: string[]) => Promise<number>;
 /** Every command, loaded only when run, so `collab-host token` does not load the server. */
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
   serve: { summary: 'run the service (what npm start runs)', load: async () => (await import('./commands/serve.js')).serve },
+  import: { summary: 'load the directory snapshot FILE (upsert by id; --replace: replace everything)', load: async () => (await import('./commands/import.js')).importCommand },
+  export: { summary: 'print the directory as a snapshot (--out FILE: also write stored file contents)', load: async () => (await import('./commands/export.js')).exportCommand },
+  token: { summary: 'print a user token for USER_ID (--ttl 2h)', load: async () => (await import('./commands/token.js')).tokenCommand },
 };
 
 function usage(): string {
