@@ -6,6 +6,7 @@ import type { AppContext } from './app-context.js';
 import { defaultTokenResolver, type TokenResolver } from './auth/token-resolver.js';
 import { adminCallbacks } from './callbacks/admin.js';
 import { directoryCallbacks } from './callbacks/index.js';
+import eventCallbacks from './callbacks/events.js';
 import type { Config } from './config.js';
 import type { Directory } from './directory/directory.js';
 import { installErrorHandler } from './http/error-handler.js';
@@ -69,6 +70,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Route modules, one per resource of the interface; each is given the same context.
   await app.register(directoryCallbacks, { context });
   await app.register(adminCallbacks, { context });
+  await app.register(eventCallbacks, { context });
   void context;
 
   return app;
