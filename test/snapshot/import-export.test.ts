@@ -1,0 +1,187 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeEach, expect, it } from 'vitest';
+import { SqlDirectory } from '../../src/store/sql-directory.js';
+import { clearDirectory } from '../../src/store/directory-writer.js';
+import { exportSnapshot } from '../../src/snapshot/export.js';
+import { importSnapshot } from '../../src/snapshot/import.js';
+import { DEMO_SNAPSHOT_PATH } from '../../src/demo-data.js';
+import { seedDirectory } from '../helpers/directory-fixture.js';
+import { describeEachStore, openTestStore } from '../helpers/stores.js';
+
+const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
+const contractsExample = () => JSON.parse(readFileSync(join(FIXTURES, 'contracts-example.json'), 'utf8')) as Record<string, unknown>;
+
+describeEachStore('snapshot import and export', (store, dialect) => {
+  const directory = () => new SqlDirectory(store().db);
+  const countRows = async () => {
+    const counts: Record<string, number> = {};
+    for (const table of ['teams', 'departments', 'users', 'user_departments', 'files', 'file_grants', 'file_contents'] as const) {
+      const row = await store()
+        .db.selectFrom(table)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      counts[table] = Number(row.n);
+    }
+    return counts;
+  };
+
+  beforeEach(async () => {
+    await clearDirectory(store().db);
+  });
+
+  it('imports the example of contracts.md and serves what it says', async () => {
+    const result = await importSnapshot(store(), contractsExample(), { baseDir: FIXTURES });
+    expect(result).toEqual({ ok: true, counts: { teams: 1, departments: 2, users: 2, files: 2, grants: 3, contents: 0 } });
+    expect(await directory().getUser('u1')).toEqual({
+      id: 'u1',
+      name: '张三',
+      email: 'zhang@example.com',
+      avatar: 'https://…/u1.png',
+      teamId: 't1',
+      watermark: ['张三', 'zhang@example.com'],
+    });
+    expect(await directory().listDepartmentPaths('u1')).toEqual([
+      [
+        { id: 'd1', name: '研发部' },
+        { id: 'd2', name: '前端组' },
+      ],
+    ]);
+    // f2 has no teamId: it takes its creator's team.
+    expect(await directory().getFile('f2')).toMatchObject({ teamId: 't1', ext: 'docx', downloadUrl: 'https://files.example.com/f2', hasStoredContent: false });
+    expect(await directory().getFile('f1')).toMatchObject({ views: 3, restrictions: { copy: false, export: false } });
+    // u2 is granted editor directly; u1 reaches d1's viewer grant through d2 and the team's commenter grant.
+    expect(await directory().getGrantedRole('f1', 'u2')).toBe('editor');
+    expect(await directory().getGrantedRole('f1', 'u1')).toBe('commenter');
+  });
+
+  it('refuses the verbatim example (it shares with user u2, whom it does not define) and writes nothing', async () => {
+    const verbatim = contractsExample();
+    verbatim.users = (verbatim.users as Array<{ id: string }>).filter((user) => user.id !== 'u2');
+    const result = await importSnapshot(store(), verbatim);
+    expect(result).toEqual({ ok: false, problems: [{ path: '$.files[0].sharing[0].principal', message: 'names unknown user "u2"' }] });
+    expect(Object.values(await countRows()).every((count) => count === 0)).toBe(true);
+  });
+
+  it('upserts records that point to rows already in the store, and leaves the rest alone', async () => {
+    await seedDirectory(store().db);
+    const before = await countRows();
+    const result = await importSnapshot(store(), {
+      users: [{ id: 'newbie', name: '新人', teamId: 'acme', departmentIds: ['web'] }],
+      files: [
+        {
+          id: 'plan',
+          name: '季度计划 v2',
+          type: 'documentPro',
+          creatorId: 'zhang',
+          createdAt: '2024-03-01T08:00:00Z',
+          updatedAt: '2024-04-01T08:00:00Z',
+          sharing: [{ principal: 'user:newbie', role: 'commenter' }, { principal: 'department:sales', role: 'viewer' }],
+        },
+      ],
+    });
+    expect(result.ok).toBe(true);
+    expect(await countRows()).toEqual({ ...before, users: before.users! + 1, user_departments: before.user_departments! + 1 });
+    expect(await directory().getFile('plan')).toMatchObject({ name: '季度计划 v2', teamId: 'acme', views: null });
+    // The file's sharing replaced its old grants: lilei's direct editor grant is gone.
+    expect(await directory().getGrantedRole('plan', 'lilei')).toBeNull();
+    expect(await directory().getGrantedRole('plan', 'newbie')).toBe('commenter');
+    expect(await directory().getGrantedRole('plan', 'alice')).toBe('viewer');
+    expect((await directory().getUser('olga'))?.name).toBe('Olga Petrova');
+  });
+
+  it('finds a cycle that runs through departments already in the store, and writes nothing', async () => {
+    await seedDirectory(store().db);
+    const before = await countRows();
+    const result = await importSnapshot(store(), { departments: [{ id: 'rd', name: '研发部', teamId: 'acme', parentId: 'web' }] });
+    expect(result).toEqual({ ok: false, problems: [{ path: '$.departments[0].parentId', message: 'makes a cycle: rd -> web -> fe -> rd' }] });
+    expect(await countRows()).toEqual(before);
+    expect((await directory().getDepartment('rd'))?.parentId).toBeNull();
+  });
+
+  it('checks references against the store on upsert, but not with --replace', async () => {
+    await seedDirectory(store().db);
+    const snapshot = { users: [{ id: 'newbie', name: 'New', teamId: 'acme', departmentIds: ['fe'] }] };
+    expect((await importSnapshot(store(), snapshot)).ok).toBe(true);
+    expect(await importSnapshot(store(), snapshot, { replace: true })).toEqual({
+      ok: false,
+      problems: [
+        { path: '$.users[0].teamId', message: 'names unknown team "acme"' },
+        { path: '$.users[0].departmentIds[0]', message: 'names unknown department "fe"' },
+      ],
+    });
+    expect(await directory().getUser('zhang')).toBeDefined();
+  });
+
+  it('with --replace makes the directory exactly the snapshot', async () => {
+    await seedDirectory(store().db);
+    const result = await importSnapshot(store(), contractsExample(), { replace: true });
+    expect(result.ok).toBe(true);
+    expect(await countRows()).toEqual({ teams: 1, departments: 2, users: 2, user_departments: 1, files: 2, file_grants: 3, file_contents: 0 });
+    expect(await directory().getUser('zhang')).toBeUndefined();
+    expect(await directory().listDepartmentPaths('u1')).toHaveLength(1);
+  });
+
+  it('stores a contentFile with a Content-Type from its extension', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ch-content-'));
+    writeFileSync(join(dir, 'notes.txt'), '你好 hello');
+    const snapshot = contractsExample();
+    (snapshot.files as unknown[]).push({
+      id: 'f3',
+      name: 'notes',
+      type: 'file',
+      creatorId: 'u1',
+      contentFile: 'notes.txt',
+      createdAt: '2024-03-01T08:00:00Z',
+      updatedAt: '2024-03-01T08:00:00Z',
+    });
+    expect(await importSnapshot(store(), snapshot, { baseDir: dir })).toMatchObject({ ok: true, counts: { contents: 1 } });
+    const row = await store().db.selectFrom('file_contents').selectAll().where('file_id', '=', 'f3').executeTakeFirstOrThrow();
+    expect(row.content_type).toBe('text/plain; charset=utf-8');
+    expect(Buffer.from(row.content).toString('utf8')).toBe('你好 hello');
+    expect(await directory().getFile('f3')).toMatchObject({ hasStoredContent: true });
+  });
+
+  it('exports what import reads back as the same directory (fixture company, then demo data)', async () => {
+    await seedDirectory(store().db);
+    const first = await exportSnapshot(store().db);
+    expect(first.users.find((user) => user.id === 'bob')).toEqual({
+      id: 'bob',
+      name: 'Bob Brown',
+      email: 'bob@example.com',
+      avatar: 'https://avatars.example.com/bob.png',
+      teamId: 'acme',
+      departmentIds: ['sales'],
+      watermark: [],
+    });
+    expect(first.users.find((user) => user.id === 'outsider')).toEqual({
+      id: 'outsider',
+      name: 'Outsider',
+      email: 'outsider@example.com',
+      avatar: 'https://avatars.example.com/outsider.png',
+    });
+    expect(first.files.find((file) => file.id === 'teamdoc')).toMatchObject({
+      sharing: [{ principal: 'team:acme', role: 'viewer' }],
+      restrictions: { copy: false, export: false },
+    });
+
+    const other = await openTestStore(dialect);
+    try {
+      expect((await importSnapshot(other, first)).ok).toBe(true);
+      expect(await exportSnapshot(other.db)).toEqual(first);
+      // and back over the original with --replace: nothing changes.
+      expect((await importSnapshot(store(), first, { replace: true })).ok).toBe(true);
+      expect(await exportSnapshot(store().db)).toEqual(first);
+    } finally {
+      await other.close();
+    }
+
+    const demo = JSON.parse(readFileSync(DEMO_SNAPSHOT_PATH, 'utf8')) as unknown;
+    expect((await importSnapshot(store(), demo, { replace: true, baseDir: dirname(DEMO_SNAPSHOT_PATH) })).ok).toBe(true);
+    const exported = await exportSnapshot(store().db);
+    expect((await importSnapshot(store(), exported, { replace: true })).ok).toBe(true);
+    expect(await exportSnapshot(store().db)).toEqual(exported);
+  });
+});
