@@ -1,0 +1,60 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const BIN = fileURLToPath(new URL('../../bin/collab-host.js', import.meta.url));
+export const CLI_TOKEN_SECRET = 'cli-test-token-secret-0123456789';
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The environment of a command under test: only what it needs, so the developer's own settings do not leak in. */
+export function cliEnv(databaseUrl: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: databaseUrl, TOKEN_SECRET: CLI_TOKEN_SECRET, ...extra };
+}
+
+/** Runs `collab-host ARGS` as a child process in `cwd` (a temp directory: no stray `.env`). */
+export function runCli(args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<CliRun> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { cwd: options.cwd, env: options.env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Starts a long-running command and resolves once its stdout matches `ready`. */
+export function startCli(
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; ready: RegExp; timeoutMs?: number },
+): Promise<{ child: ChildProcess; stdout: () => string; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      void stop();
+      reject(new Error(`timed out waiting for ${String(options.ready)}; stdout: ${stdout}; stderr: ${stderr}`));
+    }, options.timeoutMs ?? 20_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+      if (options.ready.test(stdout)) {
+        clearTimeout(timer);
+        resolve({ child, stdout: () => stdout, stop });
+      }
+    });
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${String(code)} before ready; stdout: ${stdout}; stderr: ${stderr}`));
+    });
+  });
+}

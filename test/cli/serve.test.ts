@@ -1,0 +1,88 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { startServer } from '../../src/server.js';
+import { startupBanner } from '../../src/startup-banner.js';
+import { makeTestConfig } from '../helpers/app.js';
+import { cliEnv, startCli } from './run-cli.js';
+
+/** The header and URL of the banner's curl line, exactly as printed. */
+function curlLine(banner: string): { header: string; value: string; url: string } {
+  const match = /^ {2}curl -H '([^:]+): ([^']+)' (\S+)$/m.exec(banner);
+  if (!match) throw new Error(`no curl line in:\n${banner}`);
+  return { header: match[1]!, value: match[2]!, url: match[3]! };
+}
+
+describe('collab-host serve (child process)', () => {
+  it('loads the demo into an empty store and prints a curl line that works as printed; a restart keeps the data', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ch-serve-'));
+    const env = cliEnv(`sqlite:${join(dir, 'collab-host.db')}`, { PORT: '0', LOG_LEVEL: 'warn' });
+
+    const first = await startCli(['serve'], { cwd: dir, env, ready: /curl -H .*\n/ });
+    try {
+      const banner = first.stdout();
+      expect(banner).toMatch(/^collab-host listening on http:\/\/127\.0\.0\.1:\d+\n/);
+      expect(banner).toContain('loaded the demo directory (24 users, 10 files) into an empty store');
+      const curl = curlLine(banner);
+      expect(curl.header).toBe('X-Platform-Token');
+      const response = await fetch(curl.url, { headers: { [curl.header]: curl.value } });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toMatchObject({ id: 'zhangsan', name: '张三', teamGuid: 'galaxy' });
+    } finally {
+      await first.stop();
+    }
+
+    const second = await startCli(['serve'], { cwd: dir, env, ready: /curl -H .*\n/ });
+    try {
+      expect(second.stdout()).not.toContain('loaded the demo');
+      const curl = curlLine(second.stdout());
+      const response = await fetch(curl.url, { headers: { [curl.header]: curl.value } });
+      expect(response.status).toBe(200);
+    } finally {
+      await second.stop();
+    }
+  });
+});
+
+describe('startServer', () => {
+  it('seeds the demo only when asked (on by default outside production) and only into an empty store', async () => {
+    const off = await startServer(makeTestConfig({ port: 0, logLevel: 'silent' }), { seedDemo: false });
+    try {
+      expect(off.seeded).toBeNull();
+      expect(await off.store.db.selectFrom('users').select('id').execute()).toEqual([]);
+    } finally {
+      await off.close();
+    }
+    const on = await startServer(makeTestConfig({ port: 0, logLevel: 'silent' }));
+    try {
+      expect(on.seeded).toMatchObject({ users: 24, files: 10, contents: 1 });
+    } finally {
+      await on.close();
+    }
+    const production = await startServer(makeTestConfig({ port: 0, logLevel: 'silent', production: true }));
+    try {
+      expect(production.seeded).toBeNull();
+    } finally {
+      await production.close();
+    }
+  });
+});
+
+describe('startupBanner', () => {
+  it('spells the header with HEADER_BRAND and turns a wildcard address into one curl can reach', () => {
+    const banner = startupBanner(makeTestConfig({ headerBrand: 'Shimo', tokenTtlSeconds: 7200 }), {
+      address: 'http://0.0.0.0:3000',
+      user: { id: 'zhangsan', token: 'abc.def.ghi' },
+    });
+    expect(banner).toContain('collab-host listening on http://0.0.0.0:3000\n');
+    expect(banner).toContain('token of user zhangsan (valid 2h');
+    expect(curlLine(banner)).toEqual({ header: 'X-Shimo-Token', value: 'abc.def.ghi', url: 'http://127.0.0.1:3000/users/current/info' });
+  });
+
+  it('says how to load a directory when there is no user', () => {
+    const banner = startupBanner(makeTestConfig(), { address: 'http://127.0.0.1:3000' });
+    expect(banner).not.toContain('curl');
+    expect(banner).toContain('collab-host import FILE');
+  });
+});

@@ -1,0 +1,113 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { verifyUserToken } from '../../src/auth/user-token.js';
+import { CLI_TOKEN_SECRET, cliEnv, runCli } from './run-cli.js';
+
+const EXAMPLE = fileURLToPath(new URL('../snapshot/fixtures/contracts-example.json', import.meta.url));
+const DEMO = fileURLToPath(new URL('../../demo/snapshot.json', import.meta.url));
+
+describe('collab-host import, export and token (child processes on a SQLite file)', () => {
+  let dir: string;
+  let env: NodeJS.ProcessEnv;
+  const cli = (...args: string[]) => runCli(args, { cwd: dir, env });
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'ch-cli-'));
+    env = cliEnv(`sqlite:${join(dir, 'data', 'collab-host.db')}`);
+    const imported = await cli('import', EXAMPLE);
+    expect(imported).toMatchObject({ code: 0, stderr: '' });
+    expect(imported.stdout).toBe('upserted 1 team, 2 departments, 2 users, 2 files (3 grants, 0 stored contents)\n');
+  });
+
+  it('export prints the imported example as JSON, and importing that export changes nothing', async () => {
+    const exported = await cli('export');
+    expect(exported.code).toBe(0);
+    const snapshot = JSON.parse(exported.stdout) as { users: Array<{ id: string }>; files: Array<{ id: string; teamId?: string }> };
+    expect(snapshot.users.map((user) => user.id)).toEqual(['u1', 'u2']);
+    expect(snapshot.files.find((file) => file.id === 'f2')?.teamId).toBe('t1');
+
+    const file = join(dir, 'exported.json');
+    writeFileSync(file, exported.stdout);
+    expect((await cli('import', file)).code).toBe(0);
+    expect((await cli('export')).stdout).toBe(exported.stdout);
+  });
+
+  it('import refuses a broken snapshot with every problem by path, exit 1, and writes nothing', async () => {
+    const before = (await cli('export')).stdout;
+    const broken = JSON.parse(readFileSync(EXAMPLE, 'utf8')) as { departments: Array<Record<string, unknown>>; files: Array<Record<string, unknown>> };
+    broken.departments[0]!.parentId = 'd2';
+    broken.files[1]!.createdAt = '2024-03-01 08:00';
+    broken.files[1]!.ext = '.docx';
+    const file = join(dir, 'broken.json');
+    writeFileSync(file, JSON.stringify(broken));
+
+    const result = await cli('import', file);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      [
+        'snapshot refused, nothing written (4 problems):',
+        '  $.departments[0].parentId: makes a cycle: d1 -> d2 -> d1',
+        '  $.departments[1].parentId: makes a cycle: d2 -> d1 -> d2',
+        '  $.files[1].createdAt: must be a UTC time written YYYY-MM-DDThh:mm:ssZ (no milliseconds, no offset)',
+        '  $.files[1].ext: must not start with a dot ("docx", not ".docx")',
+        '',
+      ].join('\n'),
+    );
+    expect((await cli('export')).stdout).toBe(before);
+  });
+
+  it('import says what is wrong with a file that is missing or not JSON', async () => {
+    const missing = await cli('import', join(dir, 'nope.json'));
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/cannot read .*nope\.json: ENOENT/);
+    writeFileSync(join(dir, 'bad.json'), '{ "teams": [');
+    const bad = await cli('import', join(dir, 'bad.json'));
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/bad\.json is not valid JSON/);
+    expect((await cli('import')).stderr).toMatch(/usage: collab-host import FILE \[--replace\]/);
+  });
+
+  it('token prints a token for an existing user, honouring --ttl', async () => {
+    const result = await cli('token', 'u1', '--ttl', '2h');
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    const verified = verifyUserToken(result.stdout.trim(), CLI_TOKEN_SECRET);
+    expect(verified).toMatchObject({ ok: true, userId: 'u1' });
+    if (verified.ok) expect(verified.expiresAt - Date.now() / 1000).toBeGreaterThan(2 * 3600 - 60);
+    if (verified.ok) expect(verified.expiresAt - Date.now() / 1000).toBeLessThanOrEqual(2 * 3600);
+  });
+
+  it('token exits 1 with a message for an unknown user or a bad --ttl', async () => {
+    const unknown = await cli('token', 'ghost');
+    expect(unknown).toMatchObject({ code: 1, stdout: '' });
+    expect(unknown.stderr).toMatch(/^user "ghost" does not exist/);
+    const badTtl = await cli('token', 'u1', '--ttl', 'soon');
+    expect(badTtl.code).toBe(1);
+    expect(badTtl.stderr).toMatch(/--ttl must be a duration/);
+  });
+
+  it('import --replace replaces everything; export --out carries stored contents to another store', async () => {
+    const replaced = await cli('import', DEMO, '--replace');
+    expect(replaced.stdout).toBe('replaced the directory with 1 team, 12 departments, 24 users, 10 files (20 grants, 1 stored content)\n');
+    expect((await cli('token', 'u1')).code).toBe(1);
+
+    const plain = await cli('export');
+    expect(plain.stderr).toMatch(/1 stored file content\(s\) not included/);
+
+    const out = join(dir, 'backup', 'directory.json');
+    expect((await cli('export', '--out', out)).code).toBe(0);
+    const written = JSON.parse(readFileSync(out, 'utf8')) as { files: Array<{ id: string; contentFile?: string }> };
+    const welcome = written.files.find((file) => file.id === 'welcome-txt');
+    expect(welcome?.contentFile).toBe('directory-contents/welcome-txt.txt');
+    expect(readFileSync(join(dir, 'backup', welcome!.contentFile!), 'utf8')).toBe(readFileSync(fileURLToPath(new URL('../../demo/files/welcome.txt', import.meta.url)), 'utf8'));
+
+    const otherEnv = cliEnv(`sqlite:${join(dir, 'other.db')}`);
+    const imported = await runCli(['import', out], { cwd: dir, env: otherEnv });
+    expect(imported.stdout).toMatch(/1 stored content\)/);
+    expect((await runCli(['export'], { cwd: dir, env: otherEnv })).stdout).toBe(plain.stdout);
+    expect(existsSync(join(dir, 'other.db'))).toBe(true);
+  });
+});
