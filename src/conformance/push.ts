@@ -1,0 +1,50 @@
+import { eventBody, eventCredential, type EventKind, type EventSubject } from './event-bodies.js';
+import { brandHeaders } from './headers.js';
+import { callHttp, type HttpAnswer } from './http-client.js';
+import { platformSignature, type AppCredentials } from './jwt.js';
+
+export interface PushOptions {
+  /** The callback server's base URL; the event goes to `{to}/events`. */
+  to: string;
+  kind: EventKind;
+  action: string;
+  subject: EventSubject;
+  /** The user token (token events, and System without credentials). */
+  token?: string;
+  /** The application's credentials (FileContent, Collaborator, and System when given). */
+  credentials?: AppCredentials;
+  brand?: string;
+  timeoutMs?: number;
+  /** A body to send instead of the generated one. */
+  body?: unknown;
+}
+
+export class PushError extends Error {
+  override name = 'PushError';
+}
+
+/** The headers the platform sends with an event of this kind (part 6): the kind, then a token or a signature. */
+export function eventHeaders(options: Omit<PushOptions, 'to' | 'action'>): Record<string, string> {
+  const names = brandHeaders(options.brand);
+  const headers: Record<string, string> = { [names.sdkEvent]: options.kind };
+  const credential = eventCredential(options.kind);
+  const { token, credentials } = options;
+  if (credential === 'signature' || (credential === 'either' && credentials)) {
+    if (!credentials) throw new PushError(`${options.kind} events are signed: give --app-id and --app-secret`);
+    headers[names.credentialType] = '3';
+    headers[names.signature] = platformSignature(credentials, { fileId: options.subject.fileId });
+    headers[names.appId] = credentials.appId;
+    return headers;
+  }
+  if (token === undefined) throw new PushError(`${options.kind} events carry the user token: give --token`);
+  headers[names.credentialType] = '0';
+  headers[names.token] = token;
+  if (credentials) headers[names.appId] = credentials.appId;
+  return headers;
+}
+
+/** Pushes one event as the platform does: `POST {to}/events` with the kind's header and credential. */
+export function pushEvent(options: PushOptions): Promise<HttpAnswer> {
+  const body = options.body ?? eventBody(options.kind, options.action, { appId: options.credentials?.appId, ...options.subject });
+  return callHttp(options.to, '/events', { method: 'POST', headers: eventHeaders(options), body }, options.timeoutMs);
+}
