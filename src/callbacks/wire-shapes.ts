@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import type { FileAccess, FileView, TeamSummary } from '../directory/directory-service.js';
+import { formatTime, isInterfaceTime } from '../directory/time.js';
 import type { FileRecord, User } from '../directory/types.js';
 import { PermissionsSchema, TimeSchema, type FileSummaryBody, type UserBody } from '../http/schemas.js';
 
@@ -15,6 +16,16 @@ import { PermissionsSchema, TimeSchema, type FileSummaryBody, type UserBody } fr
 /** `views` when the file has none (interface 2.2). */
 export const DEFAULT_VIEWS = 1;
 const BLANK_TIME = '1970-01-01T00:00:00Z';
+
+/**
+ * A time in the interface's one format. collab-host's store already holds that form; a host directory
+ * may hand back milliseconds or an offset, and the response serializer does not check patterns.
+ */
+export function wireTime(text: string): string {
+  if (isInterfaceTime(text)) return text;
+  const instant = Date.parse(text);
+  return Number.isNaN(instant) ? BLANK_TIME : formatTime(instant);
+}
 
 /** User (2.4): `id`, `name`, `avatar`, `email` (missing values as empty strings). */
 export function toUserBody(user: User): UserBody {
@@ -70,8 +81,8 @@ export function toFileSummary(access: FileAccess, options: { fileUrlTemplate?: s
     name: file.name,
     type: file.type,
     creatorId: file.creatorId,
-    createdAt: file.createdAt,
-    updatedAt: file.updatedAt,
+    createdAt: wireTime(file.createdAt),
+    updatedAt: wireTime(file.updatedAt),
     views: file.views ?? DEFAULT_VIEWS,
     permissions,
   };
