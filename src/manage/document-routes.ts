@@ -1,0 +1,126 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsync } from 'fastify';
+import { Type } from 'typebox';
+import type { AppContext } from '../app-context.js';
+import { mintUserToken } from '../auth/user-token.js';
+import { FileDocumentSchema, toFileDocument } from '../callbacks/wire-shapes.js';
+import { directoryServiceFor } from '../callbacks/callback-kit.js';
+import { forbidden, HttpError, notFound } from '../http/errors.js';
+import { errorResponses } from '../http/schemas.js';
+import { createDocument, DocumentInputError, DOCUMENT_TYPES } from '../platform/create-document.js';
+import { createDocumentDeps } from '../platform/create-document-deps.js';
+import { editorConfig } from '../platform/editor-config.js';
+import { PlatformError } from '../platform/platform-errors.js';
+
+const SECURITY = [{ adminKey: [] }];
+
+/**
+ * `POST /api/documents` creates a collaborative document through the platform (the file record first,
+ * `pending`, then the platform call; see src/platform/create-document.ts) and answers it as its creator
+ * sees it. `GET /api/documents/{fileId}/editor-config?userId=` answers what the front end's `connect()`
+ * needs for that user.
+ */
+export const documentManageRoutes: FastifyPluginAsync<{ context: AppContext }> = async (plugin, { context }) => {
+  const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
+  const { config } = context;
+  const deps = createDocumentDeps(config, context.store, context.directory);
+  const service = directoryServiceFor(context);
+
+  app.post(
+    '/documents',
+    {
+      schema: {
+        summary: 'Create a collaborative document on the platform; 201 with the file as its creator sees it',
+        security: SECURITY,
+        body: Type.Object(
+          {
+            userId: Type.String({ minLength: 1, maxLength: 255, description: 'the creator' }),
+            type: Type.String({ description: `one of ${DOCUMENT_TYPES.join(', ')}` }),
+            name: Type.String({ minLength: 1, maxLength: 500 }),
+            fileId: Type.Optional(Type.String({ description: 'at most 64 letters, digits, ".", "_", "-"; default a UUID' })),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 201: FileDocumentSchema, ...errorResponses(400, 401, 404, 409, 413, 415, 502, 503, 504) },
+      },
+    },
+    async (request, reply) => {
+      const { userId, type, name, fileId } = request.body;
+      let id: string;
+      try {
+        id = (await createDocument(deps, { creatorId: userId, type, name, ...(fileId === undefined ? {} : { fileId }) })).id;
+      } catch (error) {
+        throw asHttpError(error);
+      }
+      const view = await service.fileAsSeenBy(id, userId);
+      if (!view) throw new Error(`document ${id} vanished right after its creation`);
+      return reply.status(201).send(toFileDocument(view));
+    },
+  );
+
+  app.get(
+    '/documents/:fileId/editor-config',
+    {
+      schema: {
+        summary: "What the front-end SDK's connect() needs to open the document for a user who may read it",
+        security: SECURITY,
+        params: Type.Object({ fileId: Type.String({ minLength: 1, maxLength: 255 }) }),
+        querystring: Type.Object({ userId: Type.String({ minLength: 1, maxLength: 255 }) }),
+        response: {
+          200: Type.Object({
+            endpoint: Type.String({ description: '{PLATFORM_API_URL}/sdk/v2' }),
+            fileId: Type.String(),
+            signature: Type.String({ description: 'bound to the file and user, scope editor, 1 hour' }),
+            token: Type.String({ description: "the user's token" }),
+            debug: Type.Boolean(),
+          }),
+          ...errorResponses(400, 401, 403, 404, 503),
+        },
+      },
+    },
+    async (request) => {
+      const { fileId } = request.params;
+      const { userId } = request.query;
+      if (config.platformApiUrl === undefined) throw asHttpError(notConfigured());
+      const [view, user] = await Promise.all([service.fileAsSeenBy(fileId, userId), context.directory.getUser(userId)]);
+      if (!view) throw notFound(`no file ${fileId}`, 'file_not_found');
+      if (!user) throw notFound(`no user ${userId}`, 'user_not_found');
+      if (!view.permissions.readable) throw forbidden(`user ${userId} may not read file ${fileId}`, 'file_not_readable');
+      return editorConfig({
+        apiUrl: config.platformApiUrl,
+        credentials: { appId: config.appId, appSecret: config.appSecret },
+        fileId,
+        userId,
+        token: mintUserToken(userId, config.tokenSecret, config.tokenTtlSeconds),
+      });
+    },
+  );
+};
+
+function notConfigured(): PlatformError {
+  return new PlatformError('not-configured', 'PLATFORM_API_URL is not set: collab-host cannot create or open documents on the platform');
+}
+
+/** Caller mistakes are 4xx; the platform's refusals name its code (502, or 400/409 when the caller's input caused them). */
+function asHttpError(error: unknown): unknown {
+  if (error instanceof DocumentInputError) {
+    if (error.reason === 'unknown-user') return new HttpError(404, 'user_not_found', error.message);
+    if (error.reason === 'file-exists') return new HttpError(409, 'file_exists', error.message);
+    return new HttpError(400, 'invalid_document', error.message);
+  }
+  if (error instanceof PlatformError) {
+    switch (error.failure) {
+      case 'not-configured':
+        return new HttpError(503, 'platform_not_configured', error.message);
+      case 'timeout':
+        return new HttpError(504, 'platform_timeout', error.message);
+      case 'unreachable':
+        return new HttpError(502, 'platform_unreachable', error.message);
+      case 'refused':
+        if (error.platformCode === '70012') return new HttpError(409, 'platform_file_exists', error.message);
+        if (error.platformCode === '70001') return new HttpError(400, 'platform_bad_parameters', error.message);
+        return new HttpError(502, 'platform_refused', error.message);
+    }
+  }
+  return error;
+}

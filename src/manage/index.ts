@@ -1,0 +1,18 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { AppContext } from '../app-context.js';
+import { adminKeyGuard } from '../auth/admin-key-guard.js';
+import { directoryManageRoutes } from './directory-routes.js';
+import { documentManageRoutes } from './document-routes.js';
+import { tokenManageRoutes } from './token-routes.js';
+
+/**
+ * The management API for the integrator's own systems, registered under `/api`: every route needs
+ * `Authorization: Bearer ADMIN_API_KEY` (checked before anything else); without ADMIN_API_KEY the API is
+ * off and answers 404 `admin_api_disabled`. It manages the built-in directory (the store's tables).
+ */
+export const manageApi: FastifyPluginAsync<{ context: AppContext }> = async (app, { context }) => {
+  app.addHook('onRequest', adminKeyGuard(context.config.adminApiKey));
+  await app.register(directoryManageRoutes, { context });
+  await app.register(tokenManageRoutes, { context });
+  await app.register(documentManageRoutes, { context });
+};
