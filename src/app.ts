@@ -7,6 +7,7 @@ import { defaultTokenResolver, type TokenResolver } from './auth/token-resolver.
 import { adminCallbacks } from './callbacks/admin.js';
 import { directoryCallbacks } from './callbacks/index.js';
 import eventCallbacks from './callbacks/events.js';
+import eventManagementRoutes from './manage/events-routes.js';
 import type { Config } from './config.js';
 import type { Directory } from './directory/directory.js';
 import { installErrorHandler } from './http/error-handler.js';
@@ -71,6 +72,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(directoryCallbacks, { context });
   await app.register(adminCallbacks, { context });
   await app.register(eventCallbacks, { context });
+  await app.register(eventManagementRoutes, { context });
   void context;
 
   return app;

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { seedDemoIfEmpty } from './demo-data.js';
+import { startEventTasks } from './events/background.js';
 import type { ImportCounts } from './snapshot/import.js';
 import { openDatabase, type OpenDatabase } from './store/database.js';
 
@@ -43,6 +44,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await store.close();
     throw error;
   }
+  // Reminder scheduler and notification outbox worker (stopped first on close).
+  tasks.push(...startEventTasks(config, store, app.log.child({ component: 'events' })));
   const bound = app.server.address();
   const port = typeof bound === 'object' && bound ? bound.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;

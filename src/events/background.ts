@@ -1,0 +1,28 @@
+import type { Config } from '../config.js';
+import type { OpenDatabase } from '../store/database.js';
+import { OutboxWorker, type OutboxWorkerOptions } from './outbox-worker.js';
+import type { TaskLog } from './polling-task.js';
+import { ReminderScheduler, type ReminderSchedulerOptions } from './reminder-scheduler.js';
+
+export interface EventTasksOptions {
+  outbox?: Omit<OutboxWorkerOptions, 'secret' | 'log'>;
+  reminders?: Omit<ReminderSchedulerOptions, 'receivers' | 'log' | 'onFired'>;
+}
+
+/**
+ * Starts the reminder scheduler and the outbox worker over the store; the server stops them on close.
+ * Tests start them with short intervals through `options`.
+ */
+export function startEventTasks(config: Config, store: OpenDatabase, log: TaskLog, options: EventTasksOptions = {}): [ReminderScheduler, OutboxWorker] {
+  if (config.notifyWebhookUrls.length > 0 && config.notifyWebhookSecret === undefined) {
+    log.warn({}, 'NOTIFY_WEBHOOK_SECRET is not set: notifications are sent without X-Collab-Signature');
+  }
+  const outbox = new OutboxWorker(store, { ...options.outbox, secret: config.notifyWebhookSecret, log }).start();
+  const reminders = new ReminderScheduler(store, {
+    ...options.reminders,
+    receivers: config.notifyWebhookUrls,
+    log,
+    onFired: () => outbox.wake(),
+  }).start();
+  return [reminders, outbox];
+}

@@ -1,0 +1,110 @@
+import type { OpenDatabase } from '../store/database.js';
+import { redactUrl } from '../logger.js';
+import { claimDeliveries, recordAttempt, type ClaimedDelivery, type DeliveryOutcome } from './outbox.js';
+import { PollingTask, SILENT_LOG, type TaskLog } from './polling-task.js';
+import { signWebhookBody } from './webhook-signature.js';
+
+export interface OutboxWorkerOptions {
+  /** NOTIFY_WEBHOOK_SECRET; without it notifications go unsigned (start-up warns). */
+  secret: string | undefined;
+  /** Per-request time-out. */
+  timeoutMs?: number;
+  /** Attempts per receiver before the delivery is failed (re-send puts it back). */
+  maxAttempts?: number;
+  /** First retry delay; doubles on each attempt up to `maxDelayMs`, with jitter. */
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+  pollMs?: number;
+  batchSize?: number;
+  log?: TaskLog;
+  now?: () => number;
+  random?: () => number;
+}
+
+export const OUTBOX_DEFAULTS = { timeoutMs: 10_000, maxAttempts: 8, baseDelayMs: 1_000, maxDelayMs: 10 * 60_000, pollMs: 500, batchSize: 50 };
+
+/**
+ * Delay before attempt `attempt + 1`: exponential (base · 2^(attempt-1), capped) with "equal jitter", half
+ * fixed and half random, so receivers that failed together are not all retried in the same instant.
+ */
+export function backoffDelay(attempt: number, baseDelayMs: number, maxDelayMs: number, random: () => number = Math.random): number {
+  const ceiling = Math.min(maxDelayMs, baseDelayMs * 2 ** Math.max(0, attempt - 1));
+  return Math.round(ceiling / 2 + random() * (ceiling / 2));
+}
+
+/**
+ * Sends the outbox: claims due deliveries, POSTs `{ id, type, occurredAt, data }` to each receiver with
+ * `X-Collab-Delivery` and `X-Collab-Signature`, and records the outcome. A 2xx answer is delivered;
+ * anything else (status, time-out, refused connection) is retried with backoff until `maxAttempts`.
+ */
+export class OutboxWorker {
+  readonly name = 'outbox-worker';
+  private readonly task: PollingTask;
+  private readonly options: Required<Omit<OutboxWorkerOptions, 'secret'>> & { secret: string | undefined };
+
+  constructor(
+    private readonly store: OpenDatabase,
+    options: OutboxWorkerOptions,
+  ) {
+    this.options = { ...OUTBOX_DEFAULTS, log: SILENT_LOG, now: Date.now, random: Math.random, ...options };
+    this.task = new PollingTask(this.name, () => this.runOnce().then((count) => count === this.options.batchSize), this.options.pollMs, this.options.log);
+  }
+
+  start(): this {
+    this.task.start();
+    return this;
+  }
+
+  /** Sends what is due now instead of at the next poll. */
+  wake(): void {
+    this.task.wake();
+  }
+
+  stop(): Promise<void> {
+    return this.task.stop();
+  }
+
+  /** Claims one batch and sends it; returns how many deliveries were attempted. */
+  async runOnce(): Promise<number> {
+    const { batchSize, timeoutMs } = this.options;
+    // The lease outlives the request's time-out, so a live worker always records its own outcome.
+    const claims = await claimDeliveries(this.store.db, this.store.dialect, { limit: batchSize, leaseMs: timeoutMs + 30_000, nowMs: this.options.now() });
+    await Promise.all(claims.map((claim) => this.deliver(claim)));
+    return claims.length;
+  }
+
+  private async deliver(claim: ClaimedDelivery): Promise<void> {
+    const { id, type, occurredAt, data } = claim.notification;
+    const body = JSON.stringify({ id, type, occurredAt, data });
+    const headers: Record<string, string> = { 'content-type': 'application/json', 'x-collab-delivery': id };
+    if (this.options.secret !== undefined) headers['x-collab-signature'] = signWebhookBody(body, this.options.secret);
+    let error: string;
+    try {
+      const response = await fetch(claim.receiver, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(this.options.timeoutMs) });
+      await response.body?.cancel();
+      if (response.status >= 200 && response.status < 300) {
+        await recordAttempt(this.store.db, claim, { status: 'delivered', nowMs: this.options.now() });
+        return;
+      }
+      error = `HTTP ${response.status}`;
+    } catch (failure) {
+      error = failure instanceof Error && failure.name === 'TimeoutError' ? `no answer within ${this.options.timeoutMs} ms` : describe(failure);
+    }
+    const { maxAttempts, baseDelayMs, maxDelayMs } = this.options;
+    const outcome: DeliveryOutcome =
+      claim.attempt >= maxAttempts
+        ? { status: 'failed', error }
+        : { status: 'pending', error, nextAttemptMs: this.options.now() + backoffDelay(claim.attempt, baseDelayMs, maxDelayMs, this.options.random) };
+    this.options.log.warn(
+      { notificationId: id, receiver: redactUrl(claim.receiver), attempt: claim.attempt, error, outcome: outcome.status },
+      'notification delivery failed',
+    );
+    await recordAttempt(this.store.db, claim, outcome);
+  }
+}
+
+function describe(failure: unknown): string {
+  if (!(failure instanceof Error)) return String(failure);
+  const cause = (failure as Error & { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ?? cause?.message ?? failure.message;
+}
