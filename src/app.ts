@@ -6,6 +6,7 @@ import type { AppContext } from './app-context.js';
 import { defaultTokenResolver, type TokenResolver } from './auth/token-resolver.js';
 import { adminCallbacks } from './callbacks/admin.js';
 import { directoryCallbacks } from './callbacks/index.js';
+import { searchRoutes } from './callbacks/search.js';
 import eventCallbacks from './callbacks/events.js';
 import eventManagementRoutes from './manage/events-routes.js';
 import type { Config } from './config.js';
@@ -71,6 +72,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Route modules, one per resource of the interface; each is given the same context.
   await app.register(directoryCallbacks, { context });
   await app.register(adminCallbacks, { context });
+  await app.register(searchRoutes, { context });
   await app.register(eventCallbacks, { context });
   await app.register(eventManagementRoutes, { context });
   void context;

@@ -1,6 +1,9 @@
 import type { Directory, FileOrder, FileWithGrant } from '../../src/directory/directory.js';
 import { roleFromRank, roleRank } from '../../src/directory/permissions.js';
 import type { Department, DepartmentPathNode, DepartmentSummary, FileRecord, PageRequest, Paged, Role, Team, User } from '../../src/directory/types.js';
+import { nameKeys } from '../../src/directory/search-keys.js';
+import type { DepartmentHit, SearchQuery } from '../../src/directory/search-port.js';
+import { rankMatches } from '../../src/directory/search-ranking.js';
 
 /**
  * A host application's own directory, here plain objects in memory: the shape a host would build from
@@ -117,6 +120,58 @@ export class InMemoryDirectory implements Directory {
     });
   }
 
+  // @-mention search: the shared matching and ranking rules over plain lists. This host keeps no activity
+  // history, so ties go by name (files: newest update first); a real host answers with indexed queries.
+  async searchTeamMembers(query: SearchQuery & { teamId: string }): Promise<Paged<User>> {
+    const members = this.company.users.filter((user) => user.teamId === query.teamId).map(toUser).sort(byNameThenId);
+    return rankMatches(query.keyword, members, userMatchFields, query.page);
+  }
+
+  async searchCollaborators(query: SearchQuery & { fileId: string }): Promise<Paged<User>> {
+    return rankMatches(query.keyword, await this.collaboratorsOf(query.fileId), userMatchFields, query.page);
+  }
+
+  async searchRecentContacts(query: SearchQuery & { fileId: string | null }): Promise<Paged<User>> {
+    const viewer = this.company.users.find((user) => user.id === query.viewerId);
+    const colleagues = this.company.users
+      .filter((user) => user.departmentIds.some((id) => viewer?.departmentIds.includes(id)))
+      .map(toUser)
+      .sort(byNameThenId);
+    const collaborators = query.fileId === null ? [] : await this.collaboratorsOf(query.fileId);
+    const seen = new Set([query.viewerId]);
+    const related = [...collaborators, ...colleagues].filter((user) => !seen.has(user.id) && seen.add(user.id));
+    return rankMatches(query.keyword, related, userMatchFields, query.page);
+  }
+
+  async searchDepartments(query: SearchQuery & { teamId: string }): Promise<Paged<DepartmentHit>> {
+    const departments = this.company.departments.filter((d) => d.teamId === query.teamId).sort(byNameThenId);
+    const found = rankMatches(query.keyword, departments, (d) => ({ name: d.name, ...nameKeys(d.name) }), query.page);
+    const items = await Promise.all(
+      found.items.map(async (d) => ({
+        id: d.id,
+        name: d.name,
+        allMemberCount: await this.countAllDepartmentMembers(d.id),
+        parentDepartments: await this.listDepartmentAncestors(d.id),
+      })),
+    );
+    return { total: found.total, items };
+  }
+
+  async searchReadableFiles(query: SearchQuery & { excludeFileId?: string }): Promise<Paged<FileWithGrant>> {
+    const readable = await this.listReadableFiles(query.viewerId, { limit: Number.MAX_SAFE_INTEGER, orderBy: 'updated_at' });
+    const files = readable.filter(({ file }) => file.id !== query.excludeFileId);
+    return rankMatches(query.keyword, files, ({ file }) => ({ name: file.name, ...nameKeys(file.name) }), query.page);
+  }
+
+  /** The creator, then the users granted the file directly. */
+  private async collaboratorsOf(fileId: string): Promise<User[]> {
+    const file = this.company.files.find((candidate) => candidate.id === fileId);
+    if (!file) return [];
+    const creator = await this.getUser(file.creatorId);
+    const grantees = (await this.listDirectGrantees(fileId)).map(({ user }) => user).filter((user) => user.id !== file.creatorId);
+    return [...(creator ? [creator] : []), ...grantees];
+  }
+
   /** The department and its ancestors, itself first. */
   private ancestry(departmentId: string): string[] {
     return this.path(departmentId)
@@ -149,6 +204,10 @@ export class InMemoryDirectory implements Directory {
       status: 'active',
     };
   }
+}
+
+function userMatchFields(user: User) {
+  return { name: user.name, email: user.email, ...nameKeys(user.name) };
 }
 
 function toUser(user: HostCompany['users'][number]): User {

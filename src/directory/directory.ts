@@ -9,6 +9,7 @@ import type {
   Team,
   User,
 } from './types.js';
+import type { DirectorySearch } from './search-port.js';
 
 /** How `GET /files` orders a user's files. */
 export type FileOrder = 'created_at' | 'updated_at';
@@ -25,7 +26,7 @@ export interface FileWithGrant {
  * `buildApp` and keep every route, schema and rule (the rules live in `DirectoryService`, not here).
  * Every method is read-only; lists come back in a stable order.
  */
-export interface Directory {
+export interface Directory extends DirectorySearch {
   /** One user, or undefined when unknown. */
   getUser(userId: string): Promise<User | undefined>;
   /** The known users among `userIds`, in any order; unknown ids are left out. */

@@ -13,7 +13,9 @@ import type {
   Team,
   User,
 } from '../directory/types.js';
+import type { DirectorySearch } from '../directory/search-port.js';
 import type { Database } from './schema.js';
+import { SqlSearch } from './sql-search.js';
 
 type UserRow = Selectable<Database['users']>;
 type FileRow = Selectable<Database['files']> & { has_content: number | boolean | null };
@@ -22,7 +24,28 @@ const ID_CHUNK = 500;
 
 /** The Directory port over collab-host's own tables (SQLite or PostgreSQL through one Kysely schema). */
 export class SqlDirectory implements Directory {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly search: SqlSearch;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.search = new SqlSearch(db);
+  }
+
+  // @-mention search: src/store/sql-search.ts.
+  searchTeamMembers(query: Parameters<DirectorySearch['searchTeamMembers']>[0]) {
+    return this.search.searchTeamMembers(query);
+  }
+  searchCollaborators(query: Parameters<DirectorySearch['searchCollaborators']>[0]) {
+    return this.search.searchCollaborators(query);
+  }
+  searchRecentContacts(query: Parameters<DirectorySearch['searchRecentContacts']>[0]) {
+    return this.search.searchRecentContacts(query);
+  }
+  searchDepartments(query: Parameters<DirectorySearch['searchDepartments']>[0]) {
+    return this.search.searchDepartments(query);
+  }
+  searchReadableFiles(query: Parameters<DirectorySearch['searchReadableFiles']>[0]) {
+    return this.search.searchReadableFiles(query);
+  }
 
   async getUser(userId: string): Promise<User | undefined> {
     const row = await this.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();

@@ -2,6 +2,7 @@ import type { Migration } from 'kysely';
 import type { DialectName } from '../dialect.js';
 import { directoryMigration } from './001-directory.js';
 import { activityMigration } from './002-activity.js';
+import { searchMigration } from './003-search.js';
 import { eventsMigration } from './004-events.js';
 
 /**
@@ -12,6 +13,7 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
   return {
     '001-directory': directoryMigration(dialect),
     '002-activity': activityMigration(),
+    '003-search': searchMigration(dialect),
     '004-events': eventsMigration(dialect),
   };
 }

@@ -1,0 +1,113 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type, type TSchema } from 'typebox';
+import type { AppContext } from '../app-context.js';
+import { SEARCH_KINDS } from '../directory/search-kinds.js';
+import { MAX_KEYWORD_CHARS } from '../directory/search-keyword.js';
+import { DEFAULT_SEARCH_PAGE_SIZE, MAX_SEARCH_PAGE_SIZE, type SearchPage } from '../directory/search-page.js';
+import { MentionSearch, RECENT_LIST_SIZE } from '../directory/search-service.js';
+import { errorResponses, FileSummarySchema, PathNodeSchema, UserSchema } from '../http/schemas.js';
+import { requireUserToken } from './callback-kit.js';
+import { toFileSummary, toUserBody } from './wire-shapes.js';
+
+const SearchBodySchema = Type.Object({
+  type: Type.String({
+    maxLength: 500,
+    description: `comma-separated kinds: ${Object.keys(SEARCH_KINDS).join(', ')}; unknown tokens are ignored`,
+  }),
+  keyword: Type.String({ default: '', maxLength: 1000, description: `matched on its first ${MAX_KEYWORD_CHARS} characters; '' lists the most relevant items` }),
+  fileId: Type.Optional(Type.String({ maxLength: 256, description: 'the file the search comes from (collaborators, recent contacts)' })),
+  page: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0, description: 'from 0' }),
+  pageSize: Type.Integer({
+    minimum: 1,
+    default: DEFAULT_SEARCH_PAGE_SIZE,
+    description: `default ${DEFAULT_SEARCH_PAGE_SIZE}; above ${MAX_SEARCH_PAGE_SIZE} it is served as ${MAX_SEARCH_PAGE_SIZE}`,
+  }),
+});
+
+/** The search page wrapper (interface 2.9) around one kind of result. */
+const pageOf = <T extends TSchema>(item: T) =>
+  Type.Object({
+    count: Type.Integer({ minimum: 0 }),
+    page: Type.Integer({ minimum: 0 }),
+    pageSize: Type.Integer({ minimum: 1 }),
+    pageCount: Type.Integer({ minimum: 0 }),
+    results: Type.Array(item),
+  });
+
+const SearchDepartmentSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  allMemberCount: Type.Integer({ minimum: 0 }),
+  parentDepartments: Type.Array(PathNodeSchema, { description: 'ancestors top-down, team level left out; [] for a first-level department' }),
+});
+
+const SearchResponseSchema = Type.Object({
+  files: pageOf(FileSummarySchema),
+  recentUsers: pageOf(UserSchema),
+  collaborators: pageOf(UserSchema),
+  teamMembers: pageOf(UserSchema),
+  department: pageOf(SearchDepartmentSchema),
+});
+
+const RecentQuery = Type.Object({ fileId: Type.String({ minLength: 1, maxLength: 256, description: 'the file the list is asked from' }) });
+
+function mapPage<A, B>(page: SearchPage<A>, shape: (item: A) => B): SearchPage<B> {
+  return { ...page, results: page.results.map(shape) };
+}
+
+/**
+ * Interface 4.4 and 4.5, the @-mention drop-down: `POST /search` and the two recent lists. What each
+ * kind returns and how it is ranked: README "@-mention search" and src/directory/search-port.ts.
+ */
+export const searchRoutes: FastifyPluginAsync<{ context: AppContext }> = async (plugin, { context }) => {
+  const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
+  requireUserToken(app, context);
+  const search = new MentionSearch(context.directory);
+  const fileShape = { fileUrlTemplate: context.config.fileUrlTemplate };
+
+  app.post(
+    '/search',
+    {
+      schema: {
+        summary: 'Keyword search over files, related users, collaborators, team members and departments (one page per kind)',
+        body: SearchBodySchema,
+        response: { 200: SearchResponseSchema, ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => {
+      const found = await search.search(request.viewer, request.body);
+      return {
+        files: mapPage(found.files, (access) => toFileSummary(access, fileShape)),
+        recentUsers: mapPage(found.recentUsers, toUserBody),
+        collaborators: mapPage(found.collaborators, toUserBody),
+        teamMembers: mapPage(found.teamMembers, toUserBody),
+        department: found.department,
+      };
+    },
+  );
+
+  app.get(
+    '/search/users/recent',
+    {
+      schema: {
+        summary: `The users most related to the current user and the file (at most ${RECENT_LIST_SIZE})`,
+        querystring: RecentQuery,
+        response: { 200: Type.Array(UserSchema), ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => (await search.recentUsers(request.viewer, request.query.fileId)).map(toUserBody),
+  );
+
+  app.get(
+    '/search/files/recent',
+    {
+      schema: {
+        summary: `The files the current user worked on most recently and may read, then recently updated ones (at most ${RECENT_LIST_SIZE})`,
+        querystring: RecentQuery,
+        response: { 200: Type.Array(FileSummarySchema), ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => (await search.recentFiles(request.viewer, request.query.fileId)).map((access) => toFileSummary(access, fileShape)),
+  );
+};

@@ -1,0 +1,48 @@
+import type { PageRequest } from './types.js';
+
+/**
+ * The paging of POST /search (interface 2.9): pages count from 0; `pageSize` defaults to
+ * DEFAULT_SEARCH_PAGE_SIZE and is served as MAX_SEARCH_PAGE_SIZE when larger (never refused).
+ */
+export const DEFAULT_SEARCH_PAGE_SIZE = 6;
+export const MAX_SEARCH_PAGE_SIZE = 50;
+
+/** The search page wrapper (interface 2.9). */
+export interface SearchPage<T> {
+  count: number;
+  page: number;
+  pageSize: number;
+  pageCount: number;
+  results: T[];
+}
+
+/** A page number and an effective page size (already capped). */
+export interface SearchPaging {
+  page: number;
+  pageSize: number;
+}
+
+export function searchPaging(page: number | undefined, pageSize: number | undefined): SearchPaging {
+  return {
+    page: Math.max(0, Math.floor(page ?? 0)),
+    pageSize: Math.min(MAX_SEARCH_PAGE_SIZE, Math.max(1, Math.floor(pageSize ?? DEFAULT_SEARCH_PAGE_SIZE))),
+  };
+}
+
+/** The rows a page covers. */
+export function pageRows(paging: SearchPaging): PageRequest {
+  return { offset: paging.page * paging.pageSize, limit: paging.pageSize };
+}
+
+/**
+ * The wrapper of one page: `pageCount` is ceil(count / pageSize) (0 when nothing matched); a page past
+ * the end keeps its number and has no results.
+ */
+export function searchPage<T>(paging: SearchPaging, count: number, results: T[]): SearchPage<T> {
+  return { count, page: paging.page, pageSize: paging.pageSize, pageCount: Math.ceil(count / paging.pageSize), results };
+}
+
+/** The wrapper of a kind that was not asked for. */
+export function emptySearchPage<T>(paging: SearchPaging): SearchPage<T> {
+  return searchPage<T>(paging, 0, []);
+}

@@ -1,0 +1,87 @@
+import { sql, type RawBuilder } from 'kysely';
+import { MATCH_TIERS } from '../directory/search-ranking.js';
+import { isShortKeyword, type SearchKeyword } from '../directory/search-keyword.js';
+import type { DialectName } from './dialect.js';
+import { pgGramsExpression, sqliteLocalPart, PG_LOCAL_PART } from './migrations/003-search.js';
+
+/**
+ * The SQL forms of the matching rules of src/directory/search-ranking.ts, per dialect, over a row alias
+ * with `name`, `name_pinyin`, `name_initials` (and `email` for users).
+ *
+ * Two pieces: `tierSql` is the truth (the tier, or NULL when the row does not match) and is computed
+ * only for rows already narrowed by `indexFilterSql`, which is what makes a keystroke cheap:
+ *   3+ characters  SQLite FTS5 trigram MATCH / PostgreSQL pg_trgm LIKE '%k%' (GIN)
+ *   1-2 characters one exact lookup in the short-gram index (users, departments; 003-search.ts)
+ */
+export interface MatchTarget {
+  kind: 'user' | 'department' | 'file';
+  /** The alias of the row in the query. */
+  alias: string;
+}
+
+const FTS_TABLE = { user: 'users_fts', department: 'departments_fts', file: 'files_fts' } as const;
+
+function localPart(dialect: DialectName, target: MatchTarget): RawBuilder<string> | null {
+  if (target.kind !== 'user') return null;
+  return sql.raw(dialect === 'postgres' ? PG_LOCAL_PART(target.alias) : sqliteLocalPart(target.alias));
+}
+
+/** `position of needle in haystack` (1-based, 0 when absent) in the dialect. */
+function contains(dialect: DialectName, haystack: RawBuilder<string>, needle: string): RawBuilder<boolean> {
+  return dialect === 'postgres' ? sql`strpos(${haystack}, ${needle}) > 0` : sql`instr(${haystack}, ${needle}) > 0`;
+}
+
+/** The match tier of the row (0 best) or NULL; 0 for every row when the keyword is empty. */
+export function tierSql(dialect: DialectName, target: MatchTarget, keyword: SearchKeyword): RawBuilder<number | null> {
+  if (keyword.text === '') return sql<number>`${sql.lit(MATCH_TIERS.exact)}`;
+  const k = keyword.text;
+  const a = target.alias;
+  const name = sql.raw<string>(`lower(${a}.name)`);
+  const texts = [name, ...(localPart(dialect, target) ? [localPart(dialect, target) as RawBuilder<string>] : [])];
+  const keys = [sql.raw<string>(`${a}.name_pinyin`), sql.raw<string>(`${a}.name_initials`)];
+  const any = (parts: RawBuilder<boolean>[]) => sql.join(parts, sql` OR `);
+  const prefix = (text: RawBuilder<string>) => sql<boolean>`substr(${text}, 1, ${keyword.length}) = ${k}`;
+  const branches = [
+    sql`WHEN ${any(texts.map((text) => sql<boolean>`${text} = ${k}`))} THEN ${sql.lit(MATCH_TIERS.exact)}`,
+    sql`WHEN ${any(texts.map(prefix))} THEN ${sql.lit(MATCH_TIERS.prefix)}`,
+    sql`WHEN ${any(texts.map((text) => contains(dialect, text, k)))} THEN ${sql.lit(MATCH_TIERS.substring)}`,
+    sql`WHEN ${any(keys.map(prefix))} THEN ${sql.lit(MATCH_TIERS.pinyinPrefix)}`,
+  ];
+  if (!isShortKeyword(keyword)) {
+    branches.push(sql`WHEN ${any(keys.map((key) => contains(dialect, key, k)))} THEN ${sql.lit(MATCH_TIERS.pinyinSubstring)}`);
+  }
+  return sql<number | null>`(CASE ${sql.join(branches, sql` `)} END)`;
+}
+
+/** Whether the index path can narrow this kind for this keyword (files have no short-gram index). */
+export function hasIndexPath(target: MatchTarget, keyword: SearchKeyword): boolean {
+  return keyword.text !== '' && (target.kind !== 'file' || !isShortKeyword(keyword));
+}
+
+/**
+ * An indexed condition that every row matching the keyword satisfies (it may let a few more through;
+ * `tierSql` decides). Only for a non-empty keyword where `hasIndexPath` holds.
+ */
+export function indexFilterSql(dialect: DialectName, target: MatchTarget, keyword: SearchKeyword): RawBuilder<boolean> {
+  const k = keyword.text;
+  const a = target.alias;
+  if (isShortKeyword(keyword)) {
+    if (dialect === 'postgres') {
+      return sql`${sql.raw(pgGramsExpression(a, target.kind === 'user'))} && ARRAY[${`n:${k}`}, ${`p:${k}`}]::text[]`;
+    }
+    return sql`${sql.ref(`${a}.id`)} IN (SELECT entity_id FROM search_grams WHERE kind = ${target.kind} AND gram IN (${`n:${k}`}, ${`p:${k}`}))`;
+  }
+  if (dialect === 'postgres') {
+    const pattern = `%${k.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const columns = [sql.raw<string>(`lower(${a}.name)`), sql.raw<string>(`${a}.name_pinyin`), sql.raw<string>(`${a}.name_initials`)];
+    const local = localPart(dialect, target);
+    if (local) columns.push(local);
+    return sql`(${sql.join(
+      columns.map((column) => sql`${column} LIKE ${pattern}`),
+      sql` OR `,
+    )})`;
+  }
+  const fts = FTS_TABLE[target.kind];
+  const phrase = `"${k.replaceAll('"', '""')}"`;
+  return sql`${sql.ref(`${a}.id`)} IN (SELECT d.entity_id FROM ${sql.table(fts)} JOIN search_docs d ON d.docid = ${sql.ref(`${fts}.rowid`)} WHERE ${sql.table(fts)} MATCH ${phrase} AND d.kind = ${target.kind})`;
+}

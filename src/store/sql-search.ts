@@ -1,0 +1,272 @@
+import { PostgresAdapter, sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
+import type { FileWithGrant } from '../directory/directory.js';
+import { roleFromRank } from '../directory/permissions.js';
+import {
+  DEPARTMENT_FALLBACK_USERS,
+  RECENT_ACTIVITY_ROWS,
+  type DepartmentHit,
+  type DirectorySearch,
+  type SearchQuery,
+} from '../directory/search-port.js';
+import type { DepartmentPathNode, PageRequest, Paged, User } from '../directory/types.js';
+import type { DialectName } from './dialect.js';
+import type { Database } from './schema.js';
+import { toFile, toUser } from './sql-directory.js';
+import { hasIndexPath, indexFilterSql, tierSql, type MatchTarget } from './sql-search-match.js';
+
+type UserRow = Selectable<Database['users']>;
+type FileRow = Selectable<Database['files']>;
+
+const USERS: MatchTarget = { kind: 'user', alias: 'u' };
+const DEPARTMENTS: MatchTarget = { kind: 'department', alias: 'd' };
+const FILES: MatchTarget = { kind: 'file', alias: 'f' };
+
+/**
+ * The search half of the Directory port in SQL (SQLite and PostgreSQL). Each search is one statement:
+ * the scope, narrowed by an index when there is a keyword (sql-search-match.ts), ranked, counted with
+ * COUNT(*) OVER () and cut to the page; a page past the end costs one more COUNT. A page of files or
+ * departments then loads its details (roles, ancestors, member counts) in one query per detail.
+ */
+export class SqlSearch implements DirectorySearch {
+  private readonly dialect: DialectName;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.dialect = db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+  }
+
+  async searchTeamMembers(query: SearchQuery & { teamId: string }): Promise<Paged<User>> {
+    const { keyword } = query;
+    const filter = keyword.text === '' ? sql`` : sql`AND ${indexFilterSql(this.dialect, USERS, keyword)}`;
+    const { total, rows } = await this.paged<UserRow>(
+      sql`contacts AS (${contactsSql(query.viewerId)})`,
+      sql`SELECT u.*, ${tierSql(this.dialect, USERS, keyword)} AS tier, c.last_at AS last_at
+            FROM users u LEFT JOIN contacts c ON c.user_id = u.id
+           WHERE u.team_id = ${query.teamId} ${filter}`,
+      sql`m.tier, m.last_at DESC NULLS LAST, m.name, m.id`,
+      query.page,
+    );
+    return { total, items: rows.map(toUser) };
+  }
+
+  async searchCollaborators(query: SearchQuery & { fileId: string }): Promise<Paged<User>> {
+    const { total, rows } = await this.paged<UserRow>(
+      sql`contacts AS (${contactsSql(query.viewerId)}),
+          collaborators AS (
+            SELECT creator_id AS user_id FROM files WHERE id = ${query.fileId}
+            UNION
+            SELECT principal_id FROM file_grants WHERE file_id = ${query.fileId} AND principal_kind = 'user'
+          )`,
+      sql`SELECT u.*, ${tierSql(this.dialect, USERS, query.keyword)} AS tier, c.last_at AS last_at
+            FROM collaborators k JOIN users u ON u.id = k.user_id LEFT JOIN contacts c ON c.user_id = u.id`,
+      sql`m.tier, m.last_at DESC NULLS LAST, m.name, m.id`,
+      query.page,
+    );
+    return { total, items: rows.map(toUser) };
+  }
+
+  async searchRecentContacts(query: SearchQuery & { fileId: string | null }): Promise<Paged<User>> {
+    const viewer = query.viewerId;
+    // source: 0 mentions either way, 1 activity on the file, 2 the file's collaborators, 3 same department.
+    const sources: RawBuilder<unknown>[] = [
+      sql`SELECT * FROM (SELECT related_user_id AS user_id, occurred_at, 0 AS source FROM activity
+            WHERE user_id = ${viewer} AND related_user_id IS NOT NULL ORDER BY occurred_at DESC LIMIT ${RECENT_ACTIVITY_ROWS}) s0`,
+      sql`SELECT * FROM (SELECT user_id, occurred_at, 0 AS source FROM activity
+            WHERE related_user_id = ${viewer} ORDER BY occurred_at DESC LIMIT ${RECENT_ACTIVITY_ROWS}) s1`,
+    ];
+    if (query.fileId !== null) {
+      sources.push(
+        sql`SELECT * FROM (SELECT user_id, occurred_at, 1 AS source FROM activity
+              WHERE file_id = ${query.fileId} ORDER BY occurred_at DESC LIMIT ${RECENT_ACTIVITY_ROWS}) s2`,
+        sql`SELECT creator_id AS user_id, NULL AS occurred_at, 2 AS source FROM files WHERE id = ${query.fileId}`,
+        sql`SELECT principal_id, NULL, 2 FROM file_grants WHERE file_id = ${query.fileId} AND principal_kind = 'user'`,
+      );
+    }
+    sources.push(
+      sql`SELECT * FROM (SELECT ud2.user_id, NULL AS occurred_at, 3 AS source
+            FROM user_departments ud JOIN user_departments ud2 ON ud2.department_id = ud.department_id
+           WHERE ud.user_id = ${viewer} LIMIT ${DEPARTMENT_FALLBACK_USERS}) s3`,
+    );
+    const { total, rows } = await this.paged<UserRow>(
+      sql`related AS (
+            SELECT x.user_id, MAX(x.occurred_at) AS last_at, MIN(x.source) AS source
+              FROM (${sql.join(sources, sql` UNION ALL `)}) x
+             WHERE x.user_id IS NOT NULL AND x.user_id <> ${viewer}
+             GROUP BY x.user_id
+          )`,
+      sql`SELECT u.*, ${tierSql(this.dialect, USERS, query.keyword)} AS tier, r.last_at AS last_at, r.source AS source
+            FROM related r JOIN users u ON u.id = r.user_id`,
+      sql`m.tier, m.last_at DESC NULLS LAST, m.source, m.name, m.id`,
+      query.page,
+    );
+    return { total, items: rows.map(toUser) };
+  }
+
+  async searchDepartments(query: SearchQuery & { teamId: string }): Promise<Paged<DepartmentHit>> {
+    const { keyword } = query;
+    const filter = keyword.text === '' ? sql`` : sql`AND ${indexFilterSql(this.dialect, DEPARTMENTS, keyword)}`;
+    const { total, rows } = await this.paged<{ id: string; name: string }>(
+      sql`mine AS (
+            SELECT a.ancestor_id AS id FROM user_departments ud
+              JOIN department_ancestors a ON a.department_id = ud.department_id
+             WHERE ud.user_id = ${query.viewerId}
+          )`,
+      sql`SELECT d.id, d.name, ${tierSql(this.dialect, DEPARTMENTS, keyword)} AS tier,
+                 CASE WHEN d.id IN (SELECT id FROM mine) THEN 0 ELSE 1 END AS mine
+            FROM departments d
+           WHERE d.team_id = ${query.teamId} ${filter}`,
+      sql`m.tier, m.mine, m.name, m.id`,
+      query.page,
+    );
+    const ids = rows.map((row) => row.id);
+    const [ancestors, counts] = await Promise.all([this.ancestorsOf(ids), this.memberCounts(ids)]);
+    return {
+      total,
+      items: rows.map((row) => ({
+        id: row.id,
+        name: row.name,
+        allMemberCount: counts.get(row.id) ?? 0,
+        parentDepartments: ancestors.get(row.id) ?? [],
+      })),
+    };
+  }
+
+  async searchReadableFiles(query: SearchQuery & { excludeFileId?: string }): Promise<Paged<FileWithGrant>> {
+    const { keyword, viewerId } = query;
+    const tier = tierSql(this.dialect, FILES, keyword);
+    const exclude = query.excludeFileId === undefined ? sql`` : sql`AND f.id <> ${query.excludeFileId}`;
+    const ctes = sql`principals (kind, id) AS (${principalsSql(viewerId)}),
+      touched AS (
+        SELECT t.file_id, MAX(t.occurred_at) AS last_at
+          FROM (SELECT file_id, occurred_at FROM activity WHERE user_id = ${viewerId} AND file_id IS NOT NULL
+                 ORDER BY occurred_at DESC LIMIT ${RECENT_ACTIVITY_ROWS}) t
+         GROUP BY t.file_id
+      )`;
+    // Two plans. A keyword of 3+ characters starts from the trigram index and keeps the files the viewer
+    // may read (one grant lookup per candidate). An empty or 1-2 character keyword starts from the
+    // viewer's readable files (their principals' grants and their own files) and matches within them.
+    const inner = hasIndexPath(FILES, keyword)
+      ? sql`SELECT f.*, ${tier} AS tier, t.last_at AS last_at
+              FROM files f LEFT JOIN touched t ON t.file_id = f.id
+             WHERE f.status = 'active' ${exclude} AND ${indexFilterSql(this.dialect, FILES, keyword)}
+               AND (f.creator_id = ${viewerId} OR EXISTS (
+                     SELECT 1 FROM file_grants g JOIN principals p ON g.principal_kind = p.kind AND g.principal_id = p.id
+                      WHERE g.file_id = f.id))`
+      : sql`SELECT f.*, ${tier} AS tier, t.last_at AS last_at
+              FROM (SELECT g.file_id FROM file_grants g JOIN principals p ON g.principal_kind = p.kind AND g.principal_id = p.id
+                    UNION
+                    SELECT id FROM files WHERE creator_id = ${viewerId}) k
+              JOIN files f ON f.id = k.file_id
+              LEFT JOIN touched t ON t.file_id = f.id
+             WHERE f.status = 'active' ${exclude}`;
+    const { total, rows } = await this.paged<FileRow>(ctes, inner, sql`m.tier, m.last_at DESC NULLS LAST, m.updated_at DESC, m.name, m.id`, query.page);
+    const ids = rows.map((row) => row.id);
+    const [ranks, stored] = await Promise.all([this.grantedRanks(viewerId, ids), this.storedContents(ids)]);
+    return {
+      total,
+      items: rows.map((row) => {
+        const rank = ranks.get(row.id);
+        return {
+          file: toFile({ ...row, has_content: stored.has(row.id) ? 1 : 0 }),
+          grantedRole: rank === undefined ? null : roleFromRank(rank),
+        };
+      }),
+    };
+  }
+
+  /**
+   * One ranked page of `inner` (a SELECT with a `tier` column, NULL for rows that do not match) and the
+   * number of matching rows.
+   */
+  private async paged<R>(ctes: RawBuilder<unknown>, inner: RawBuilder<unknown>, order: RawBuilder<unknown>, page: PageRequest): Promise<{ total: number; rows: R[] }> {
+    const result = await sql<R & { total: number }>`
+      WITH ${ctes}
+      SELECT m.*, COUNT(*) OVER () AS total FROM (${inner}) m
+       WHERE m.tier IS NOT NULL
+       ORDER BY ${order}
+       LIMIT ${page.limit} OFFSET ${page.offset}`.execute(this.db);
+    const first = result.rows[0];
+    if (first) return { total: Number(first.total), rows: result.rows };
+    if (page.offset === 0) return { total: 0, rows: [] };
+    // A page past the end: the window had no row to carry the count.
+    const count = await sql<{ total: number }>`
+      WITH ${ctes}
+      SELECT COUNT(*) AS total FROM (${inner}) m WHERE m.tier IS NOT NULL`.execute(this.db);
+    return { total: Number(count.rows[0]?.total ?? 0), rows: [] };
+  }
+
+  /** The strongest role any of the viewer's principals is granted on each of the files. */
+  private async grantedRanks(viewerId: string, fileIds: readonly string[]): Promise<Map<string, number>> {
+    if (fileIds.length === 0) return new Map();
+    const result = await sql<{ file_id: string; rank: number }>`
+      WITH principals (kind, id) AS (${principalsSql(viewerId)})
+      SELECT g.file_id, MAX(g.role_rank) AS rank
+        FROM file_grants g JOIN principals p ON g.principal_kind = p.kind AND g.principal_id = p.id
+       WHERE g.file_id IN (${sql.join(fileIds)})
+       GROUP BY g.file_id`.execute(this.db);
+    return new Map(result.rows.map((row) => [row.file_id, Number(row.rank)]));
+  }
+
+  private async storedContents(fileIds: readonly string[]): Promise<Set<string>> {
+    if (fileIds.length === 0) return new Set();
+    const rows = await this.db.selectFrom('file_contents').select('file_id').where('file_id', 'in', fileIds).execute();
+    return new Set(rows.map((row) => row.file_id));
+  }
+
+  /** Ancestors of each department, first level down, itself excluded. */
+  private async ancestorsOf(departmentIds: readonly string[]): Promise<Map<string, DepartmentPathNode[]>> {
+    const paths = new Map<string, DepartmentPathNode[]>();
+    if (departmentIds.length === 0) return paths;
+    const rows = await this.db
+      .selectFrom('department_ancestors as a')
+      .innerJoin('departments as d', 'd.id', 'a.ancestor_id')
+      .select(['a.department_id', 'd.id', 'd.name'])
+      .where('a.department_id', 'in', departmentIds)
+      .where('a.depth', '>', 0)
+      .orderBy('a.department_id')
+      .orderBy('a.depth', 'desc')
+      .execute();
+    for (const row of rows) {
+      const path = paths.get(row.department_id) ?? [];
+      path.push({ id: row.id, name: row.name });
+      paths.set(row.department_id, path);
+    }
+    return paths;
+  }
+
+  /** Distinct members of each department's subtree. */
+  private async memberCounts(departmentIds: readonly string[]): Promise<Map<string, number>> {
+    if (departmentIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('department_ancestors as a')
+      .innerJoin('user_departments as ud', 'ud.department_id', 'a.department_id')
+      .select(['a.ancestor_id', (eb) => eb.fn.count<number>('ud.user_id').distinct().as('count')])
+      .where('a.ancestor_id', 'in', departmentIds)
+      .groupBy('a.ancestor_id')
+      .execute();
+    return new Map(rows.map((row) => [row.ancestor_id, Number(row.count)]));
+  }
+}
+
+/** The viewer's principals: themself, their team, and each of their departments with its ancestors. */
+function principalsSql(userId: string): RawBuilder<unknown> {
+  return sql`
+    SELECT 'user', CAST(${userId} AS TEXT)
+    UNION ALL
+    SELECT 'team', team_id FROM users WHERE id = ${userId} AND team_id IS NOT NULL
+    UNION ALL
+    SELECT 'department', a.ancestor_id
+      FROM user_departments ud JOIN department_ancestors a ON a.department_id = ud.department_id
+     WHERE ud.user_id = ${userId}`;
+}
+
+/** (user_id, last_at): the latest mention between the viewer and each user, either way, over recent rows. */
+function contactsSql(viewerId: string): RawBuilder<unknown> {
+  return sql`
+    SELECT x.user_id, MAX(x.occurred_at) AS last_at FROM (
+      SELECT * FROM (SELECT related_user_id AS user_id, occurred_at FROM activity
+        WHERE user_id = ${viewerId} AND related_user_id IS NOT NULL ORDER BY occurred_at DESC LIMIT ${RECENT_ACTIVITY_ROWS}) a
+      UNION ALL
+      SELECT * FROM (SELECT user_id, occurred_at FROM activity
+        WHERE related_user_id = ${viewerId} ORDER BY occurred_at DESC LIMIT ${RECENT_ACTIVITY_ROWS}) b
+    ) x GROUP BY x.user_id`;
+}
