@@ -10,6 +10,8 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   import: { summary: 'load the directory snapshot FILE (upsert by id; --replace: replace everything)', load: async () => (await import('./commands/import.js')).importCommand },
   export: { summary: 'print the directory as a snapshot (--out FILE: also write stored file contents)', load: async () => (await import('./commands/export.js')).exportCommand },
   token: { summary: 'print a user token for USER_ID (--ttl 2h)', load: async () => (await import('./commands/token.js')).tokenCommand },
+  sign: { summary: 'print a platform signature (--file-id F --user-id U --scope license --ttl 240)', load: async () => (await import('./commands/sign.js')).signCommand },
+  'create-doc': { summary: 'create a collaborative document on the platform (--user U --type T [--file-id F] [--name N])', load: async () => (await import('./commands/create-doc.js')).createDocCommand },
 };
 
 function usage(): string {
