@@ -13,6 +13,7 @@ import type { Config } from './config.js';
 import type { Directory } from './directory/directory.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { installOpenApi } from './http/openapi.js';
+import { manageApi } from './manage/index.js';
 import { platformHeaders } from './http/headers.js';
 import { installValidators } from './http/validators.js';
 import { loggerOptions } from './logger.js';
@@ -72,6 +73,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Route modules, one per resource of the interface; each is given the same context.
   await app.register(directoryCallbacks, { context });
   await app.register(adminCallbacks, { context });
+  await app.register(manageApi, { context, prefix: '/api' });
   await app.register(searchRoutes, { context });
   await app.register(eventCallbacks, { context });
   await app.register(eventManagementRoutes, { context });

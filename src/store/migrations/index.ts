@@ -4,6 +4,7 @@ import { directoryMigration } from './001-directory.js';
 import { activityMigration } from './002-activity.js';
 import { searchMigration } from './003-search.js';
 import { eventsMigration } from './004-events.js';
+import { manageMigration } from './005-manage.js';
 
 /**
  * Every migration, by name; names sort in the order they apply. A feature adds its own file here;
@@ -15,5 +16,6 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
     '002-activity': activityMigration(),
     '003-search': searchMigration(dialect),
     '004-events': eventsMigration(dialect),
+    '005-manage': manageMigration(),
   };
 }
