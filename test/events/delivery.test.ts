@@ -1,0 +1,133 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { OutboxWorker, backoffDelay } from '../../src/events/outbox-worker.js';
+import { buildTestApp } from '../helpers/app.js';
+import { seedDirectory } from '../helpers/directory-fixture.js';
+import { describeEachStore } from '../helpers/stores.js';
+import { commentCreate, postEvent, tokenHeaders } from './event-fixtures.js';
+import { startReceiver, waitFor } from './webhook-receiver.js';
+
+const SECRET = 'webhook-secret-for-tests';
+const ADMIN_KEY = 'admin-key-0123456789abcdef';
+
+interface Listed {
+  id: string;
+  type: string;
+  status: string;
+  attempts: number;
+  deliveries: Array<{ receiver: string; status: string; attempts: number; lastError: string | null }>;
+}
+
+describeEachStore('notification delivery', (store) => {
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let other: Awaited<ReturnType<typeof startReceiver>>;
+  let app: FastifyInstance;
+  let worker: OutboxWorker | undefined;
+  let sequence = 0;
+
+  beforeAll(async () => {
+    await seedDirectory(store().db);
+    receiver = await startReceiver(SECRET);
+    other = await startReceiver(SECRET);
+    app = await buildTestApp(store(), { adminApiKey: ADMIN_KEY, notifyWebhookUrls: [receiver.url, other.url], notifyWebhookSecret: SECRET });
+  });
+  afterEach(async () => {
+    await worker?.stop();
+    worker = undefined;
+    receiver.state.respond = () => 200;
+    other.state.respond = () => 200;
+    receiver.state.delayMs = 0;
+  });
+  afterAll(async () => {
+    await app.close();
+    await receiver.close();
+    await other.close();
+  });
+
+  const startWorker = (options: Partial<ConstructorParameters<typeof OutboxWorker>[1]> = {}) => {
+    worker = new OutboxWorker(store(), { secret: SECRET, pollMs: 20, baseDelayMs: 20, maxDelayMs: 100, maxAttempts: 5, ...options }).start();
+    return worker;
+  };
+  /** Posts a comment; returns the id of its comment.created notification. */
+  const newNotification = async (): Promise<string> => {
+    sequence += 1;
+    const response = await postEvent(app, 'Comment', commentCreate('plan', 'zhang', { guid: `d-${sequence}`, content: `n${sequence}` }), tokenHeaders('zhang'));
+    expect(response.statusCode).toBe(200);
+    const all = await listed();
+    return all.find((n) => n.type === 'comment.created' && JSON.stringify(n).includes(`"d-${sequence}"`))!.id;
+  };
+  const listed = async (query = ''): Promise<Listed[]> => {
+    const response = await app.inject({ method: 'GET', url: `/api/notifications?limit=500${query}`, headers: { authorization: `Bearer ${ADMIN_KEY}` } });
+    return (response.json() as { items: Listed[] }).items;
+  };
+  const settled = (id: string, status: string) =>
+    waitFor(async () => (await listed()).find((n) => n.id === id && n.status === status), 10_000, `notification ${status}`);
+
+  it('a receiver that fails twice then succeeds gets it three times, signed, and it is delivered once', async () => {
+    const id = await newNotification();
+    receiver.state.respond = (body, attempt) => (body.id === id && attempt <= 2 ? 500 : 200);
+    startWorker();
+    const done = await settled(id, 'delivered');
+    const requests = receiver.forNotification(id);
+    expect(requests.map((r) => r.status)).toEqual([500, 500, 200]);
+    for (const request of requests) {
+      expect(request.signatureValid).toBe(true);
+      expect(request.headers['x-collab-delivery']).toBe(id);
+      expect(request.headers['x-collab-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
+      expect(request.body).toMatchObject({ id, type: 'comment.created', data: { fileId: 'plan', userId: 'zhang' } });
+      expect(request.body.occurredAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+    }
+    // The other receiver answered at once and was not sent it again.
+    expect(other.forNotification(id).map((r) => r.status)).toEqual([200]);
+    expect(done.attempts).toBe(3);
+    expect(done.deliveries).toEqual([
+      expect.objectContaining({ receiver: receiver.url, status: 'delivered', attempts: 3 }),
+      expect.objectContaining({ receiver: other.url, status: 'delivered', attempts: 1 }),
+    ]);
+  });
+
+  it('a receiver that always fails ends failed after the maximum attempts; re-send delivers it', async () => {
+    const id = await newNotification();
+    receiver.state.respond = (body) => (body.id === id ? 503 : 200);
+    startWorker({ maxAttempts: 3 });
+    const failed = await settled(id, 'failed');
+    expect(receiver.forNotification(id)).toHaveLength(3);
+    expect(failed.deliveries.find((d) => d.receiver === receiver.url)).toMatchObject({ status: 'failed', attempts: 3, lastError: 'HTTP 503' });
+    expect((await listed('&status=failed')).map((n) => n.id)).toContain(id);
+
+    const notFailed = await app.inject({ method: 'POST', url: `/api/notifications/${(await listed('&status=delivered'))[0]!.id}/resend`, headers: { authorization: `Bearer ${ADMIN_KEY}` } });
+    expect(notFailed.statusCode).toBe(409);
+    const unknown = await app.inject({ method: 'POST', url: '/api/notifications/nope/resend', headers: { authorization: `Bearer ${ADMIN_KEY}` } });
+    expect(unknown.statusCode).toBe(404);
+
+    receiver.state.respond = () => 200;
+    const resend = await app.inject({ method: 'POST', url: `/api/notifications/${id}/resend`, headers: { authorization: `Bearer ${ADMIN_KEY}` } });
+    expect(resend.statusCode).toBe(200);
+    expect(resend.json()).toEqual({ id, status: 'pending' });
+    await settled(id, 'delivered');
+    expect(receiver.forNotification(id).map((r) => r.status)).toEqual([503, 503, 503, 200]);
+    // The receiver that had it already did not get it again.
+    expect(other.forNotification(id)).toHaveLength(1);
+  });
+
+  it('an answer slower than the time-out is a failed attempt', async () => {
+    const id = await newNotification();
+    receiver.state.delayMs = 400;
+    startWorker({ timeoutMs: 100, maxAttempts: 1 });
+    const failed = await settled(id, 'failed');
+    expect(failed.deliveries.find((d) => d.receiver === receiver.url)?.lastError).toBe('no answer within 100 ms');
+  });
+
+  it('the management API needs the admin key', async () => {
+    const response = await app.inject({ method: 'GET', url: '/api/notifications' });
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toMatchObject({ error: { code: 'admin_key_missing' } });
+  });
+});
+
+it('backs off exponentially with jitter, capped', () => {
+  expect(backoffDelay(1, 1000, 60_000, () => 0)).toBe(500);
+  expect(backoffDelay(1, 1000, 60_000, () => 1)).toBe(1000);
+  expect(backoffDelay(4, 1000, 60_000, () => 1)).toBe(8000);
+  expect(backoffDelay(20, 1000, 60_000, () => 0.5)).toBe(45_000);
+});
