@@ -12,6 +12,8 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   token: { summary: 'print a user token for USER_ID (--ttl 2h)', load: async () => (await import('./commands/token.js')).tokenCommand },
   sign: { summary: 'print a platform signature (--file-id F --user-id U --scope license --ttl 240)', load: async () => (await import('./commands/sign.js')).signCommand },
   'create-doc': { summary: 'create a collaborative document on the platform (--user U --type T [--file-id F] [--name N])', load: async () => (await import('./commands/create-doc.js')).createDocCommand },
+  check: { summary: 'the conformance kit: act as the platform against BASE_URL (--token T [--app-id A --app-secret S] [--json] [--only G,…] [--skip G,…])', load: async () => (await import('./commands/check.js')).checkCommand },
+  simulate: { summary: 'a local stand-in for the platform API and editor (--port P); simulate push: send one event', load: async () => (await import('./commands/simulate.js')).simulateCommand },
 };
 
 function usage(): string {
