@@ -1,0 +1,141 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatTime } from '../../src/directory/time.js';
+import { ReminderScheduler } from '../../src/events/reminder-scheduler.js';
+import { startServer, type RunningServer } from '../../src/server.js';
+import { openDatabase, type OpenDatabase } from '../../src/store/database.js';
+import type { DialectName } from '../../src/store/dialect.js';
+import { buildTestApp, makeTestConfig } from '../helpers/app.js';
+import { createTestSchema, dialects, postgresUrl } from '../helpers/stores.js';
+import { dateMention, postEvent, tokenHeaders } from './event-fixtures.js';
+import { startReceiver, waitFor } from './webhook-receiver.js';
+
+/** A store that can be closed and opened again (a restart): a SQLite file, or one PostgreSQL schema. */
+async function restartableStore(dialect: DialectName) {
+  if (dialect === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'collab-events-'));
+    const url = `sqlite:${join(dir, 'store.db')}`;
+    return { open: () => openDatabase(url), drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  const { schema, drop } = await createTestSchema();
+  return { open: () => openDatabase(postgresUrl as string, { schema, poolSize: 3 }), drop };
+}
+
+const dueNotifications = (store: OpenDatabase) =>
+  store.db.selectFrom('notifications').select(['type', 'data', 'occurred_at']).where('type', '=', 'reminder.due').orderBy('seq').execute();
+
+for (const dialect of dialects) {
+  describe(`reminders [${dialect}]`, () => {
+    it('a reminder due while the service was down fires once on the next start', async () => {
+      const place = await restartableStore(dialect);
+      try {
+        // First run: the reminder is created, then the service stops before it is due.
+        let store = await place.open();
+        let app = await buildTestApp(store, { notifyWebhookUrls: ['http://receiver.test/hook'] });
+        const remindAt = formatTime(Date.now() + 1000);
+        const create = dateMention('plan', 'zhang', 'create', { id: 'r-down', content: '开会', remindUserIds: ['lilei'], remindAt });
+        expect((await postEvent(app, 'DateMention', create, tokenHeaders('zhang'))).statusCode).toBe(200);
+        const early = new ReminderScheduler(store, { receivers: ['http://receiver.test/hook'] });
+        expect(await early.runOnce()).toBe(0); // not due yet
+        await app.close();
+        await store.close();
+
+        await new Promise((resolve) => setTimeout(resolve, Date.parse(remindAt) - Date.now() + 50));
+
+        // Second run over the same store: the scheduler's first pass fires it, later passes do not.
+        store = await place.open();
+        app = await buildTestApp(store);
+        const scheduler = new ReminderScheduler(store, { receivers: ['http://receiver.test/hook'] });
+        expect(await scheduler.runOnce()).toBe(1);
+        expect(await scheduler.runOnce()).toBe(0);
+        expect(await new ReminderScheduler(store, { receivers: [] }).runOnce()).toBe(0);
+        const fired = await dueNotifications(store);
+        expect(fired).toHaveLength(1);
+        expect(JSON.parse(fired[0]!.data)).toEqual({ reminderId: 'r-down', fileId: 'plan', authorId: 'zhang', content: '开会', remindUserIds: ['lilei'], remindAt });
+        expect(fired[0]!.occurred_at).toBe(remindAt);
+        const reminder = await store.db.selectFrom('reminders').select(['status', 'fired_at']).executeTakeFirstOrThrow();
+        expect(reminder.status).toBe('fired');
+        await app.close();
+        await store.close();
+      } finally {
+        await place.drop();
+      }
+    });
+
+    it('a moved reminder fires at its new time; a cancelled one never fires', async () => {
+      const place = await restartableStore(dialect);
+      const store = await place.open();
+      try {
+        const app = await buildTestApp(store);
+        const clock = { now: Date.parse('2030-01-01T00:00:00Z') };
+        const scheduler = new ReminderScheduler(store, { receivers: [], now: () => clock.now });
+        const post = async (body: unknown) => expect((await postEvent(app, 'DateMention', body, tokenHeaders('alice'))).statusCode).toBe(200);
+        await post(dateMention('sheet', 'alice', 'create', { id: 'm', content: 'a', remindUserIds: ['bob'], remindAt: '2030-01-01T08:00:00Z' }));
+        await post(dateMention('sheet', 'alice', 'create', { id: 'c', content: 'b', remindUserIds: ['bob'], remindAt: '2030-01-01T08:00:00Z' }));
+        await post(dateMention('sheet', 'alice', 'update', { id: 'm', content: 'moved', remindUserIds: ['carol'], remindAt: '2030-01-01T10:00:00Z' }));
+        await post(dateMention('sheet', 'alice', 'remove', { id: 'c' }));
+
+        clock.now = Date.parse('2030-01-01T09:00:00Z');
+        expect(await scheduler.runOnce()).toBe(0);
+        clock.now = Date.parse('2030-01-01T10:00:00Z');
+        expect(await scheduler.runOnce()).toBe(1);
+        const fired = await dueNotifications(store);
+        expect(fired.map((n) => JSON.parse(n.data))).toEqual([
+          { reminderId: 'm', fileId: 'sheet', authorId: 'alice', content: 'moved', remindUserIds: ['carol'], remindAt: '2030-01-01T10:00:00Z' },
+        ]);
+        // Moved again after firing: it fires once more at the new time.
+        await post(dateMention('sheet', 'alice', 'update', { id: 'm', content: 'again', remindAt: '2030-01-02T10:00:00Z' }));
+        clock.now = Date.parse('2030-01-02T10:00:01Z');
+        expect(await scheduler.runOnce()).toBe(1);
+        expect(await scheduler.runOnce()).toBe(0);
+        expect((await dueNotifications(store)).map((n) => JSON.parse(n.data).content)).toEqual(['moved', 'again']);
+        await app.close();
+      } finally {
+        await store.close();
+        await place.drop();
+      }
+    });
+  });
+}
+
+describe('a reminder three seconds ahead, end to end (real time, real sockets)', () => {
+  const SECRET = 'reminder-webhook-secret';
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let server: RunningServer;
+  let dir: string;
+
+  beforeAll(async () => {
+    receiver = await startReceiver(SECRET);
+    dir = mkdtempSync(join(tmpdir(), 'collab-reminder-'));
+    server = await startServer(
+      makeTestConfig({ port: 0, databaseUrl: `sqlite:${join(dir, 'store.db')}`, notifyWebhookUrls: [receiver.url], notifyWebhookSecret: SECRET, logLevel: 'silent' }),
+      { seedDemo: false },
+    );
+  });
+  afterAll(async () => {
+    await server.close();
+    await receiver.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('reaches the receiver once, signed, within two seconds of remindAt', async () => {
+    const remindAtMs = Math.ceil((Date.now() + 3000) / 1000) * 1000;
+    const remindAt = formatTime(remindAtMs);
+    const response = await fetch(`${server.address}/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-platform-sdk-event': 'DateMention', ...tokenHeaders('zhang') },
+      body: JSON.stringify(dateMention('plan', 'zhang', 'create', { id: 'r3s', content: '三秒', remindUserIds: ['lilei'], remindAt })),
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({});
+    const [arrived] = await waitFor(async () => (receiver.received.length > 0 ? receiver.received : undefined), 8000, 'reminder.due');
+    expect(arrived!.at).toBeGreaterThanOrEqual(remindAtMs);
+    expect(arrived!.at - remindAtMs).toBeLessThan(2000);
+    expect(arrived!.signatureValid).toBe(true);
+    expect(arrived!.body).toMatchObject({ type: 'reminder.due', occurredAt: remindAt, data: { reminderId: 'r3s', fileId: 'plan', remindAt, remindUserIds: ['lilei'] } });
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    expect(receiver.received).toHaveLength(1);
+  });
+});
