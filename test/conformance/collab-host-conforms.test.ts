@@ -1,0 +1,46 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ALL_CHECKS } from '../../src/conformance/checks/index.js';
+import type { Report } from '../../src/conformance/report.js';
+import { runChecks } from '../../src/conformance/runner.js';
+import { buildTestApp, TEST_CONFIG_OVERRIDES, tokenFor } from '../helpers/app.js';
+import { seedDirectory } from '../helpers/directory-fixture.js';
+import { describeEachStore } from '../helpers/stores.js';
+
+const CREDENTIALS = { appId: TEST_CONFIG_OVERRIDES.appId as string, appSecret: TEST_CONFIG_OVERRIDES.appSecret as string };
+
+const lines = (report: Report) => report.results.map((r) => `${r.id}: ${r.status}${r.problems.length ? ` ${r.problems.join('; ')}` : ''}${r.reason ? ` (${r.reason})` : ''}`);
+
+describeEachStore('the conformance kit against collab-host', (store) => {
+  let app: FastifyInstance;
+  let baseUrl: string;
+  beforeAll(async () => {
+    await seedDirectory(store().db);
+    app = await buildTestApp(store());
+    baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(() => app.close());
+
+  it('passes every check as zhang with the app credentials, skipping none', async () => {
+    const report = await runChecks({ baseUrl, token: tokenFor('zhang'), credentials: CREDENTIALS });
+    expect(lines(report)).toEqual(ALL_CHECKS.map((check) => `${check.id}: pass`));
+    expect(report).toMatchObject({ user: 'zhang', team: 'acme' });
+  });
+
+  it('fails nothing as alice, on her spreadsheet, and without credentials skips only what needs them', async () => {
+    const report = await runChecks({ baseUrl, token: tokenFor('alice'), fileId: 'sheet' });
+    expect(report.summary.failed).toBe(0);
+    const skipped = report.results.filter((r) => r.status === 'skip');
+    expect(skipped.map((r) => r.id)).toEqual([
+      'signed.admin-file',
+      'signed.by-user-id',
+      'signed.file-url',
+      'signed.unsigned-refused',
+      'signed.forged-refused',
+      'events.file-content',
+      'events.collaborator',
+    ]);
+    // Without credentials isManager is still compared for alice herself (the creator of sheet).
+    expect(report.results.find((r) => r.id === 'collaborators.is-manager')?.status).toBe('pass');
+  });
+});
