@@ -93,7 +93,7 @@ function addStatements(k: IndexedKind): string {
     const texts = k.email ? `SELECT lower(NEW.name) AS v UNION ALL SELECT ${sqliteLocalPart('NEW')}` : 'SELECT lower(NEW.name) AS v';
     statements += `
     INSERT OR IGNORE INTO search_grams (kind, gram, entity_id)
-      SELECT '${k.kind}', g, NEW.id FROM (
+      SELECT DISTINCT '${k.kind}', g, NEW.id FROM (
         SELECT 'n:' || substr(s.v, p.i, w.n) AS g
           FROM (${texts}) s
           JOIN search_positions p ON p.i <= length(s.v)
