@@ -95,9 +95,12 @@ export class OutboxWorker {
       claim.attempt >= maxAttempts
         ? { status: 'failed', error }
         : { status: 'pending', error, nextAttemptMs: this.options.now() + backoffDelay(claim.attempt, baseDelayMs, maxDelayMs, this.options.random) };
-    this.options.log.warn(
+    // A receiver that is down fails every notification: only the final failure is a warning.
+    const log = outcome.status === 'failed' ? this.options.log.warn : this.options.log.info;
+    log.call(
+      this.options.log,
       { notificationId: id, receiver: redactUrl(claim.receiver), attempt: claim.attempt, error, outcome: outcome.status },
-      'notification delivery failed',
+      outcome.status === 'failed' ? 'notification delivery failed for good' : 'notification delivery failed; will retry',
     );
     await recordAttempt(this.store.db, claim, outcome);
   }
