@@ -85,3 +85,26 @@ export function indexFilterSql(dialect: DialectName, target: MatchTarget, keywor
   const phrase = `"${k.replaceAll('"', '""')}"`;
   return sql`${sql.ref(`${a}.id`)} IN (SELECT d.entity_id FROM ${sql.table(fts)} JOIN search_docs d ON d.docid = ${sql.ref(`${fts}.rowid`)} WHERE ${sql.table(fts)} MATCH ${phrase} AND d.kind = ${target.kind})`;
 }
+
+const TABLE = { user: 'users', department: 'departments', file: 'files' } as const;
+
+/**
+ * The ids of the rows the index lets through, as a subquery `SELECT … AS id` to drive the search from
+ * (joining the table back by primary key), so the planner starts from the few matches rather than from
+ * a scope that may hold every user of a large team. Same conditions as `indexFilterSql`.
+ */
+export function candidateIdsSql(dialect: DialectName, target: MatchTarget, keyword: SearchKeyword): RawBuilder<{ id: string }> {
+  const k = keyword.text;
+  if (dialect === 'postgres') {
+    const inner = { ...target, alias: 'x' };
+    return sql`SELECT x.id FROM ${sql.table(TABLE[target.kind])} x WHERE ${indexFilterSql(dialect, inner, keyword)}`;
+  }
+  if (isShortKeyword(keyword)) {
+    // UNION, not DISTINCT over IN: each side is one primary-key range, and a row found by both is one row.
+    return sql`SELECT entity_id AS id FROM search_grams WHERE kind = ${target.kind} AND gram = ${`n:${k}`}
+               UNION SELECT entity_id FROM search_grams WHERE kind = ${target.kind} AND gram = ${`p:${k}`}`;
+  }
+  const fts = FTS_TABLE[target.kind];
+  const phrase = `"${k.replaceAll('"', '""')}"`;
+  return sql`SELECT d.entity_id AS id FROM ${sql.table(fts)} JOIN search_docs d ON d.docid = ${sql.ref(`${fts}.rowid`)} WHERE ${sql.table(fts)} MATCH ${phrase} AND d.kind = ${target.kind}`;
+}

@@ -12,7 +12,7 @@ import type { DepartmentPathNode, PageRequest, Paged, User } from '../directory/
 import type { DialectName } from './dialect.js';
 import type { Database } from './schema.js';
 import { toFile, toUser } from './sql-directory.js';
-import { hasIndexPath, indexFilterSql, tierSql, type MatchTarget } from './sql-search-match.js';
+import { candidateIdsSql, hasIndexPath, tierSql, type MatchTarget } from './sql-search-match.js';
 
 type UserRow = Selectable<Database['users']>;
 type FileRow = Selectable<Database['files']>;
@@ -36,12 +36,15 @@ export class SqlSearch implements DirectorySearch {
 
   async searchTeamMembers(query: SearchQuery & { teamId: string }): Promise<Paged<User>> {
     const { keyword } = query;
-    const filter = keyword.text === '' ? sql`` : sql`AND ${indexFilterSql(this.dialect, USERS, keyword)}`;
+    // CROSS JOIN keeps the index matches as the outer loop on SQLite (its planner may otherwise walk the
+    // whole team and probe the matches); PostgreSQL plans it as an ordinary join.
+    const from = keyword.text === '' ? sql`users u` : sql`(${candidateIdsSql(this.dialect, USERS, keyword)}) k CROSS JOIN users u`;
+    const joined = keyword.text === '' ? sql`` : sql`AND u.id = k.id`;
     const { total, rows } = await this.paged<UserRow>(
       sql`contacts AS (${contactsSql(query.viewerId)})`,
       sql`SELECT u.*, ${tierSql(this.dialect, USERS, keyword)} AS tier, c.last_at AS last_at
-            FROM users u LEFT JOIN contacts c ON c.user_id = u.id
-           WHERE u.team_id = ${query.teamId} ${filter}`,
+            FROM ${from} LEFT JOIN contacts c ON c.user_id = u.id
+           WHERE u.team_id = ${query.teamId} ${joined}`,
       sql`m.tier, m.last_at DESC NULLS LAST, m.name, m.id`,
       query.page,
     );
@@ -103,7 +106,8 @@ export class SqlSearch implements DirectorySearch {
 
   async searchDepartments(query: SearchQuery & { teamId: string }): Promise<Paged<DepartmentHit>> {
     const { keyword } = query;
-    const filter = keyword.text === '' ? sql`` : sql`AND ${indexFilterSql(this.dialect, DEPARTMENTS, keyword)}`;
+    const from = keyword.text === '' ? sql`departments d` : sql`(${candidateIdsSql(this.dialect, DEPARTMENTS, keyword)}) k CROSS JOIN departments d`;
+    const joined = keyword.text === '' ? sql`` : sql`AND d.id = k.id`;
     const { total, rows } = await this.paged<{ id: string; name: string }>(
       sql`mine AS (
             SELECT a.ancestor_id AS id FROM user_departments ud
@@ -112,8 +116,8 @@ export class SqlSearch implements DirectorySearch {
           )`,
       sql`SELECT d.id, d.name, ${tierSql(this.dialect, DEPARTMENTS, keyword)} AS tier,
                  CASE WHEN d.id IN (SELECT id FROM mine) THEN 0 ELSE 1 END AS mine
-            FROM departments d
-           WHERE d.team_id = ${query.teamId} ${filter}`,
+            FROM ${from}
+           WHERE d.team_id = ${query.teamId} ${joined}`,
       sql`m.tier, m.mine, m.name, m.id`,
       query.page,
     );
@@ -146,8 +150,9 @@ export class SqlSearch implements DirectorySearch {
     // viewer's readable files (their principals' grants and their own files) and matches within them.
     const inner = hasIndexPath(FILES, keyword)
       ? sql`SELECT f.*, ${tier} AS tier, t.last_at AS last_at
-              FROM files f LEFT JOIN touched t ON t.file_id = f.id
-             WHERE f.status = 'active' ${exclude} AND ${indexFilterSql(this.dialect, FILES, keyword)}
+              FROM (${candidateIdsSql(this.dialect, FILES, keyword)}) k CROSS JOIN files f
+              LEFT JOIN touched t ON t.file_id = f.id
+             WHERE f.id = k.id AND f.status = 'active' ${exclude}
                AND (f.creator_id = ${viewerId} OR EXISTS (
                      SELECT 1 FROM file_grants g JOIN principals p ON g.principal_kind = p.kind AND g.principal_id = p.id
                       WHERE g.file_id = f.id))`
