@@ -254,6 +254,22 @@ describeEachStore('POST /events intake', (store) => {
     expect(notifications.map((n) => n.type)).toEqual(['comment.created', 'mention.created']);
   });
 
+  it('answers concurrent events after their group commit, each stored once even when copies arrive together', async () => {
+    const copies = JSON.stringify(fileContent('sheet', 'bob', 42, T));
+    const distinct = Array.from({ length: 20 }, (_, index) => JSON.stringify(fileContent('teamdoc', 'carol', 100 + index, T + index)));
+    const responses = await Promise.all([
+      ...distinct.map((body) => postEvent(app, 'FileContent', body, signedHeaders('teamdoc'))),
+      ...Array.from({ length: 5 }, () => postEvent(app, 'FileContent', copies, signedHeaders('sheet'))),
+    ]);
+    expect(responses.map((r) => r.statusCode)).toEqual(Array(25).fill(200));
+    const stored = await store().db.selectFrom('events').select('body').where('body', 'in', [...distinct, copies]).execute();
+    expect(stored).toHaveLength(21);
+    const version = await store().db.selectFrom('files').select('version').where('id', '=', 'teamdoc').executeTakeFirstOrThrow();
+    expect(version.version).toBe(119);
+    const updates = await store().db.selectFrom('notifications').select('id').where('type', '=', 'file.updated').where('data', 'like', '%"fileId":"sheet"%').execute();
+    expect(updates).toHaveLength(1);
+  });
+
   it('stores and acknowledges unknown kinds and actions without acting on them', async () => {
     const whiteboard = { kind: 'whiteboard', action: 'draw', fileId: 'plan', userId: 'zhang' };
     const unknownKind = await postEvent(app, 'Whiteboard', whiteboard, tokenHeaders('zhang'));
