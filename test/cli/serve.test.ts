@@ -14,7 +14,7 @@ function curlLine(banner: string): { header: string; value: string; url: string 
   return { header: match[1]!, value: match[2]!, url: match[3]! };
 }
 
-describe('collab-host serve (child process)', () => {
+describe('collab-host serve (child process)', { timeout: 120_000 }, () => {
   it('loads the demo into an empty store and prints a curl line that works as printed; a restart keeps the data', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ch-serve-'));
     const env = cliEnv(`sqlite:${join(dir, 'collab-host.db')}`, { PORT: '0', LOG_LEVEL: 'warn' });

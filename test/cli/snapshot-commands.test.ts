@@ -9,7 +9,8 @@ import { CLI_TOKEN_SECRET, cliEnv, runCli } from './run-cli.js';
 const EXAMPLE = fileURLToPath(new URL('../snapshot/fixtures/contracts-example.json', import.meta.url));
 const DEMO = fileURLToPath(new URL('../../demo/snapshot.json', import.meta.url));
 
-describe('collab-host import, export and token (child processes on a SQLite file)', () => {
+// Each command is a fresh Node process compiling TypeScript through tsx: seconds each on two busy cores.
+describe('collab-host import, export and token (child processes on a SQLite file)', { timeout: 180_000 }, () => {
   let dir: string;
   let env: NodeJS.ProcessEnv;
   const cli = (...args: string[]) => runCli(args, { cwd: dir, env });
@@ -20,7 +21,7 @@ describe('collab-host import, export and token (child processes on a SQLite file
     const imported = await cli('import', EXAMPLE);
     expect(imported).toMatchObject({ code: 0, stderr: '' });
     expect(imported.stdout).toBe('upserted 1 team, 2 departments, 2 users, 2 files (3 grants, 0 stored contents)\n');
-  });
+  }, 60_000);
 
   it('export prints the imported example as JSON, and importing that export changes nothing', async () => {
     const exported = await cli('export');

@@ -92,6 +92,13 @@ describeEachStore('snapshot import and export', (store, dialect) => {
     expect((await directory().getUser('olga'))?.name).toBe('Olga Petrova');
   });
 
+  it('re-imports the same snapshot over itself (every record an upsert of an existing row) without change', async () => {
+    expect((await importSnapshot(store(), contractsExample())).ok).toBe(true);
+    const first = await exportSnapshot(store().db);
+    expect(await importSnapshot(store(), contractsExample())).toMatchObject({ ok: true, counts: { users: 2, departments: 2 } });
+    expect(await exportSnapshot(store().db)).toEqual(first);
+  });
+
   it('finds a cycle that runs through departments already in the store, and writes nothing', async () => {
     await seedDirectory(store().db);
     const before = await countRows();
