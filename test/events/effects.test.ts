@@ -164,4 +164,28 @@ describeEachStore('event processors', (store) => {
     expect(events.items).toHaveLength(2);
     expect(events.items[0]!.body).toMatchObject({ kind: 'System', type: 'endpointCallback' });
   });
+  it('lists events oldest first by file, kind and time, a page at a time', async () => {
+    type EventsPage = { items: Array<{ id: number; kind: string; fileId: string; receivedAt: string }>; nextCursor: string | null };
+    const all = await get<EventsPage>('/api/events?fileId=plan&limit=500');
+    expect(all.items.length).toBeGreaterThan(4);
+    expect(all.items.every((item) => item.fileId === 'plan')).toBe(true);
+    expect(all.nextCursor).toBeNull();
+    const seen: number[] = [];
+    let cursor: string | null = '';
+    while (cursor !== null) {
+      const page: EventsPage = await get<EventsPage>(`/api/events?fileId=plan&limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(page.items.length).toBeLessThanOrEqual(2);
+      seen.push(...page.items.map((item) => item.id));
+      cursor = page.nextCursor;
+    }
+    expect(seen).toEqual(all.items.map((item) => item.id));
+    const revisions = await get<EventsPage>('/api/events?kind=Revision&fileId=plan');
+    expect(revisions.items.map((item) => item.kind)).toEqual(['Revision', 'Revision', 'Revision']);
+    expect((await get<EventsPage>('/api/events?since=2999-01-01T00:00:00Z')).items).toEqual([]);
+    const badCursor = await app.inject({ method: 'GET', url: '/api/events?cursor=bm9wZQ', headers: admin });
+    expect(badCursor.statusCode).toBe(400);
+    expect(badCursor.json()).toMatchObject({ error: { code: 'invalid_cursor' } });
+    const badSince = await app.inject({ method: 'GET', url: '/api/events?since=yesterday', headers: admin });
+    expect(badSince.statusCode).toBe(400);
+  });
 });
