@@ -14,7 +14,7 @@ const APP = { appId: 'sim-app', appSecret: 'sim-app-secret-0123456789' };
 /** A license signature as contracts.md has the integrator mint it (a `jti` keeps each one distinct), with the given changes. */
 function license(claims: Record<string, unknown> = {}, options: { secret?: string; kid?: string | null } = {}): string {
   const now = epochSeconds();
-  const header = options.kid === null ? {} : { kid: options.kid ?? APP.appId };
+  const header: Record<string, string> = options.kid === null ? {} : { kid: options.kid ?? APP.appId };
   return signHs256({ scope: 'license', iat: now, exp: now + 240, jti: randomUUID(), ...claims }, options.secret ?? APP.appSecret, header);
 }
 
@@ -38,7 +38,7 @@ describe('the simulated platform API: POST /sdk/v2/api/files', () => {
     expect(first.status).toBe(204);
     expect(await first.text()).toBe('');
     expect(sim.platform.files.get('sheet-1')).toMatchObject({ fileId: 'sheet-1', type: 'spreadsheet', token: 'user-token' });
-    const listed = await (await fetch(`${sim.url}/simulator/files`)).json();
+    const listed = (await (await fetch(`${sim.url}/simulator/files`)).json()) as { files: unknown[] };
     expect(listed.files).toEqual([expect.objectContaining({ fileId: 'sheet-1', type: 'spreadsheet' })]);
     expect(await refusal(await create(valid(), { type: 'document', fileId: 'sheet-1' }))).toEqual({ status: 409, code: 70012 });
   });
