@@ -19,9 +19,14 @@ export default async function setup(): Promise<void> {
   }
   try {
     await client.query('CREATE EXTENSION IF NOT EXISTS pg_trgm');
-    // Schemas left behind by an interrupted earlier run.
+    // Schemas left behind by an interrupted earlier run: only those created over an hour ago, so a run
+    // never drops the schemas of another run going on beside it.
     const stale = await client.query<{ nspname: string }>("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'ch\\_test\\_%'");
-    for (const { nspname } of stale.rows) await client.query(`DROP SCHEMA IF EXISTS "${nspname}" CASCADE`);
+    const hourAgo = Date.now() - 3600_000;
+    for (const { nspname } of stale.rows) {
+      const createdAt = Number.parseInt(nspname.split('_')[2] ?? '', 36);
+      if (Number.isNaN(createdAt) || createdAt < hourAgo) await client.query(`DROP SCHEMA IF EXISTS "${nspname}" CASCADE`);
+    }
   } finally {
     await client.end();
   }

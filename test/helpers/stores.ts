@@ -13,7 +13,7 @@ export const dialects: DialectName[] = postgresUrl ? ['sqlite', 'postgres'] : ['
 export async function openTestStore(dialect: DialectName): Promise<OpenDatabase> {
   if (dialect === 'sqlite') return openDatabase('sqlite::memory:');
   if (!postgresUrl) throw new Error('TEST_POSTGRES_URL is not set');
-  const schema = `ch_test_${randomBytes(6).toString('hex')}`;
+  const schema = testSchemaName();
   await withAdminClient((client) => client.query(`CREATE SCHEMA "${schema}"`));
   const store = await openDatabase(postgresUrl, { schema, poolSize: 4 });
   return {
@@ -27,9 +27,14 @@ export async function openTestStore(dialect: DialectName): Promise<OpenDatabase>
 
 /** A fresh PostgreSQL schema name and URL options, for tests that open several stores on one database. */
 export async function createTestSchema(): Promise<{ schema: string; drop: () => Promise<void> }> {
-  const schema = `ch_test_${randomBytes(6).toString('hex')}`;
+  const schema = testSchemaName();
   await withAdminClient((client) => client.query(`CREATE SCHEMA "${schema}"`));
   return { schema, drop: () => withAdminClient((client) => client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)).then(() => undefined) };
+}
+
+/** `ch_test_<creation time in base 36>_<random>`: the global setup drops only old ones. */
+function testSchemaName(): string {
+  return `ch_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
 }
 
 async function withAdminClient<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
