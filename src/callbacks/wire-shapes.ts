@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import type { FileAccess, FileView, TeamSummary } from '../directory/directory-service.js';
 import { formatTime, isInterfaceTime } from '../directory/time.js';
 import type { FileRecord, User } from '../directory/types.js';
-import { PermissionsSchema, TimeSchema, type FileSummaryBody, type UserBody } from '../http/schemas.js';
+import { FileSummarySchema, PermissionsSchema, UserSchema, type FileSummaryBody, type UserBody } from '../http/schemas.js';
 
 /**
  * How files and users go on the wire, in one place: the file, user, search and admin routes all shape
@@ -33,10 +33,7 @@ export function toUserBody(user: User): UserBody {
 }
 
 export const CurrentUserSchema = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  avatar: Type.String(),
-  email: Type.String(),
+  ...UserSchema.properties,
   teamGuid: Type.Optional(Type.String({ description: "the user's team id; absent for a user without a team" })),
 });
 export type CurrentUserBody = Static<typeof CurrentUserSchema>;
@@ -48,13 +45,7 @@ export function toCurrentUserBody(user: User): CurrentUserBody {
   return body;
 }
 
-export const CollaboratorSchema = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  avatar: Type.String(),
-  email: Type.String(),
-  isManager: Type.Boolean(),
-});
+export const CollaboratorSchema = Type.Object({ ...UserSchema.properties, isManager: Type.Boolean() });
 
 export const TeamSchema = Type.Object({ id: Type.String(), name: Type.String(), memberCount: Type.Integer({ minimum: 0 }) });
 
@@ -90,16 +81,9 @@ export function toFileSummary(access: FileAccess, options: { fileUrlTemplate?: s
   return body;
 }
 
-/** File (2.2) of `GET /files/{fileId}` for a collaborative document. */
+/** File (2.2) of `GET /files/{fileId}` for a collaborative document (`fullUrl` is never set here). */
 export const FileDocumentSchema = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  type: Type.String(),
-  creatorId: Type.String(),
-  createdAt: TimeSchema,
-  updatedAt: TimeSchema,
-  views: Type.Number(),
-  permissions: PermissionsSchema,
+  ...FileSummarySchema.properties,
   teamGuid: Type.Optional(Type.String({ description: "the file's team, else its creator's team" })),
 });
 export type FileDocumentBody = Static<typeof FileDocumentSchema>;
