@@ -74,7 +74,7 @@ export async function importSnapshot(store: OpenDatabase, input: unknown, option
         await upsertDepartments(trx, departments);
         await rebuildDepartmentClosure(trx);
       }
-      await upsertUsers(trx, users);
+      await upsertUsers(trx, users, { fresh: replace });
       await upsertFiles(
         trx,
         files.map((entry) => entry.file),

@@ -2,59 +2,56 @@ import type { Insertable, Kysely, Transaction } from 'kysely';
 import { nameKeys } from '../directory/search-keys.js';
 import { roleRank } from '../directory/permissions.js';
 import type { Department, FileRecord, Grant, Team, User } from '../directory/types.js';
+import { bulkInsert, type BulkTable } from './bulk-insert.js';
 import type { Database } from './schema.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-/** Rows per INSERT statement: well under SQLite's and PostgreSQL's bound-parameter limits. */
-const CHUNK_ROWS = 500;
+/** Ids per DELETE … IN (…) statement: well under both dialects' bound-parameter limits. */
+const ID_CHUNK = 1_000;
 
-async function insertChunked<T>(rows: readonly T[], insert: (chunk: T[]) => Promise<unknown>): Promise<void> {
-  for (let start = 0; start < rows.length; start += CHUNK_ROWS) {
-    await insert(rows.slice(start, start + CHUNK_ROWS));
+async function deleteIn(db: Db, table: 'user_departments' | 'file_grants', column: 'user_id' | 'file_id', ids: readonly string[]): Promise<void> {
+  for (let start = 0; start < ids.length; start += ID_CHUNK) {
+    const chunk = ids.slice(start, start + ID_CHUNK);
+    if (table === 'user_departments') await db.deleteFrom('user_departments').where('user_id', 'in', chunk).execute();
+    else await db.deleteFrom('file_grants').where(column === 'file_id' ? 'file_id' : 'principal_id', 'in', chunk).execute();
   }
 }
 
+const TEAMS: BulkTable = { table: 'teams', columns: ['id', 'name'], pgTypes: ['text', 'text'], conflictKey: ['id'] };
+
 export async function upsertTeams(db: Db, teams: readonly Team[]): Promise<void> {
-  await insertChunked(teams, (chunk) =>
-    db
-      .insertInto('teams')
-      .values(chunk.map((team) => ({ id: team.id, name: team.name })))
-      .onConflict((oc) => oc.column('id').doUpdateSet((eb) => ({ name: eb.ref('excluded.name') })))
-      .execute(),
+  await bulkInsert(
+    db,
+    TEAMS,
+    teams.map((team) => [team.id, team.name]),
   );
 }
 
-/** Upserts departments; call rebuildDepartmentClosure afterwards for the teams touched. */
+const DEPARTMENTS: BulkTable = {
+  table: 'departments',
+  columns: ['id', 'team_id', 'parent_id', 'name', 'name_pinyin', 'name_initials'],
+  pgTypes: ['text', 'text', 'text', 'text', 'text', 'text'],
+  conflictKey: ['id'],
+};
+
+/** Upserts departments; call rebuildDepartmentClosure afterwards. */
 export async function upsertDepartments(db: Db, departments: readonly Department[]): Promise<void> {
-  await insertChunked(departments, (chunk) =>
-    db
-      .insertInto('departments')
-      .values(
-        chunk.map((department) => {
-          const keys = nameKeys(department.name);
-          return {
-            id: department.id,
-            team_id: department.teamId,
-            parent_id: department.parentId,
-            name: department.name,
-            name_pinyin: keys.pinyin,
-            name_initials: keys.initials,
-          };
-        }),
-      )
-      .onConflict((oc) =>
-        oc.column('id').doUpdateSet((eb) => ({
-          team_id: eb.ref('excluded.team_id'),
-          parent_id: eb.ref('excluded.parent_id'),
-          name: eb.ref('excluded.name'),
-          name_pinyin: eb.ref('excluded.name_pinyin'),
-          name_initials: eb.ref('excluded.name_initials'),
-        })),
-      )
-      .execute(),
+  await bulkInsert(
+    db,
+    DEPARTMENTS,
+    departments.map((department) => {
+      const keys = nameKeys(department.name);
+      return [department.id, department.teamId, department.parentId, department.name, keys.pinyin, keys.initials];
+    }),
   );
 }
+
+const DEPARTMENT_ANCESTORS: BulkTable = {
+  table: 'department_ancestors',
+  columns: ['department_id', 'ancestor_id', 'depth'],
+  pgTypes: ['text', 'text', 'integer'],
+};
 
 /**
  * Recomputes the ancestor closure of every department (self at depth 0). The tree is small next to users
@@ -63,65 +60,64 @@ export async function upsertDepartments(db: Db, departments: readonly Department
 export async function rebuildDepartmentClosure(db: Db): Promise<void> {
   const departments = await db.selectFrom('departments').select(['id', 'parent_id']).execute();
   const parentOf = new Map(departments.map((d) => [d.id, d.parent_id]));
-  const rows: Database['department_ancestors'][] = [];
+  const rows: [string, string, number][] = [];
   for (const { id } of departments) {
     let current: string | null | undefined = id;
     let depth = 0;
     const seen = new Set<string>();
     while (current != null && !seen.has(current)) {
       seen.add(current);
-      rows.push({ department_id: id, ancestor_id: current, depth });
+      rows.push([id, current, depth]);
       current = parentOf.get(current);
       depth += 1;
     }
   }
   await db.deleteFrom('department_ancestors').execute();
-  await insertChunked(rows, (chunk) => db.insertInto('department_ancestors').values(chunk).execute());
+  await bulkInsert(db, DEPARTMENT_ANCESTORS, rows);
+}
+
+const USERS: BulkTable = {
+  table: 'users',
+  columns: ['id', 'name', 'email', 'avatar', 'team_id', 'watermark', 'name_pinyin', 'name_initials'],
+  pgTypes: ['text', 'text', 'text', 'text', 'text', 'text', 'text', 'text'],
+  conflictKey: ['id'],
+};
+
+const USER_DEPARTMENTS: BulkTable = { table: 'user_departments', columns: ['user_id', 'department_id'], pgTypes: ['text', 'text'] };
+
+export interface UpsertOptions {
+  /** The store holds none of these rows yet (an import after a clear): skip removing old links. */
+  fresh?: boolean;
 }
 
 /** Upserts users and replaces their department memberships with `departmentIds`. */
-export async function upsertUsers(db: Db, users: readonly (User & { departmentIds: readonly string[] })[]): Promise<void> {
-  await insertChunked(users, async (chunk) => {
-    await db
-      .insertInto('users')
-      .values(
-        chunk.map((user) => {
-          const keys = nameKeys(user.name);
-          return {
-            id: user.id,
-            name: user.name,
-            email: user.email,
-            avatar: user.avatar,
-            team_id: user.teamId,
-            watermark: user.watermark === null ? null : JSON.stringify(user.watermark),
-            name_pinyin: keys.pinyin,
-            name_initials: keys.initials,
-          };
-        }),
-      )
-      .onConflict((oc) =>
-        oc.column('id').doUpdateSet((eb) => ({
-          name: eb.ref('excluded.name'),
-          email: eb.ref('excluded.email'),
-          avatar: eb.ref('excluded.avatar'),
-          team_id: eb.ref('excluded.team_id'),
-          watermark: eb.ref('excluded.watermark'),
-          name_pinyin: eb.ref('excluded.name_pinyin'),
-          name_initials: eb.ref('excluded.name_initials'),
-        })),
-      )
-      .execute();
-    await db
-      .deleteFrom('user_departments')
-      .where(
-        'user_id',
-        'in',
-        chunk.map((user) => user.id),
-      )
-      .execute();
-    const memberships = chunk.flatMap((user) => user.departmentIds.map((departmentId) => ({ user_id: user.id, department_id: departmentId })));
-    if (memberships.length > 0) await db.insertInto('user_departments').values(memberships).execute();
-  });
+export async function upsertUsers(
+  db: Db,
+  users: readonly (User & { departmentIds: readonly string[] })[],
+  options: UpsertOptions = {},
+): Promise<void> {
+  await bulkInsert(
+    db,
+    USERS,
+    users.map((user) => {
+      const keys = nameKeys(user.name);
+      const watermark = user.watermark === null ? null : JSON.stringify(user.watermark);
+      return [user.id, user.name, user.email, user.avatar, user.teamId, watermark, keys.pinyin, keys.initials];
+    }),
+  );
+  if (!options.fresh) {
+    await deleteIn(
+      db,
+      'user_departments',
+      'user_id',
+      users.map((user) => user.id),
+    );
+  }
+  await bulkInsert(
+    db,
+    USER_DEPARTMENTS,
+    users.flatMap((user) => user.departmentIds.map((departmentId) => [user.id, departmentId])),
+  );
 }
 
 export type FileInput = Omit<FileRecord, 'hasStoredContent'>;
@@ -149,50 +145,57 @@ export function fileRow(file: FileInput): Insertable<Database['files']> {
   };
 }
 
+const FILE_COLUMNS = [
+  'id',
+  'name',
+  'type',
+  'creator_id',
+  'team_id',
+  'created_at',
+  'updated_at',
+  'views',
+  'ext',
+  'download_url',
+  'full_url',
+  'restrict_copy',
+  'restrict_export',
+  'status',
+  'name_pinyin',
+  'name_initials',
+] as const;
+
+const FILES: BulkTable = {
+  table: 'files',
+  columns: FILE_COLUMNS,
+  pgTypes: FILE_COLUMNS.map((column) => (['views', 'restrict_copy', 'restrict_export'].includes(column) ? 'integer' : 'text')),
+  conflictKey: ['id'],
+};
+
 /** Upserts files (metadata only; grants and contents are written separately). */
 export async function upsertFiles(db: Db, files: readonly FileInput[]): Promise<void> {
-  await insertChunked(files, (chunk) =>
-    db
-      .insertInto('files')
-      .values(chunk.map(fileRow))
-      .onConflict((oc) =>
-        oc.column('id').doUpdateSet((eb) => ({
-          name: eb.ref('excluded.name'),
-          type: eb.ref('excluded.type'),
-          creator_id: eb.ref('excluded.creator_id'),
-          team_id: eb.ref('excluded.team_id'),
-          created_at: eb.ref('excluded.created_at'),
-          updated_at: eb.ref('excluded.updated_at'),
-          views: eb.ref('excluded.views'),
-          ext: eb.ref('excluded.ext'),
-          download_url: eb.ref('excluded.download_url'),
-          full_url: eb.ref('excluded.full_url'),
-          restrict_copy: eb.ref('excluded.restrict_copy'),
-          restrict_export: eb.ref('excluded.restrict_export'),
-          status: eb.ref('excluded.status'),
-          name_pinyin: eb.ref('excluded.name_pinyin'),
-          name_initials: eb.ref('excluded.name_initials'),
-        })),
-      )
-      .execute(),
+  await bulkInsert(
+    db,
+    FILES,
+    files.map((file) => {
+      const row = fileRow(file) as Record<string, unknown>;
+      return FILE_COLUMNS.map((column) => row[column] ?? null);
+    }),
   );
 }
 
+const FILE_GRANTS: BulkTable = {
+  table: 'file_grants',
+  columns: ['file_id', 'principal_kind', 'principal_id', 'role_rank'],
+  pgTypes: ['text', 'text', 'text', 'integer'],
+};
+
 /** Replaces the grants of each file named in `fileIds` with the given grants. */
 export async function replaceGrants(db: Db, fileIds: readonly string[], grants: readonly Grant[]): Promise<void> {
-  await insertChunked(fileIds, (chunk) => db.deleteFrom('file_grants').where('file_id', 'in', chunk).execute());
-  await insertChunked(grants, (chunk) =>
-    db
-      .insertInto('file_grants')
-      .values(
-        chunk.map((grant) => ({
-          file_id: grant.fileId,
-          principal_kind: grant.principalKind,
-          principal_id: grant.principalId,
-          role_rank: roleRank(grant.role),
-        })),
-      )
-      .execute(),
+  await deleteIn(db, 'file_grants', 'file_id', fileIds);
+  await bulkInsert(
+    db,
+    FILE_GRANTS,
+    grants.map((grant) => [grant.fileId, grant.principalKind, grant.principalId, roleRank(grant.role)]),
   );
 }
 
