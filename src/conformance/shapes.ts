@@ -104,8 +104,8 @@ export const PERMISSIONS = object({
   manageable: bool,
 });
 
-/** 2.2 (`views` is checked by its own rule, times by the time-format check). */
-export const FILE = object({
+/** The fields every collaborative File has (2.2); times are checked by the time-format check. */
+const FILE_FIELDS = {
   id: nonEmpty,
   name: str,
   type: nonEmpty,
@@ -113,9 +113,13 @@ export const FILE = object({
   createdAt: str,
   updatedAt: str,
   permissions: PERMISSIONS,
-  teamGuid: optional(str),
-  fullUrl: optional(str),
-});
+};
+
+/** 2.2 (`views` is checked by its own rule). */
+export const FILE = object({ ...FILE_FIELDS, teamGuid: optional(str), fullUrl: optional(str) });
+
+/** 4.1: what the admin file endpoints answer. */
+export const ADMIN_FILE = object({ ...FILE_FIELDS, views: optional(num) });
 
 /** 2.3: preview metadata of a third-party file; permissions need at least `readable`. */
 export const PREVIEW = object({

@@ -1,21 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Check } from '../check.js';
-import { eventCredential, type EventKind } from '../event-bodies.js';
+import { EVENT_ACTIONS, EVENT_KINDS, eventCredential, type EventKind } from '../event-bodies.js';
 import { isRecord } from '../jwt.js';
 import { pushEvent } from '../push.js';
 
-/** What each event check sends, in order (a create is followed by its undo where the kind has one). */
-const SEQUENCES: Record<EventKind, string[]> = {
-  Comment: ['create', 'update', 'delete', 'closeComments'],
-  Discussion: ['create'],
-  MentionAt: ['comment', 'discussion', 'mention_at'],
-  DateMention: ['create', 'update', 'remove'],
-  FileContent: ['update'],
-  Collaborator: ['enter', 'leave'],
-  Revision: ['create', 'update', 'delete'],
-  System: ['endpointCallback'],
-};
-
+// Each check sends every action of its kind in order, a create before its undo (EVENT_ACTIONS).
 const SECTIONS: Record<EventKind, string> = {
   Comment: '6.1',
   Discussion: '6.2',
@@ -30,17 +19,17 @@ const SECTIONS: Record<EventKind, string> = {
 const checkName = (kind: EventKind): string => kind.replace(/[a-z](?=[A-Z])/g, '$&-').toLowerCase();
 
 /** Part 4.7 and 6: `POST /events` answers every kind with `200 {}`. The events are real: they reach the server's log. */
-export const eventChecks: Check[] = (Object.keys(SEQUENCES) as EventKind[]).map((kind) => ({
+export const eventChecks: Check[] = EVENT_KINDS.map((kind) => ({
   id: `events.${checkName(kind)}`,
   group: 'events',
   section: SECTIONS[kind],
-  title: `POST /events ${kind} (${SEQUENCES[kind].join(', ')}${eventCredential(kind) === 'signature' ? ', signed' : ''}) answers 200 {}`,
+  title: `POST /events ${kind} (${EVENT_ACTIONS[kind].join(', ')}${eventCredential(kind) === 'signature' ? ', signed' : ''}) answers 200 {}`,
   async run(c) {
     const fileId = c.fileId();
     const credentials = c.probe.options.credentials;
     if (eventCredential(kind) === 'signature' && !credentials) return c.skip(`${kind} events are signed: needs --app-id and --app-secret`);
     const id = `conformance-${randomUUID()}`;
-    for (const action of SEQUENCES[kind]) {
+    for (const action of EVENT_ACTIONS[kind]) {
       const answer = await pushEvent({
         to: c.probe.options.baseUrl,
         kind,

@@ -3,19 +3,7 @@ import type { Check, CheckContext } from '../check.js';
 import type { HttpRequest } from '../http-client.js';
 import { epochSeconds, isRecord, signHs256, type AppCredentials } from '../jwt.js';
 import { query, seg } from '../probe.js';
-import { PERMISSIONS, nonEmpty, num, object, optional, str } from '../shapes.js';
-
-/** 4.1: the fields of the admin file endpoints. */
-const ADMIN_FILE = object({
-  id: nonEmpty,
-  name: str,
-  type: nonEmpty,
-  creatorId: str,
-  createdAt: str,
-  updatedAt: str,
-  views: optional(num),
-  permissions: PERMISSIONS,
-});
+import { ADMIN_FILE, object, str } from '../shapes.js';
 
 /** The three signed callbacks for a file, each with the claims a valid signature carries. */
 function signedEndpoints(c: CheckContext, fileId: string): Array<{ path: string; request: HttpRequest; claims: { fileId: string; userId?: string } }> {
