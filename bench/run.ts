@@ -4,7 +4,9 @@
  *   npm run bench                         SQLite, 100k users / 1k departments / 200k files / ~1M grants
  *   npm run bench -- --pg postgres://…    the same on PostgreSQL too (a fresh schema, dropped afterwards)
  *   npm run bench -- --quick              a small company and short runs, to check the harness itself
- *   options: --duration S (default 10), --warmup S (default 3), --connections N (default 50)
+ *   options: --duration S (default 10), --warmup S (default 3), --connections N (default 50),
+ *            --only REGEX (routes whose name matches), --reuse PATH (an already imported SQLite file:
+ *            skips generation and import; the ids are read from it)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -48,6 +50,8 @@ const { values: args } = parseArgs({
     duration: { type: 'string' },
     warmup: { type: 'string' },
     connections: { type: 'string' },
+    only: { type: 'string' },
+    reuse: { type: 'string' },
   },
 });
 
@@ -57,6 +61,7 @@ const warmup = Number(args.warmup ?? (args.quick ? 1 : 3));
 const connections = Number(args.connections ?? 50);
 
 async function main(): Promise<void> {
+  if (args.reuse) return reuseStore(args.reuse);
   const work = mkdtempSync(join(tmpdir(), 'collab-bench-'));
   try {
     log(`generating ${scale.users} users, ${scale.departments} departments, ${scale.files} files…`);
@@ -100,6 +105,24 @@ async function main(): Promise<void> {
   }
 }
 
+/** Measures the routes on an SQLite file imported earlier (no generation, no import). */
+async function reuseStore(path: string): Promise<void> {
+  const { default: SQLite } = await import('better-sqlite3');
+  const sqlite = new SQLite(path, { readonly: true });
+  const ids = (query: string) => (sqlite.prepare(query).pluck().all() as string[]);
+  const data: ScenarioData = {
+    userIds: ids('SELECT id FROM users'),
+    fileIds: ids("SELECT id FROM files WHERE status = 'active'"),
+    departmentIds: ids('SELECT id FROM departments'),
+    ...SECRETS,
+  };
+  sqlite.close();
+  const ceiling = await measureCeiling();
+  log(`ceiling: ${ceiling.requestsPerSecond.toFixed(0)} req/s, p99 ${ceiling.p99Ms} ms`);
+  const report = await serveAndDrive('sqlite (reused)', `sqlite:${path}`, data, ceiling);
+  process.stdout.write(`\n${renderMarkdown(ceiling, [{ ...report, importSeconds: Number.NaN }])}\n`);
+}
+
 async function measureCeiling(): Promise<RouteResult> {
   const port = await freePort();
   const child = spawnProcess(['node', '--import', 'tsx', join(ROOT, 'bench/ceiling-server.ts')], { PORT: String(port) });
@@ -118,7 +141,10 @@ async function benchStore(store: string, databaseUrl: string, snapshotPath: stri
   await runToEnd(['node', join(ROOT, 'bin/collab-host.js'), 'import', snapshotPath, '--replace'], { DATABASE_URL: databaseUrl });
   const importSeconds = Number(process.hrtime.bigint() - started) / 1e9;
   log(`[${store}] imported in ${importSeconds.toFixed(1)} s`);
+  return { ...(await serveAndDrive(store, databaseUrl, data, ceiling)), importSeconds };
+}
 
+async function serveAndDrive(store: string, databaseUrl: string, data: ScenarioData, ceiling: RouteResult): Promise<StoreReport> {
   const port = await freePort();
   const env = { DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: 'warn', ...SECRETS };
   const server = spawnProcess(['node', join(ROOT, 'bin/collab-host.js'), 'serve'], env);
@@ -126,13 +152,14 @@ async function benchStore(store: string, databaseUrl: string, snapshotPath: stri
     const base = `http://127.0.0.1:${port}`;
     await waitForHttp(`${base}/healthz`);
     const routes: RouteResult[] = [];
-    for (const scenario of buildScenarios(data)) {
+    const only = args.only ? new RegExp(args.only, 'i') : undefined;
+    for (const scenario of buildScenarios(data).filter((candidate) => !only || only.test(candidate.name))) {
       const result = await drive(base, scenario);
       routes.push({ ...result, ratioToCeiling: result.requestsPerSecond / ceiling.requestsPerSecond });
       log(`[${store}] ${scenario.name}: ${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms`);
     }
     const residentMemoryMb = residentMemory(server.pid as number);
-    return { store, importSeconds, residentMemoryMb, routes };
+    return { store, importSeconds: Number.NaN, residentMemoryMb, routes };
   } finally {
     await stop(server);
   }
@@ -164,7 +191,10 @@ function renderMarkdown(ceiling: RouteResult, reports: StoreReport[]): string {
   lines.push('');
   lines.push('| store | snapshot import | resident memory after the run |');
   lines.push('|---|---:|---:|');
-  for (const report of reports) lines.push(`| ${report.store} | ${report.importSeconds.toFixed(1)} s | ${report.residentMemoryMb.toFixed(0)} MB |`);
+  for (const report of reports) {
+    const seconds = Number.isNaN(report.importSeconds) ? '—' : `${report.importSeconds.toFixed(1)} s`;
+    lines.push(`| ${report.store} | ${seconds} | ${report.residentMemoryMb.toFixed(0)} MB |`);
+  }
   return lines.join('\n');
 }
 
