@@ -56,7 +56,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const context: AppContext = Object.freeze({
     config,
     store: deps.store,
-    directory: deps.directory ?? new SqlDirectory(deps.store.db),
+    directory: deps.directory ?? SqlDirectory.over(deps.store),
     headers: platformHeaders(config.headerBrand),
     resolveToken: deps.resolveToken ?? defaultTokenResolver(config.tokenSecret),
   });

@@ -14,7 +14,7 @@ export function platformClientFor(config: Config): PlatformClient | undefined {
 }
 
 /** The create-document flow over the store, the configured platform and collab-host's own user tokens. */
-export function createDocumentDeps(config: Config, store: OpenDatabase, directory: Directory = new SqlDirectory(store.db)): CreateDocumentDeps {
+export function createDocumentDeps(config: Config, store: OpenDatabase, directory: Directory = SqlDirectory.over(store)): CreateDocumentDeps {
   return {
     directory,
     records: sqlDocumentRecords(store.db),

@@ -22,6 +22,11 @@ export interface OpenDatabaseOptions {
 export interface OpenDatabase {
   db: Kysely<Database>;
   dialect: DialectName;
+  /**
+   * SQLite files only: a second, read-only connection for the hottest lookups (see SqliteHotReads).
+   * Absent for PostgreSQL and for `sqlite::memory:` (another connection would see another database).
+   */
+  sqliteReader?: SQLite.Database;
   close(): Promise<void>;
 }
 
@@ -34,7 +39,20 @@ export async function openDatabase(url: string, options: OpenDatabaseOptions = {
     await db.destroy();
     throw error;
   }
-  return { db, dialect, close: () => db.destroy() };
+  const path = url.slice('sqlite:'.length);
+  if (dialect !== 'sqlite' || path === ':memory:') return { db, dialect, close: () => db.destroy() };
+  // Opened after the migrations, so it sees every table they made.
+  const sqliteReader = new SQLite(path, { readonly: true });
+  sqliteReader.pragma('busy_timeout = 5000');
+  return {
+    db,
+    dialect,
+    sqliteReader,
+    close: async () => {
+      sqliteReader.close();
+      await db.destroy();
+    },
+  };
 }
 
 function openSqlite(path: string): { db: Kysely<Database>; dialect: DialectName } {

@@ -14,7 +14,9 @@ import type {
   User,
 } from '../directory/types.js';
 import type { DirectorySearch } from '../directory/search-port.js';
+import type { OpenDatabase } from './database.js';
 import type { Database } from './schema.js';
+import { SqliteHotReads } from './sqlite-hot-reads.js';
 import { SqlSearch } from './sql-search.js';
 
 type UserRow = Selectable<Database['users']>;
@@ -26,8 +28,20 @@ const ID_CHUNK = 500;
 export class SqlDirectory implements Directory {
   private readonly search: SqlSearch;
 
-  constructor(private readonly db: Kysely<Database>) {
+  /**
+   * `hotReads` (SQLite files): the user, file and grant lookups of every document open run as prepared
+   * statements on a read-only connection; without it they run through Kysely like everything else.
+   */
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly hotReads?: SqliteHotReads,
+  ) {
     this.search = new SqlSearch(db);
+  }
+
+  /** The directory over an open store, with the SQLite fast path when the store has a read connection. */
+  static over(store: OpenDatabase): SqlDirectory {
+    return new SqlDirectory(store.db, store.sqliteReader ? new SqliteHotReads(store.sqliteReader) : undefined);
   }
 
   // @-mention search: src/store/sql-search.ts.
@@ -48,6 +62,10 @@ export class SqlDirectory implements Directory {
   }
 
   async getUser(userId: string): Promise<User | undefined> {
+    if (this.hotReads) {
+      const hot = this.hotReads.userById(userId);
+      return hot && toUser(hot);
+    }
     const row = await this.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
     return row && toUser(row);
   }
@@ -164,6 +182,10 @@ export class SqlDirectory implements Directory {
   }
 
   async getFile(fileId: string): Promise<FileRecord | undefined> {
+    if (this.hotReads) {
+      const hot = this.hotReads.fileById(fileId);
+      return hot && toFile(hot);
+    }
     const row = await this.db
       .selectFrom('files as f')
       .leftJoin('file_contents as c', 'c.file_id', 'f.id')
@@ -175,6 +197,10 @@ export class SqlDirectory implements Directory {
   }
 
   async getGrantedRole(fileId: string, userId: string): Promise<Role | null> {
+    if (this.hotReads) {
+      const rank = this.hotReads.grantedRank(fileId, userId);
+      return rank === null ? null : roleFromRank(rank);
+    }
     const row = await this.db
       .selectFrom('file_grants as g')
       .select((eb) => eb.fn.max('g.role_rank').as('rank'))
