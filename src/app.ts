@@ -49,8 +49,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   installValidators(app);
   installErrorHandler(app);
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
 
   const context: AppContext = Object.freeze({

@@ -71,6 +71,13 @@ export class DirectoryService {
    * are all false: callers decide what of the file to show then (the callbacks show nothing).
    */
   async fileAsSeenBy(fileId: string, userId: string): Promise<FileView | undefined> {
+    if (this.directory.getFileForViewer) {
+      const found = await this.directory.getFileForViewer(fileId, userId);
+      if (!found || found.file.status !== 'active') return undefined;
+      const { file, grantedRole } = found;
+      const permissions = permissionsFor(effectiveRole(file, userId, grantedRole ? [roleRank(grantedRole)] : []), file.restrictions);
+      return { file, permissions, teamGuid: await this.teamGuidOf(file) };
+    }
     const file = await this.directory.getFile(fileId);
     if (!file || file.status !== 'active') return undefined;
     const [permissions, teamGuid] = await Promise.all([this.permissionsOf(file, userId), this.teamGuidOf(file)]);

@@ -76,6 +76,11 @@ export interface Directory extends DirectorySearch {
    */
   getGrantedRoles?(fileId: string, userIds: readonly string[]): Promise<Map<string, Role>>;
   /**
+   * Optional combined form of `getFile` and `getGrantedRole` for one viewer (every document open asks
+   * both): the file in any status with the strongest role granted to the user, or undefined.
+   */
+  getFileForViewer?(fileId: string, userId: string): Promise<FileWithGrant | undefined>;
+  /**
    * Optional: the bytes collab-host serves for a third-party file whose `hasStoredContent` is true.
    * A directory without it serves no stored content (files then need an external `downloadUrl`).
    */

@@ -196,6 +196,15 @@ export class SqlDirectory implements Directory {
     return row && toFile(row);
   }
 
+  async getFileForViewer(fileId: string, userId: string): Promise<FileWithGrant | undefined> {
+    if (this.hotReads) {
+      const hot = this.hotReads.fileWithGrant(fileId, userId);
+      return hot && { file: toFile(hot), grantedRole: hot.granted_rank === null ? null : roleFromRank(hot.granted_rank) };
+    }
+    const [file, grantedRole] = await Promise.all([this.getFile(fileId), this.getGrantedRole(fileId, userId)]);
+    return file && { file, grantedRole };
+  }
+
   async getGrantedRole(fileId: string, userId: string): Promise<Role | null> {
     if (this.hotReads) {
       const rank = this.hotReads.grantedRank(fileId, userId);

@@ -43,7 +43,11 @@ describe('SQLite hot reads (file-backed store)', () => {
     for (const file of [...FILES.map((f) => f.id), 'nofile']) {
       expect(await hot.getFile(file)).toEqual(await plain.getFile(file));
       for (const user of USERS.map((u) => u.id)) {
-        expect(await hot.getGrantedRole(file, user), `${file} ${user}`).toBe(await plain.getGrantedRole(file, user));
+        const role = await plain.getGrantedRole(file, user);
+        expect(await hot.getGrantedRole(file, user), `${file} ${user}`).toBe(role);
+        const expected = (await plain.getFile(file)) && { file: await plain.getFile(file), grantedRole: role };
+        expect(await hot.getFileForViewer(file, user), `${file} ${user}`).toEqual(expected);
+        expect(await plain.getFileForViewer(file, user), `${file} ${user}`).toEqual(expected);
       }
     }
     // The fixture reaches every kind of grant: direct, department ancestor, team.
