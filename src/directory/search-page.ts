@@ -6,6 +6,12 @@ import type { PageRequest } from './types.js';
  */
 export const DEFAULT_SEARCH_PAGE_SIZE = 6;
 export const MAX_SEARCH_PAGE_SIZE = 50;
+/**
+ * `count` reports at most this many matches, so no keystroke has to count every row of a large company
+ * (an empty keyword matches the whole team). Pages cover the first SEARCH_COUNT_CAP matches only: a page
+ * that starts at or past it is empty, so `pageCount` stays exact for the count reported.
+ */
+export const SEARCH_COUNT_CAP = 1000;
 
 /** The search page wrapper (interface 2.9). */
 export interface SearchPage<T> {
@@ -29,17 +35,20 @@ export function searchPaging(page: number | undefined, pageSize: number | undefi
   };
 }
 
-/** The rows a page covers. */
+/** The rows a page covers (none past SEARCH_COUNT_CAP). */
 export function pageRows(paging: SearchPaging): PageRequest {
-  return { offset: paging.page * paging.pageSize, limit: paging.pageSize };
+  const offset = paging.page * paging.pageSize;
+  return { offset, limit: Math.max(0, Math.min(paging.pageSize, SEARCH_COUNT_CAP - offset)) };
 }
 
 /**
- * The wrapper of one page: `pageCount` is ceil(count / pageSize) (0 when nothing matched); a page past
- * the end keeps its number and has no results.
+ * The wrapper of one page: `count` is the number of matches capped at SEARCH_COUNT_CAP, `pageCount` is
+ * ceil(count / pageSize) (0 when nothing matched); a page past the end keeps its number and has no results.
  */
 export function searchPage<T>(paging: SearchPaging, count: number, results: T[]): SearchPage<T> {
-  return { count, page: paging.page, pageSize: paging.pageSize, pageCount: Math.ceil(count / paging.pageSize), results };
+  const capped = Math.min(count, SEARCH_COUNT_CAP);
+  const rows = pageRows(paging);
+  return { count: capped, page: paging.page, pageSize: paging.pageSize, pageCount: Math.ceil(capped / paging.pageSize), results: results.slice(0, rows.limit) };
 }
 
 /** The wrapper of a kind that was not asked for. */

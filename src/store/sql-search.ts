@@ -8,13 +8,13 @@ import {
   type DirectorySearch,
   type SearchQuery,
 } from '../directory/search-port.js';
+import { SEARCH_COUNT_CAP } from '../directory/search-page.js';
 import type { DepartmentPathNode, PageRequest, Paged, User } from '../directory/types.js';
 import type { DialectName } from './dialect.js';
 import type { Database } from './schema.js';
 import { toFile, toUser } from './sql-directory.js';
 import { candidateIdsSql, hasIndexPath, tierSql, type MatchTarget } from './sql-search-match.js';
 
-type UserRow = Selectable<Database['users']>;
 type FileRow = Selectable<Database['files']>;
 
 const USERS: MatchTarget = { kind: 'user', alias: 'u' };
@@ -22,10 +22,19 @@ const DEPARTMENTS: MatchTarget = { kind: 'department', alias: 'd' };
 const FILES: MatchTarget = { kind: 'file', alias: 'f' };
 
 /**
- * The search half of the Directory port in SQL (SQLite and PostgreSQL). Each search is one statement:
- * the scope, narrowed by an index when there is a keyword (sql-search-match.ts), ranked, counted with
- * COUNT(*) OVER () and cut to the page; a page past the end costs one more COUNT. A page of files or
- * departments then loads its details (roles, ancestors, member counts) in one query per detail.
+ * Keyword matches of files counted before choosing where a file search starts: under this many, from the
+ * matches (each checked against the viewer's readable set); at or over it, from the viewer's readable
+ * files (each matched on its name). Either way the work is bounded by the smaller side.
+ */
+export const FILE_MATCH_PROBE = 2000;
+
+/**
+ * The search half of the Directory port in SQL (SQLite and PostgreSQL). Each search ranks narrow rows
+ * (id and the order's columns) of a scope narrowed by an index when there is a keyword
+ * (sql-search-match.ts), counts them with COUNT(*) OVER () and cuts the page; the page's rows are then
+ * loaded by primary key with their details (roles, ancestors, member counts), one query per detail.
+ * Counts stop at SEARCH_COUNT_CAP; an empty keyword over a whole team walks the (team_id, name, id)
+ * index instead of ranking every member.
  */
 export class SqlSearch implements DirectorySearch {
   private readonly dialect: DialectName;
@@ -36,35 +45,66 @@ export class SqlSearch implements DirectorySearch {
 
   async searchTeamMembers(query: SearchQuery & { teamId: string }): Promise<Paged<User>> {
     const { keyword } = query;
+    if (keyword.text === '') return this.teamMembersByName(query);
     // CROSS JOIN keeps the index matches as the outer loop on SQLite (its planner may otherwise walk the
     // whole team and probe the matches); PostgreSQL plans it as an ordinary join.
-    const from = keyword.text === '' ? sql`users u` : sql`(${candidateIdsSql(this.dialect, USERS, keyword)}) k CROSS JOIN users u`;
-    const joined = keyword.text === '' ? sql`` : sql`AND u.id = k.id`;
-    const { total, rows } = await this.paged<UserRow>(
+    const { total, rows } = await this.ranked<{ id: string }>(
       sql`contacts AS (${contactsSql(query.viewerId)})`,
-      sql`SELECT u.*, ${tierSql(this.dialect, USERS, keyword)} AS tier, c.last_at AS last_at
-            FROM ${from} LEFT JOIN contacts c ON c.user_id = u.id
-           WHERE u.team_id = ${query.teamId} ${joined}`,
+      sql`SELECT u.id, u.name, ${tierSql(this.dialect, USERS, keyword)} AS tier, c.last_at AS last_at
+            FROM (${candidateIdsSql(this.dialect, USERS, keyword)}) k CROSS JOIN users u LEFT JOIN contacts c ON c.user_id = u.id
+           WHERE u.id = k.id AND u.team_id = ${query.teamId}`,
       sql`m.tier, m.last_at DESC NULLS LAST, m.name, m.id`,
       query.page,
     );
-    return { total, items: rows.map(toUser) };
+    return { total, items: await this.usersByIds(rows.map((row) => row.id)) };
+  }
+
+  /**
+   * The empty keyword: every member matches at the same tier, so the order is the viewer's contacts in
+   * the team (a small set) by last contact, then everyone else straight from the (team_id, name, id)
+   * index; the count stops at the cap.
+   */
+  private async teamMembersByName(query: SearchQuery & { teamId: string }): Promise<Paged<User>> {
+    const { page, teamId } = query;
+    const contacts = sql`contacts AS (${contactsSql(query.viewerId)})`;
+    const counted = await sql<{ total: number }>`
+      SELECT COUNT(*) AS total FROM (SELECT 1 AS one FROM users WHERE team_id = ${teamId} LIMIT ${SEARCH_COUNT_CAP}) c`.execute(this.db);
+    const total = Number(counted.rows[0]?.total ?? 0);
+    if (page.limit === 0) return { total, items: [] };
+    // CROSS JOIN: from the few contacts, never from the team's members.
+    const known = await sql<{ id: string }>`
+      WITH ${contacts}
+      SELECT u.id FROM contacts c CROSS JOIN users u
+       WHERE u.id = c.user_id AND u.team_id = ${teamId}
+       ORDER BY c.last_at DESC, u.name, u.id`.execute(this.db);
+    const ids = known.rows.slice(page.offset, page.offset + page.limit).map((row) => row.id);
+    const wanted = page.limit - ids.length;
+    if (wanted > 0) {
+      const rest = await sql<{ id: string }>`
+        WITH ${contacts}
+        SELECT id FROM users
+         WHERE team_id = ${teamId} AND id NOT IN (SELECT user_id FROM contacts)
+         ORDER BY name, id
+         LIMIT ${wanted} OFFSET ${Math.max(0, page.offset - known.rows.length)}`.execute(this.db);
+      ids.push(...rest.rows.map((row) => row.id));
+    }
+    return { total, items: await this.usersByIds(ids) };
   }
 
   async searchCollaborators(query: SearchQuery & { fileId: string }): Promise<Paged<User>> {
-    const { total, rows } = await this.paged<UserRow>(
+    const { total, rows } = await this.ranked<{ id: string }>(
       sql`contacts AS (${contactsSql(query.viewerId)}),
           collaborators AS (
             SELECT creator_id AS user_id FROM files WHERE id = ${query.fileId}
             UNION
             SELECT principal_id FROM file_grants WHERE file_id = ${query.fileId} AND principal_kind = 'user'
           )`,
-      sql`SELECT u.*, ${tierSql(this.dialect, USERS, query.keyword)} AS tier, c.last_at AS last_at
+      sql`SELECT u.id, u.name, ${tierSql(this.dialect, USERS, query.keyword)} AS tier, c.last_at AS last_at
             FROM collaborators k JOIN users u ON u.id = k.user_id LEFT JOIN contacts c ON c.user_id = u.id`,
       sql`m.tier, m.last_at DESC NULLS LAST, m.name, m.id`,
       query.page,
     );
-    return { total, items: rows.map(toUser) };
+    return { total, items: await this.usersByIds(rows.map((row) => row.id)) };
   }
 
   async searchRecentContacts(query: SearchQuery & { fileId: string | null }): Promise<Paged<User>> {
@@ -89,26 +129,26 @@ export class SqlSearch implements DirectorySearch {
             FROM user_departments ud JOIN user_departments ud2 ON ud2.department_id = ud.department_id
            WHERE ud.user_id = ${viewer} LIMIT ${DEPARTMENT_FALLBACK_USERS}) s3`,
     );
-    const { total, rows } = await this.paged<UserRow>(
+    const { total, rows } = await this.ranked<{ id: string }>(
       sql`related AS (
             SELECT x.user_id, MAX(x.occurred_at) AS last_at, MIN(x.source) AS source
               FROM (${sql.join(sources, sql` UNION ALL `)}) x
              WHERE x.user_id IS NOT NULL AND x.user_id <> ${viewer}
              GROUP BY x.user_id
           )`,
-      sql`SELECT u.*, ${tierSql(this.dialect, USERS, query.keyword)} AS tier, r.last_at AS last_at, r.source AS source
+      sql`SELECT u.id, u.name, ${tierSql(this.dialect, USERS, query.keyword)} AS tier, r.last_at AS last_at, r.source AS source
             FROM related r JOIN users u ON u.id = r.user_id`,
       sql`m.tier, m.last_at DESC NULLS LAST, m.source, m.name, m.id`,
       query.page,
     );
-    return { total, items: rows.map(toUser) };
+    return { total, items: await this.usersByIds(rows.map((row) => row.id)) };
   }
 
   async searchDepartments(query: SearchQuery & { teamId: string }): Promise<Paged<DepartmentHit>> {
     const { keyword } = query;
     const from = keyword.text === '' ? sql`departments d` : sql`(${candidateIdsSql(this.dialect, DEPARTMENTS, keyword)}) k CROSS JOIN departments d`;
     const joined = keyword.text === '' ? sql`` : sql`AND d.id = k.id`;
-    const { total, rows } = await this.paged<{ id: string; name: string }>(
+    const { total, rows } = await this.ranked<{ id: string; name: string }>(
       sql`mine AS (
             SELECT a.ancestor_id AS id FROM user_departments ud
               JOIN department_ancestors a ON a.department_id = ud.department_id
@@ -138,37 +178,36 @@ export class SqlSearch implements DirectorySearch {
     const { keyword, viewerId } = query;
     const tier = tierSql(this.dialect, FILES, keyword);
     const exclude = query.excludeFileId === undefined ? sql`` : sql`AND f.id <> ${query.excludeFileId}`;
+    // readable: the viewer's files, as a set built once per search (the grants of each principal are
+    // one index range, file_grants_by_principal) rather than a grant lookup per candidate.
     const ctes = sql`principals (kind, id) AS (${principalsSql(viewerId)}),
+      readable AS (
+        SELECT g.file_id FROM file_grants g JOIN principals p ON g.principal_kind = p.kind AND g.principal_id = p.id
+        UNION
+        SELECT id FROM files WHERE creator_id = ${viewerId}
+      ),
       touched AS (
         SELECT t.file_id, MAX(t.occurred_at) AS last_at
           FROM (SELECT file_id, occurred_at FROM activity WHERE user_id = ${viewerId} AND file_id IS NOT NULL
                  ORDER BY occurred_at DESC LIMIT ${RECENT_ACTIVITY_ROWS}) t
          GROUP BY t.file_id
       )`;
-    // Two plans. A keyword of 3+ characters starts from the trigram index and keeps the files the viewer
-    // may read (one grant lookup per candidate). An empty or 1-2 character keyword starts from the
-    // viewer's readable files (their principals' grants and their own files) and matches within them.
-    const inner = hasIndexPath(FILES, keyword)
-      ? sql`SELECT f.*, ${tier} AS tier, t.last_at AS last_at
+    const columns = sql`f.id, f.name, f.updated_at, ${tier} AS tier, t.last_at AS last_at`;
+    const inner = (await this.fewFileMatches(keyword))
+      ? sql`SELECT ${columns}
               FROM (${candidateIdsSql(this.dialect, FILES, keyword)}) k CROSS JOIN files f
               LEFT JOIN touched t ON t.file_id = f.id
-             WHERE f.id = k.id AND f.status = 'active' ${exclude}
-               AND (f.creator_id = ${viewerId} OR EXISTS (
-                     SELECT 1 FROM file_grants g JOIN principals p ON g.principal_kind = p.kind AND g.principal_id = p.id
-                      WHERE g.file_id = f.id))`
-      : sql`SELECT f.*, ${tier} AS tier, t.last_at AS last_at
-              FROM (SELECT g.file_id FROM file_grants g JOIN principals p ON g.principal_kind = p.kind AND g.principal_id = p.id
-                    UNION
-                    SELECT id FROM files WHERE creator_id = ${viewerId}) k
-              JOIN files f ON f.id = k.file_id
+             WHERE f.id = k.id AND f.status = 'active' ${exclude} AND f.id IN (SELECT file_id FROM readable)`
+      : sql`SELECT ${columns}
+              FROM readable k CROSS JOIN files f
               LEFT JOIN touched t ON t.file_id = f.id
-             WHERE f.status = 'active' ${exclude}`;
-    const { total, rows } = await this.paged<FileRow>(ctes, inner, sql`m.tier, m.last_at DESC NULLS LAST, m.updated_at DESC, m.name, m.id`, query.page);
+             WHERE f.id = k.file_id AND f.status = 'active' ${exclude}`;
+    const { total, rows } = await this.ranked<{ id: string }>(ctes, inner, sql`m.tier, m.last_at DESC NULLS LAST, m.updated_at DESC, m.name, m.id`, query.page);
     const ids = rows.map((row) => row.id);
-    const [ranks, stored] = await Promise.all([this.grantedRanks(viewerId, ids), this.storedContents(ids)]);
+    const [files, ranks, stored] = await Promise.all([this.filesByIds(ids), this.grantedRanks(viewerId, ids), this.storedContents(ids)]);
     return {
       total,
-      items: rows.map((row) => {
+      items: files.map((row) => {
         const rank = ranks.get(row.id);
         return {
           file: toFile({ ...row, has_content: stored.has(row.id) ? 1 : 0 }),
@@ -178,25 +217,48 @@ export class SqlSearch implements DirectorySearch {
     };
   }
 
+  /** Whether a file search should start from the keyword's index matches (see FILE_MATCH_PROBE). */
+  private async fewFileMatches(keyword: SearchQuery['keyword']): Promise<boolean> {
+    if (!hasIndexPath(FILES, keyword)) return false;
+    const probe = await sql<{ n: number }>`
+      SELECT COUNT(*) AS n FROM (SELECT c.id FROM (${candidateIdsSql(this.dialect, FILES, keyword)}) c LIMIT ${FILE_MATCH_PROBE}) p`.execute(this.db);
+    return Number(probe.rows[0]?.n ?? 0) < FILE_MATCH_PROBE;
+  }
+
   /**
-   * One ranked page of `inner` (a SELECT with a `tier` column, NULL for rows that do not match) and the
-   * number of matching rows.
+   * One ranked page of `inner` (a SELECT of narrow rows with `id` and a `tier` column, NULL for rows that
+   * do not match) and the number of matching rows, at most SEARCH_COUNT_CAP.
    */
-  private async paged<R>(ctes: RawBuilder<unknown>, inner: RawBuilder<unknown>, order: RawBuilder<unknown>, page: PageRequest): Promise<{ total: number; rows: R[] }> {
-    const result = await sql<R & { total: number }>`
-      WITH ${ctes}
-      SELECT m.*, COUNT(*) OVER () AS total FROM (${inner}) m
-       WHERE m.tier IS NOT NULL
-       ORDER BY ${order}
-       LIMIT ${page.limit} OFFSET ${page.offset}`.execute(this.db);
-    const first = result.rows[0];
-    if (first) return { total: Number(first.total), rows: result.rows };
-    if (page.offset === 0) return { total: 0, rows: [] };
-    // A page past the end: the window had no row to carry the count.
+  private async ranked<R>(ctes: RawBuilder<unknown>, inner: RawBuilder<unknown>, order: RawBuilder<unknown>, page: PageRequest): Promise<{ total: number; rows: R[] }> {
+    if (page.limit > 0) {
+      const result = await sql<R & { total: number }>`
+        WITH ${ctes}
+        SELECT m.*, COUNT(*) OVER () AS total FROM (${inner}) m
+         WHERE m.tier IS NOT NULL
+         ORDER BY ${order}
+         LIMIT ${page.limit} OFFSET ${page.offset}`.execute(this.db);
+      const first = result.rows[0];
+      if (first) return { total: Math.min(Number(first.total), SEARCH_COUNT_CAP), rows: result.rows };
+      if (page.offset === 0) return { total: 0, rows: [] };
+    }
+    // A page past the end (or past the cap): the window had no row to carry the count.
     const count = await sql<{ total: number }>`
       WITH ${ctes}
-      SELECT COUNT(*) AS total FROM (${inner}) m WHERE m.tier IS NOT NULL`.execute(this.db);
+      SELECT COUNT(*) AS total FROM (SELECT m.id FROM (${inner}) m WHERE m.tier IS NOT NULL LIMIT ${SEARCH_COUNT_CAP}) c`.execute(this.db);
     return { total: Number(count.rows[0]?.total ?? 0), rows: [] };
+  }
+
+  /** Users by id, in the order of `ids`. */
+  private async usersByIds(ids: readonly string[]): Promise<User[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.selectFrom('users').selectAll().where('id', 'in', ids).execute();
+    return inOrder(ids, rows).map(toUser);
+  }
+
+  /** Files by id, in the order of `ids`. */
+  private async filesByIds(ids: readonly string[]): Promise<FileRow[]> {
+    if (ids.length === 0) return [];
+    return inOrder(ids, await this.db.selectFrom('files').selectAll().where('id', 'in', ids).execute());
   }
 
   /** The strongest role any of the viewer's principals is granted on each of the files. */
@@ -250,6 +312,12 @@ export class SqlSearch implements DirectorySearch {
       .execute();
     return new Map(rows.map((row) => [row.ancestor_id, Number(row.count)]));
   }
+}
+
+/** The rows in the order of `ids` (rows missing since, by a concurrent delete, are left out). */
+function inOrder<T extends { id: string }>(ids: readonly string[], rows: readonly T[]): T[] {
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 /** The viewer's principals: themself, their team, and each of their departments with its ancestors. */

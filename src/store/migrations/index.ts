@@ -5,6 +5,7 @@ import { activityMigration } from './002-activity.js';
 import { searchMigration } from './003-search.js';
 import { eventsMigration } from './004-events.js';
 import { manageMigration } from './005-manage.js';
+import { searchFilesCoverMigration } from './006-search-files-cover.js';
 
 /**
  * Every migration, by name; names sort in the order they apply. A feature adds its own file here;
@@ -17,5 +18,6 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
     '003-search': searchMigration(dialect),
     '004-events': eventsMigration(dialect),
     '005-manage': manageMigration(),
+    '006-search-files-cover': searchFilesCoverMigration(),
   };
 }
