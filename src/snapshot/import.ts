@@ -10,6 +10,7 @@ import {
   upsertTeams,
   upsertUsers,
 } from '../store/directory-writer.js';
+import { withIndexesDeferred } from '../store/deferred-indexes.js';
 import { contentTypeForExtension, extensionOf } from './content-type.js';
 import { EMPTY_DIRECTORY, storeDirectory } from './existing-directory.js';
 import type { SnapshotProblem } from './problems.js';
@@ -33,6 +34,9 @@ export interface ImportCounts {
 }
 
 export type ImportResult = { ok: true; counts: ImportCounts } | { ok: false; problems: SnapshotProblem[] };
+
+/** The tables a replace rewrites in bulk (their secondary indexes are built after the rows). */
+const BULK_TABLES = ['users', 'user_departments', 'files', 'file_grants'];
 
 /** Thrown inside the transaction to roll it back when validation refuses the snapshot. */
 class Refused extends Error {
@@ -74,14 +78,19 @@ export async function importSnapshot(store: OpenDatabase, input: unknown, option
         await upsertDepartments(trx, departments);
         await rebuildDepartmentClosure(trx);
       }
-      await upsertUsers(trx, users, { fresh: replace });
-      await upsertFiles(
-        trx,
-        files.map((entry) => entry.file),
-      );
       const grants = files.flatMap((entry) => entry.grants);
-      // After a clear there is nothing to delete; otherwise a file's sharing replaces its old grants.
-      await replaceGrants(trx, replace ? [] : files.map((entry) => entry.file.id), grants);
+      const write = async () => {
+        await upsertUsers(trx, users, { fresh: replace });
+        await upsertFiles(
+          trx,
+          files.map((entry) => entry.file),
+        );
+        // After a clear there is nothing to delete; otherwise a file's sharing replaces its old grants.
+        await replaceGrants(trx, replace ? [] : files.map((entry) => entry.file.id), grants);
+      };
+      // A replace writes every row anew: build the big tables' secondary indexes once, at the end.
+      if (replace) await withIndexesDeferred(trx, store.dialect, BULK_TABLES, write);
+      else await write();
       for (const content of contents) await putFileContent(trx, content.fileId, content.contentType, content.bytes);
       return { teams: teams.length, departments: departments.length, users: users.length, files: files.length, grants: grants.length, contents: contents.length };
     });

@@ -13,16 +13,16 @@ export interface BulkTable {
   conflictKey?: readonly string[];
 }
 
-/** SQLite's default limit of bound parameters is 32766; stay under it. */
-const SQLITE_MAX_PARAMS = 32_000;
-const SQLITE_MAX_ROWS = 1_000;
+/** Rows per SQLite statement (one JSON text parameter). */
+const SQLITE_ROWS = 10_000;
 /** Rows per PostgreSQL statement: the whole chunk travels as one array per column. */
 const POSTGRES_ROWS = 10_000;
 
 /**
  * Inserts (or upserts) many rows with as few statements as the dialect allows, without building a query
- * tree per chunk: SQLite gets multi-row VALUES whose text repeats (so the prepared statement is reused),
- * PostgreSQL gets `INSERT … SELECT * FROM unnest($1::text[], …)`, one array per column.
+ * tree per chunk: SQLite gets `INSERT … SELECT … FROM json_each(?)` with the rows as one JSON array,
+ * PostgreSQL gets `INSERT … SELECT * FROM unnest($1::text[], …)`, one array per column. Values must be
+ * text, numbers or null.
  */
 export async function bulkInsert(db: Db, spec: BulkTable, rows: readonly (readonly unknown[])[]): Promise<void> {
   if (rows.length === 0) return;
@@ -39,12 +39,12 @@ export async function bulkInsert(db: Db, spec: BulkTable, rows: readonly (readon
     }
     return;
   }
-  const perStatement = Math.max(1, Math.min(SQLITE_MAX_ROWS, Math.floor(SQLITE_MAX_PARAMS / spec.columns.length)));
-  const placeholderRow = `(${spec.columns.map(() => '?').join(', ')})`;
-  for (let start = 0; start < rows.length; start += perStatement) {
-    const chunk = rows.slice(start, start + perStatement);
-    const text = `INSERT INTO ${quote(spec.table)} (${columns}) VALUES ${Array(chunk.length).fill(placeholderRow).join(', ')}${conflict}`;
-    await db.executeQuery(CompiledQuery.raw(text, chunk.flat()));
+  // SQLite: the rows travel as one JSON array per statement and json_each unpacks them in C, which is
+  // about twice as fast as multi-row VALUES with thousands of bound parameters.
+  const extract = spec.columns.map((_, index) => `value->>${index}`).join(', ');
+  const text = `INSERT INTO ${quote(spec.table)} (${columns}) SELECT ${extract} FROM json_each(?) WHERE true${conflict}`;
+  for (let start = 0; start < rows.length; start += SQLITE_ROWS) {
+    await db.executeQuery(CompiledQuery.raw(text, [JSON.stringify(rows.slice(start, start + SQLITE_ROWS))]));
   }
 }
 
