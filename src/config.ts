@@ -67,6 +67,8 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('TOKEN_SECRET must be at least 16 characters');
   }
   const tokenSecret = givenTokenSecret ?? randomBytes(32).toString('hex');
+  // With one key for both, a user token would verify as a platform signature (both are HS256 JWTs).
+  if (tokenSecret === appSecret) throw new ConfigError('TOKEN_SECRET must differ from APP_SECRET');
 
   const ttlText = get('TOKEN_TTL') ?? '24h';
   const tokenTtlSeconds = parseDuration(ttlText);

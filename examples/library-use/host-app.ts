@@ -5,10 +5,8 @@
  */
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.js';
-import type { TokenResolver } from '../../src/auth/token-resolver.js';
-import { testConfig } from '../../src/config.js';
-import { openDatabase, type OpenDatabase } from '../../src/store/database.js';
+import { buildApp, testConfig, openDatabase } from '../../src/index.js';
+import type { TokenResolver, OpenDatabase } from '../../src/index.js';
 import { InMemoryDirectory, type HostCompany } from './in-memory-directory.js';
 
 /** The host's organisation and documents, as it already keeps them. */

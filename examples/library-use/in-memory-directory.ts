@@ -1,9 +1,5 @@
-import type { Directory, FileOrder, FileWithGrant } from '../../src/directory/directory.js';
-import { roleFromRank, roleRank } from '../../src/directory/permissions.js';
-import type { Department, DepartmentPathNode, DepartmentSummary, FileRecord, PageRequest, Paged, Role, Team, User } from '../../src/directory/types.js';
-import { nameKeys } from '../../src/directory/search-keys.js';
-import type { DepartmentHit, SearchQuery } from '../../src/directory/search-port.js';
-import { rankMatches } from '../../src/directory/search-ranking.js';
+import { roleFromRank, roleRank, nameKeys, rankMatches } from '../../src/index.js';
+import type { Directory, FileOrder, FileWithGrant, Department, DepartmentPathNode, DepartmentSummary, FileRecord, PageRequest, Paged, Role, Team, User, DepartmentHit, SearchQuery } from '../../src/index.js';
 
 /**
  * A host application's own directory, here plain objects in memory: the shape a host would build from
