@@ -24,7 +24,7 @@ const KIND_FORM = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
 export default async function eventCallbacks(app: FastifyInstance, { context }: { context: AppContext }): Promise<void> {
   const { config, headers } = context;
   const recorder = new EventRecorder(context.store, { receivers: config.notifyWebhookUrls });
-  app.addHook('onClose', async () => recorder.settle());
+  app.addHook('onClose', async () => recorder.close());
 
   // The raw body is kept: it is stored as received and hashed into the delivery key.
   const rawBodies = new WeakMap<FastifyRequest, string>();

@@ -1,5 +1,6 @@
 import type { OpenDatabase } from '../store/database.js';
-import { writeEvents, type IncomingEvent, type RecordResult } from './event-writer.js';
+import { openEventBatchWriter, type EventBatchWriter } from './event-batch-writer.js';
+import type { IncomingEvent, RecordResult } from './event-writer.js';
 
 interface Pending {
   event: IncomingEvent;
@@ -20,13 +21,15 @@ export interface EventRecorderOptions {
  * next one, so one durable commit (an fsync with SQLite's synchronous=FULL) serves many requests. Each
  * caller's promise settles only after the transaction holding its event has committed. With no
  * concurrency a batch is one event and nothing waits. When a batch fails, its events are retried one
- * by one, so one bad event cannot take the others down with it.
+ * by one, so one bad event cannot take the others down with it. The transaction itself runs where
+ * event-batch-writer decides (a worker thread for an SQLite file), so new requests are parsed while it commits.
  */
 export class EventRecorder {
   private queue: Pending[] = [];
   private flushing: Promise<void> | undefined;
   private readonly maxBatch: number;
   private readonly now: () => number;
+  private writer: Promise<EventBatchWriter> | undefined;
 
   constructor(
     private readonly store: OpenDatabase,
@@ -48,6 +51,14 @@ export class EventRecorder {
   /** Waits for every queued event to be committed (used on close). */
   async settle(): Promise<void> {
     while (this.flushing) await this.flushing;
+  }
+
+  /** Commits what is queued, then stops the writer. */
+  async close(): Promise<void> {
+    await this.settle();
+    const writer = this.writer;
+    this.writer = undefined;
+    if (writer) await (await writer).close();
   }
 
   private async drain(): Promise<void> {
@@ -81,7 +92,11 @@ export class EventRecorder {
     }
   }
 
-  private transaction(events: IncomingEvent[]): Promise<RecordResult[]> {
-    return this.store.db.transaction().execute((trx) => writeEvents(trx, events, this.options.receivers, this.now()));
+  private async transaction(events: IncomingEvent[]): Promise<RecordResult[]> {
+    this.writer ??= openEventBatchWriter(this.store, this.options.receivers).catch((error: unknown) => {
+      this.writer = undefined; // try again with the next batch
+      throw error;
+    });
+    return (await this.writer).write(events, this.now());
   }
 }

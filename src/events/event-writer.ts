@@ -1,10 +1,12 @@
 import { sql, type Transaction } from 'kysely';
 import { formatTime } from '../directory/time.js';
+import { bulkInsert, type BulkTable } from '../store/bulk-insert.js';
 import type { Database } from '../store/schema.js';
 import type { EventCredential } from './event-credentials.js';
+import { FixedStatement, insertNewRows } from './event-sql.js';
 import type { KnownEvent } from './event-schemas.js';
-import { enqueueNotifications, insertActivity, insertChunked } from './notification-writer.js';
-import { deriveEffects, type ActivityDraft, type Effects, type NotificationDraft, type PresenceChange, type ReminderChange } from './processors.js';
+import { enqueueNotifications, insertActivity } from './notification-writer.js';
+import { deriveEffects, type ActivityDraft, type Effects, type NotificationDraft, type PresenceChange, type ReminderChange, type RevisionEntry } from './processors.js';
 
 /** An authenticated, validated event, ready to append. */
 export interface IncomingEvent {
@@ -39,29 +41,23 @@ export async function writeEvents(
   nowMs: number,
 ): Promise<RecordResult[]> {
   const ids = new Map<string, number>();
-  await insertChunked(events, async (chunk) => {
-    const rows = await trx
-      .insertInto('events')
-      .values(
-        chunk.map((event) => ({
-          delivery_key: event.deliveryKey,
-          kind: event.kind,
-          action: event.action,
-          file_id: event.fileId,
-          user_id: event.userId,
-          credential: event.credential,
-          status: event.known ? 'processed' : 'stored',
-          received_at: formatTime(event.receivedMs),
-          body: event.rawBody,
-        })),
-      )
-      .onConflict((oc) => oc.column('delivery_key').doNothing())
-      .returning(['id', 'delivery_key'])
-      .execute();
-    for (const row of rows) ids.set(row.delivery_key, row.id);
-  });
+  const rows = events.map((event) => [
+    event.deliveryKey,
+    event.kind,
+    event.action,
+    event.fileId,
+    event.userId,
+    event.credential,
+    event.known ? 'processed' : 'stored',
+    formatTime(event.receivedMs),
+    event.rawBody,
+  ]);
+  for (const row of await insertNewRows<{ id: number; delivery_key: string }>(trx, EVENTS, rows, ['id', 'delivery_key'])) {
+    ids.set(row.delivery_key, Number(row.id));
+  }
 
   const activity: ActivityDraft[] = [];
+  const revisions: (RevisionEntry & { eventId: number })[] = [];
   const notifications: (NotificationDraft & { eventId: number })[] = [];
   const results: RecordResult[] = [];
   for (const event of events) {
@@ -75,44 +71,27 @@ export async function writeEvents(
     if (!event.known) continue;
     const effects = deriveEffects(event.known, event.receivedMs);
     // Stateful effects in arrival order; append-only rows are collected and written in bulk below.
-    await applyStateful(trx, effects, eventId, nowMs);
+    await applyStateful(trx, effects, nowMs);
+    if (effects.revision) revisions.push({ ...effects.revision, eventId });
     activity.push(...effects.activity);
     notifications.push(...effects.notifications.map((draft) => ({ ...draft, eventId })));
   }
+  await bulkInsert(
+    trx,
+    REVISIONS,
+    revisions.map((r) => [r.fileId, r.revisionId, r.action, r.userId, r.title, r.label, r.docHistoryId, r.occurredAt, r.eventId]),
+  );
   await insertActivity(trx, activity);
   await enqueueNotifications(trx, notifications, receivers, nowMs);
   return results;
 }
 
-async function applyStateful(trx: Transaction<Database>, effects: Effects, eventId: number, nowMs: number): Promise<void> {
+async function applyStateful(trx: Transaction<Database>, effects: Effects, nowMs: number): Promise<void> {
   if (effects.reminder) await applyReminder(trx, effects.reminder, nowMs);
   if (effects.presence) await applyPresence(trx, effects.presence);
   if (effects.fileVersion) {
-    // Version and updatedAt only move forward; an older event arriving late changes nothing.
     const { fileId, version, updatedAt } = effects.fileVersion;
-    await trx
-      .updateTable('files')
-      .set({ version, updated_at: sql<string>`CASE WHEN updated_at < ${updatedAt} THEN ${updatedAt} ELSE updated_at END` })
-      .where('id', '=', fileId)
-      .where('version', '<', version)
-      .execute();
-  }
-  if (effects.revision) {
-    const r = effects.revision;
-    await trx
-      .insertInto('revisions')
-      .values({
-        file_id: r.fileId,
-        revision_id: r.revisionId,
-        action: r.action,
-        user_id: r.userId,
-        title: r.title,
-        label: r.label,
-        doc_history_id: r.docHistoryId,
-        occurred_at: r.occurredAt,
-        event_id: eventId,
-      })
-      .execute();
+    await ADVANCE_FILE_VERSION.run(trx, [version, updatedAt, updatedAt, fileId, version]);
   }
   if (effects.callbackFailure) {
     const f = effects.callbackFailure;
@@ -141,33 +120,24 @@ async function applyReminder(trx: Transaction<Database>, change: ReminderChange,
       .execute();
     return;
   }
-  const existing = await trx
-    .selectFrom('reminders')
-    .select(['status', 'due_at_ms', 'remind_user_ids'])
-    .where('file_id', '=', change.fileId)
-    .where('id', '=', change.id)
-    .executeTakeFirst();
+  const [existing] = await SELECT_REMINDER.run<{ status: string; due_at_ms: number }>(trx, [change.fileId, change.id]);
   if (!existing) {
     // An update for a reminder never seen (its create was lost before collab-host ran) still schedules it.
     if (change.remindAtMs === undefined) return;
-    await trx
-      .insertInto('reminders')
-      .values({
-        file_id: change.fileId,
-        id: change.id,
-        author_id: change.authorId,
-        content: change.content ?? '',
-        remind_user_ids: JSON.stringify(change.remindUserIds ?? [change.authorId]),
-        remind_at: formatTime(change.remindAtMs),
-        due_at_ms: change.remindAtMs,
-        status: 'scheduled',
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+    await INSERT_REMINDER.run(trx, [
+      change.fileId,
+      change.id,
+      change.authorId,
+      change.content ?? '',
+      JSON.stringify(change.remindUserIds ?? [change.authorId]),
+      formatTime(change.remindAtMs),
+      change.remindAtMs,
+      now,
+      now,
+    ]);
     return;
   }
-  const moved = change.remindAtMs !== undefined && change.remindAtMs !== existing.due_at_ms;
+  const moved = change.remindAtMs !== undefined && change.remindAtMs !== Number(existing.due_at_ms);
   // A moved reminder fires again at its new time; a cancelled one stays cancelled.
   const status = existing.status === 'cancelled' ? 'cancelled' : moved ? 'scheduled' : existing.status;
   await trx
@@ -187,20 +157,41 @@ async function applyReminder(trx: Transaction<Database>, change: ReminderChange,
 }
 
 async function applyPresence(trx: Transaction<Database>, change: PresenceChange): Promise<void> {
-  const since = formatTime(change.atMs);
-  // The platform's timestamp orders enter and leave: an older event arriving late never undoes a newer one.
-  await trx
-    .insertInto('presence')
-    .values({ file_id: change.fileId, user_id: change.userId, client_id: change.clientId, present: change.present ? 1 : 0, since, changed_ms: change.atMs })
-    .onConflict((oc) =>
-      oc
-        .columns(['file_id', 'user_id', 'client_id'])
-        .doUpdateSet((eb) => ({
-          present: eb.ref('excluded.present'),
-          since: sql<string>`CASE WHEN presence.present = 1 AND excluded.present = 1 THEN presence.since ELSE excluded.since END`,
-          changed_ms: eb.ref('excluded.changed_ms'),
-        }))
-        .where(sql<boolean>`presence.changed_ms <= excluded.changed_ms`),
-    )
-    .execute();
+  await UPSERT_PRESENCE.run(trx, [change.fileId, change.userId, change.clientId, change.present ? 1 : 0, formatTime(change.atMs), change.atMs]);
 }
+
+// The statements run per event, as fixed SQL text.
+
+const EVENTS: BulkTable = {
+  table: 'events',
+  columns: ['delivery_key', 'kind', 'action', 'file_id', 'user_id', 'credential', 'status', 'received_at', 'body'],
+  pgTypes: ['text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text'],
+};
+
+const REVISIONS: BulkTable = {
+  table: 'revisions',
+  columns: ['file_id', 'revision_id', 'action', 'user_id', 'title', 'label', 'doc_history_id', 'occurred_at', 'event_id'],
+  pgTypes: ['text', 'bigint', 'text', 'text', 'text', 'text', 'text', 'text', 'bigint'],
+};
+
+/** Version and updatedAt only move forward; an older event arriving late changes nothing. */
+const ADVANCE_FILE_VERSION = new FixedStatement(
+  'UPDATE files SET version = ?, updated_at = CASE WHEN updated_at < ? THEN ? ELSE updated_at END WHERE id = ? AND version < ?',
+);
+
+const SELECT_REMINDER = new FixedStatement('SELECT status, due_at_ms FROM reminders WHERE file_id = ? AND id = ?');
+
+const INSERT_REMINDER = new FixedStatement(
+  `INSERT INTO reminders (file_id, id, author_id, content, remind_user_ids, remind_at, due_at_ms, status, created_at, updated_at)
+   VALUES (?, ?, ?, ?, ?, ?, ?, 'scheduled', ?, ?)`,
+);
+
+/** The platform's timestamp orders enter and leave: an older event arriving late never undoes a newer one. */
+const UPSERT_PRESENCE = new FixedStatement(
+  `INSERT INTO presence (file_id, user_id, client_id, present, since, changed_ms) VALUES (?, ?, ?, ?, ?, ?)
+   ON CONFLICT (file_id, user_id, client_id) DO UPDATE SET
+     present = excluded.present,
+     since = CASE WHEN presence.present = 1 AND excluded.present = 1 THEN presence.since ELSE excluded.since END,
+     changed_ms = excluded.changed_ms
+   WHERE presence.changed_ms <= excluded.changed_ms`,
+);

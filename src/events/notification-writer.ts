@@ -1,32 +1,36 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import { formatTime } from '../directory/time.js';
+import { bulkInsert, type BulkTable } from '../store/bulk-insert.js';
 import type { Database } from '../store/schema.js';
+import { insertNewRows } from './event-sql.js';
 import type { ActivityDraft, NotificationDraft } from './processors.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-/** Rows per INSERT: well under both dialects' bound-parameter limits. */
-const CHUNK = 200;
+const ACTIVITY: BulkTable = {
+  table: 'activity',
+  columns: ['user_id', 'file_id', 'related_user_id', 'kind', 'occurred_at'],
+  pgTypes: ['text', 'text', 'text', 'text', 'text'],
+};
 
-export async function insertChunked<T>(rows: readonly T[], insert: (chunk: T[]) => Promise<unknown>): Promise<void> {
-  for (let start = 0; start < rows.length; start += CHUNK) await insert(rows.slice(start, start + CHUNK));
-}
+const NOTIFICATIONS: BulkTable = {
+  table: 'notifications',
+  columns: ['id', 'type', 'occurred_at', 'data', 'status', 'attempts', 'dedupe_key', 'event_id', 'created_at'],
+  pgTypes: ['text', 'text', 'text', 'text', 'text', 'integer', 'text', 'bigint', 'text'],
+};
+
+const DELIVERIES: BulkTable = {
+  table: 'notification_deliveries',
+  columns: ['notification_id', 'receiver', 'status', 'attempts', 'next_attempt_ms'],
+  pgTypes: ['text', 'text', 'text', 'integer', 'bigint'],
+};
 
 export async function insertActivity(db: Db, rows: readonly ActivityDraft[]): Promise<void> {
-  await insertChunked(rows, (chunk) =>
-    db
-      .insertInto('activity')
-      .values(
-        chunk.map((row) => ({
-          user_id: row.userId,
-          file_id: row.fileId,
-          related_user_id: row.relatedUserId,
-          kind: row.kind,
-          occurred_at: row.occurredAt,
-        })),
-      )
-      .execute(),
+  await bulkInsert(
+    db,
+    ACTIVITY,
+    rows.map((row) => [row.userId, row.fileId, row.relatedUserId, row.kind, row.occurredAt]),
   );
 }
 
@@ -43,33 +47,28 @@ export async function enqueueNotifications(
 ): Promise<string[]> {
   if (drafts.length === 0) return [];
   const createdAt = formatTime(nowMs);
-  const rows = drafts.map((draft) => ({
-    id: randomUUID(),
-    type: draft.type,
-    occurred_at: draft.occurredAt,
-    data: JSON.stringify(draft.eventId === null ? draft.data : { ...draft.data, eventId: draft.eventId }),
-    status: receivers.length > 0 ? 'pending' : 'delivered',
-    attempts: 0,
-    dedupe_key: draft.dedupeKey ?? null,
-    event_id: draft.eventId,
-    created_at: createdAt,
-  }));
-  const inserted = new Set<string>();
-  await insertChunked(rows, async (chunk) => {
-    const returned = await db
-      .insertInto('notifications')
-      .values(chunk)
-      .onConflict((oc) => oc.doNothing())
-      .returning('id')
-      .execute();
-    for (const row of returned) inserted.add(row.id);
-  });
-  const ids = rows.filter((row) => inserted.has(row.id)).map((row) => row.id);
-  const deliveries = ids.flatMap((notificationId) =>
-    receivers.map((receiver) => ({ notification_id: notificationId, receiver, status: 'pending', attempts: 0, next_attempt_ms: nowMs })),
+  const status = receivers.length > 0 ? 'pending' : 'delivered';
+  const ids = drafts.map(() => randomUUID());
+  const rows = drafts.map((draft, index) => [
+    ids[index],
+    draft.type,
+    draft.occurredAt,
+    JSON.stringify(draft.eventId === null ? draft.data : { ...draft.data, eventId: draft.eventId }),
+    status,
+    0,
+    draft.dedupeKey ?? null,
+    draft.eventId,
+    createdAt,
+  ]);
+  const returned = await insertNewRows<{ id: string }>(db, NOTIFICATIONS, rows, ['id']);
+  const inserted = new Set(returned.map((row) => row.id));
+  const newIds = ids.filter((id) => inserted.has(id));
+  await bulkInsert(
+    db,
+    DELIVERIES,
+    newIds.flatMap((notificationId) => receivers.map((receiver) => [notificationId, receiver, 'pending', 0, nowMs])),
   );
-  await insertChunked(deliveries, (chunk) => db.insertInto('notification_deliveries').values(chunk).execute());
-  const activity = drafts.flatMap((draft, index) => (draft.activity && inserted.has(rows[index]!.id) ? [draft.activity] : []));
+  const activity = drafts.flatMap((draft, index) => (draft.activity && inserted.has(ids[index]!) ? [draft.activity] : []));
   await insertActivity(db, activity);
-  return ids;
+  return newIds;
 }
