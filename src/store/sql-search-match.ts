@@ -3,6 +3,7 @@ import { MATCH_TIERS } from '../directory/search-ranking.js';
 import { isShortKeyword, type SearchKeyword } from '../directory/search-keyword.js';
 import type { DialectName } from './dialect.js';
 import { pgGramsExpression, sqliteLocalPart, PG_LOCAL_PART } from './migrations/003-search.js';
+import { sqliteShortFileQuery } from './migrations/006-search-short-file-grams.js';
 
 /**
  * The SQL forms of the matching rules of src/directory/search-ranking.ts, per dialect, over a row alias
@@ -11,7 +12,8 @@ import { pgGramsExpression, sqliteLocalPart, PG_LOCAL_PART } from './migrations/
  * Two pieces: `tierSql` is the truth (the tier, or NULL when the row does not match) and is computed
  * only for rows already narrowed by `indexFilterSql`, which is what makes a keystroke cheap:
  *   3+ characters  SQLite FTS5 trigram MATCH / PostgreSQL pg_trgm LIKE '%k%' (GIN)
- *   1-2 characters one exact lookup in the short-gram index (users, departments; 003-search.ts)
+ *   1-2 characters one exact lookup in the short-gram index (users and departments: 003-search.ts;
+ *                  files: 006-search-short-file-grams.ts)
  */
 export interface MatchTarget {
   kind: 'user' | 'department' | 'file';
@@ -53,9 +55,24 @@ export function tierSql(dialect: DialectName, target: MatchTarget, keyword: Sear
   return sql<number | null>`(CASE ${sql.join(branches, sql` `)} END)`;
 }
 
-/** Whether the index path can narrow this kind for this keyword (files have no short-gram index). */
-export function hasIndexPath(target: MatchTarget, keyword: SearchKeyword): boolean {
-  return keyword.text !== '' && (target.kind !== 'file' || !isShortKeyword(keyword));
+/** Whether an index can narrow this kind for this keyword (every kind, for every keyword but ''). */
+export function hasIndexPath(keyword: SearchKeyword): boolean {
+  return keyword.text !== '';
+}
+
+/**
+ * A cheap condition every row matching the keyword satisfies (the keyword occurs in the name, e-mail local
+ * part or a pinyin key), to skip `tierSql` on the many rows of a scope that do not match. Non-empty keyword.
+ */
+export function containsKeywordSql(dialect: DialectName, target: MatchTarget, keyword: SearchKeyword): RawBuilder<boolean> {
+  const a = target.alias;
+  const texts = [sql.raw<string>(`lower(${a}.name)`), sql.raw<string>(`${a}.name_pinyin`), sql.raw<string>(`${a}.name_initials`)];
+  const local = localPart(dialect, target);
+  if (local) texts.push(local);
+  return sql`(${sql.join(
+    texts.map((text) => contains(dialect, text, keyword.text)),
+    sql` OR `,
+  )})`;
 }
 
 /**
@@ -69,6 +86,7 @@ export function indexFilterSql(dialect: DialectName, target: MatchTarget, keywor
     if (dialect === 'postgres') {
       return sql`${sql.raw(pgGramsExpression(a, target.kind === 'user'))} && ARRAY[${`n:${k}`}, ${`p:${k}`}]::text[]`;
     }
+    if (target.kind === 'file') return sql`${sql.ref(`${a}.id`)} IN (${shortFileIdsSql(keyword)})`;
     return sql`${sql.ref(`${a}.id`)} IN (SELECT entity_id FROM search_grams WHERE kind = ${target.kind} AND gram IN (${`n:${k}`}, ${`p:${k}`}))`;
   }
   if (dialect === 'postgres') {
@@ -100,6 +118,7 @@ export function candidateIdsSql(dialect: DialectName, target: MatchTarget, keywo
     return sql`SELECT x.id FROM ${sql.table(TABLE[target.kind])} x WHERE ${indexFilterSql(dialect, inner, keyword)}`;
   }
   if (isShortKeyword(keyword)) {
+    if (target.kind === 'file') return shortFileIdsSql(keyword);
     // UNION, not DISTINCT over IN: each side is one primary-key range, and a row found by both is one row.
     return sql`SELECT entity_id AS id FROM search_grams WHERE kind = ${target.kind} AND gram = ${`n:${k}`}
                UNION SELECT entity_id FROM search_grams WHERE kind = ${target.kind} AND gram = ${`p:${k}`}`;
@@ -107,4 +126,10 @@ export function candidateIdsSql(dialect: DialectName, target: MatchTarget, keywo
   const fts = FTS_TABLE[target.kind];
   const phrase = `"${k.replaceAll('"', '""')}"`;
   return sql`SELECT d.entity_id AS id FROM ${sql.table(fts)} JOIN search_docs d ON d.docid = ${sql.ref(`${fts}.rowid`)} WHERE ${sql.table(fts)} MATCH ${phrase} AND d.kind = ${target.kind}`;
+}
+
+/** SQLite: the ids of the files whose short grams hold the keyword (006-search-short-file-grams.ts). */
+function shortFileIdsSql(keyword: SearchKeyword): RawBuilder<{ id: string }> {
+  return sql`SELECT d.file_id AS id FROM files_short_grams JOIN search_file_docs d ON d.docid = files_short_grams.rowid
+              WHERE files_short_grams MATCH ${sqliteShortFileQuery(keyword.text)}`;
 }

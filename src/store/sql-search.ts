@@ -13,7 +13,7 @@ import type { DepartmentPathNode, PageRequest, Paged, User } from '../directory/
 import type { DialectName } from './dialect.js';
 import type { Database } from './schema.js';
 import { toFile, toUser } from './sql-directory.js';
-import { candidateIdsSql, hasIndexPath, tierSql, type MatchTarget } from './sql-search-match.js';
+import { candidateIdsSql, containsKeywordSql, hasIndexPath, tierSql, type MatchTarget } from './sql-search-match.js';
 
 type FileRow = Selectable<Database['files']>;
 
@@ -39,8 +39,15 @@ export const FILE_MATCH_PROBE = 2000;
 export class SqlSearch implements DirectorySearch {
   private readonly dialect: DialectName;
 
-  constructor(private readonly db: Kysely<Database>) {
+  private readonly fileMatchProbe: number;
+
+  /** `fileMatchProbe`: FILE_MATCH_PROBE unless given (tests pass 1 to take the readable-set plan). */
+  constructor(
+    private readonly db: Kysely<Database>,
+    options: { fileMatchProbe?: number } = {},
+  ) {
     this.dialect = db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+    this.fileMatchProbe = options.fileMatchProbe ?? FILE_MATCH_PROBE;
   }
 
   async searchTeamMembers(query: SearchQuery & { teamId: string }): Promise<Paged<User>> {
@@ -178,14 +185,7 @@ export class SqlSearch implements DirectorySearch {
     const { keyword, viewerId } = query;
     const tier = tierSql(this.dialect, FILES, keyword);
     const exclude = query.excludeFileId === undefined ? sql`` : sql`AND f.id <> ${query.excludeFileId}`;
-    // readable: the viewer's files, as a set built once per search (the grants of each principal are
-    // one index range, file_grants_by_principal) rather than a grant lookup per candidate.
     const ctes = sql`principals (kind, id) AS (${principalsSql(viewerId)}),
-      readable AS (
-        SELECT g.file_id FROM file_grants g JOIN principals p ON g.principal_kind = p.kind AND g.principal_id = p.id
-        UNION
-        SELECT id FROM files WHERE creator_id = ${viewerId}
-      ),
       touched AS (
         SELECT t.file_id, MAX(t.occurred_at) AS last_at
           FROM (SELECT file_id, occurred_at FROM activity WHERE user_id = ${viewerId} AND file_id IS NOT NULL
@@ -193,15 +193,25 @@ export class SqlSearch implements DirectorySearch {
          GROUP BY t.file_id
       )`;
     const columns = sql`f.id, f.name, f.updated_at, ${tier} AS tier, t.last_at AS last_at`;
+    // Two plans, whichever side is smaller (FILE_MATCH_PROBE). Few keyword matches: each is checked with
+    // the grant primary key (file_id, principal_kind, principal_id) against the viewer's few principals.
+    // Many matches, or no keyword: start from the viewer's readable files, built once as one set (each
+    // principal's grants are one range of file_grants_by_principal), and match each on its name.
     const inner = (await this.fewFileMatches(keyword))
       ? sql`SELECT ${columns}
               FROM (${candidateIdsSql(this.dialect, FILES, keyword)}) k CROSS JOIN files f
               LEFT JOIN touched t ON t.file_id = f.id
-             WHERE f.id = k.id AND f.status = 'active' ${exclude} AND f.id IN (SELECT file_id FROM readable)`
+             WHERE f.id = k.id AND f.status = 'active' ${exclude}
+               AND (EXISTS (SELECT 1 FROM principals p JOIN file_grants g ON g.file_id = f.id AND g.principal_kind = p.kind AND g.principal_id = p.id)
+                    OR f.id IN (SELECT id FROM files WHERE creator_id = ${viewerId}))`
       : sql`SELECT ${columns}
-              FROM readable k CROSS JOIN files f
+              FROM (SELECT g.file_id FROM file_grants g JOIN principals p ON g.principal_kind = p.kind AND g.principal_id = p.id
+                    UNION
+                    SELECT id FROM files WHERE creator_id = ${viewerId}) k
+              CROSS JOIN files f
               LEFT JOIN touched t ON t.file_id = f.id
-             WHERE f.id = k.file_id AND f.status = 'active' ${exclude}`;
+             WHERE f.id = k.file_id AND f.status = 'active' ${exclude}
+               ${keyword.text === '' ? sql`` : sql`AND ${containsKeywordSql(this.dialect, FILES, keyword)}`}`;
     const { total, rows } = await this.ranked<{ id: string }>(ctes, inner, sql`m.tier, m.last_at DESC NULLS LAST, m.updated_at DESC, m.name, m.id`, query.page);
     const ids = rows.map((row) => row.id);
     const [files, ranks, stored] = await Promise.all([this.filesByIds(ids), this.grantedRanks(viewerId, ids), this.storedContents(ids)]);
@@ -219,10 +229,10 @@ export class SqlSearch implements DirectorySearch {
 
   /** Whether a file search should start from the keyword's index matches (see FILE_MATCH_PROBE). */
   private async fewFileMatches(keyword: SearchQuery['keyword']): Promise<boolean> {
-    if (!hasIndexPath(FILES, keyword)) return false;
+    if (!hasIndexPath(keyword)) return false;
     const probe = await sql<{ n: number }>`
-      SELECT COUNT(*) AS n FROM (SELECT c.id FROM (${candidateIdsSql(this.dialect, FILES, keyword)}) c LIMIT ${FILE_MATCH_PROBE}) p`.execute(this.db);
-    return Number(probe.rows[0]?.n ?? 0) < FILE_MATCH_PROBE;
+      SELECT COUNT(*) AS n FROM (SELECT c.id FROM (${candidateIdsSql(this.dialect, FILES, keyword)}) c LIMIT ${this.fileMatchProbe}) p`.execute(this.db);
+    return Number(probe.rows[0]?.n ?? 0) < this.fileMatchProbe;
   }
 
   /**

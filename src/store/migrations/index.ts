@@ -6,6 +6,7 @@ import { searchMigration } from './003-search.js';
 import { eventsMigration } from './004-events.js';
 import { manageMigration } from './005-manage.js';
 import { searchFilesCoverMigration } from './006-search-files-cover.js';
+import { searchShortFileGramsMigration } from './006-search-short-file-grams.js';
 
 /**
  * Every migration, by name; names sort in the order they apply. A feature adds its own file here;
@@ -19,5 +20,6 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
     '004-events': eventsMigration(dialect),
     '005-manage': manageMigration(),
     '006-search-files-cover': searchFilesCoverMigration(),
+    '006-search-short-file-grams': searchShortFileGramsMigration(dialect),
   };
 }

@@ -1,0 +1,117 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { normaliseKeyword } from '../../src/directory/search-keyword.js';
+import { SEARCH_COUNT_CAP } from '../../src/directory/search-page.js';
+import { replaceGrants, upsertFiles, upsertUsers } from '../../src/store/directory-writer.js';
+import { SqlSearch } from '../../src/store/sql-search.js';
+import { FILES } from '../helpers/directory-fixture.js';
+import { buildTestApp } from '../helpers/app.js';
+import { describeEachStore } from '../helpers/stores.js';
+import { ids, search } from './search-http.js';
+import { addActivity, REPORTS, seedSearchCompany, UNREADABLE_FOR_HANMEIMEI } from './search-fixture.js';
+
+/** More acme members than the count cap: Bulk 0001 .. Bulk 1010 (bulk0001@ ..). */
+const BULK = Array.from({ length: SEARCH_COUNT_CAP + 10 }, (_, i) => {
+  const n = String(i + 1).padStart(4, '0');
+  return { id: `bulk${n}`, name: `Bulk ${n}`, email: `bulk${n}@example.com`, avatar: null, teamId: 'acme', departmentIds: [], watermark: null };
+});
+
+describeEachStore('search at scale: capped counts, the empty keyword, both file plans', (store) => {
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    await seedSearchCompany(store().db);
+    await upsertUsers(store().db, BULK);
+    // zhang mentioned Bulk 0900: a contact, so it leads the empty keyword's list.
+    await addActivity(store().db, { userId: 'zhang', kind: 'mention', occurredAt: '2024-05-01T08:00:00Z', relatedUserId: 'bulk0900' });
+    app = await buildTestApp(store());
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  describe('count cap', () => {
+    it(`reports at most ${SEARCH_COUNT_CAP} matches, with pages over exactly those`, async () => {
+      const first = await search(app, 'zhang', { type: 'team_member', keyword: 'bulk', page: 0, pageSize: 50 });
+      expect(first.teamMembers).toMatchObject({ count: SEARCH_COUNT_CAP, pageCount: SEARCH_COUNT_CAP / 50 });
+      const last = await search(app, 'zhang', { type: 'team_member', keyword: 'bulk', page: SEARCH_COUNT_CAP / 50 - 1, pageSize: 50 });
+      expect(last.teamMembers.results).toHaveLength(50);
+      const past = await search(app, 'zhang', { type: 'team_member', keyword: 'bulk', page: SEARCH_COUNT_CAP / 50, pageSize: 50 });
+      expect(past.teamMembers).toEqual({ count: SEARCH_COUNT_CAP, page: SEARCH_COUNT_CAP / 50, pageSize: 50, pageCount: SEARCH_COUNT_CAP / 50, results: [] });
+      // A page size that does not divide the cap: the last page holds the remainder.
+      const odd = await search(app, 'zhang', { type: 'team_member', keyword: 'bulk', page: 142, pageSize: 7 });
+      expect(odd.teamMembers).toMatchObject({ count: SEARCH_COUNT_CAP, pageCount: 143 });
+      expect(odd.teamMembers.results).toHaveLength(SEARCH_COUNT_CAP - 142 * 7);
+    });
+
+    it('still counts exactly under the cap', async () => {
+      const found = await search(app, 'zhang', { type: 'team_member', keyword: 'bulk 09', pageSize: 50 });
+      expect(found.teamMembers).toMatchObject({ count: 100, pageCount: 2 });
+    });
+  });
+
+  describe('empty keyword over a large team', () => {
+    it('lists contacts first, then everyone by name, without repeating the contact', async () => {
+      const first = await search(app, 'zhang', { type: 'team_member', keyword: '', page: 0, pageSize: 5 });
+      expect(first.teamMembers.count).toBe(SEARCH_COUNT_CAP);
+      expect(ids(first.teamMembers)).toEqual(['bulk0900', 'alice', 'ann', 'annalee', 'bob']);
+      const second = await search(app, 'zhang', { type: 'team_member', keyword: '', page: 1, pageSize: 5 });
+      expect(ids(second.teamMembers)).toEqual(['bulk0001', 'bulk0002', 'bulk0003', 'bulk0004', 'bulk0005']);
+      const around = await search(app, 'zhang', { type: 'team_member', keyword: '', page: 0, pageSize: 50 });
+      const all = [...ids(around.teamMembers)];
+      for (let page = 1; page < 20; page++) {
+        all.push(...ids((await search(app, 'zhang', { type: 'team_member', keyword: '', page, pageSize: 50 })).teamMembers));
+      }
+      expect(all).toHaveLength(SEARCH_COUNT_CAP);
+      expect(new Set(all).size).toBe(SEARCH_COUNT_CAP);
+      expect(all.filter((id) => id === 'bulk0900')).toHaveLength(1);
+    });
+  });
+
+  describe('file plans', () => {
+    // Probe 1: every keyword with a match takes the readable-set plan; the default takes the match plan.
+    const plans = () => ({ fromMatches: new SqlSearch(store().db), fromReadable: new SqlSearch(store().db, { fileMatchProbe: 1 }) });
+
+    it('give the same ranked, readable-only results and counts', async () => {
+      const { fromMatches, fromReadable } = plans();
+      for (const viewerId of ['hanmeimei', 'zhang', 'lilei', 'bob', 'outsider']) {
+        for (const keyword of ['周报', '周', 'plan', '计划', 'jidu', 'zb', 'e', '机密', '']) {
+          for (const offset of [0, 3]) {
+            const query = { viewerId, keyword: normaliseKeyword(keyword), page: { offset, limit: 3 } };
+            const a = await fromMatches.searchReadableFiles(query);
+            const b = await fromReadable.searchReadableFiles(query);
+            const label = `${viewerId} ${keyword} ${offset}`;
+            expect(b.total, label).toBe(a.total);
+            expect(b.items.map((item) => item.file.id), label).toEqual(a.items.map((item) => item.file.id));
+            if (viewerId === 'hanmeimei') {
+              expect(
+                a.items.some((item) => UNREADABLE_FOR_HANMEIMEI.includes(item.file.id)),
+                label,
+              ).toBe(false);
+            }
+          }
+        }
+      }
+    });
+
+    it('find files by one and two characters, following renames and deletes', async () => {
+      const { fromMatches } = plans();
+      const find = async (keyword: string) =>
+        (await fromMatches.searchReadableFiles({ viewerId: 'hanmeimei', keyword: normaliseKeyword(keyword), page: { offset: 0, limit: 50 } })).items.map(
+          (item) => item.file.id,
+        );
+      expect(await find('周报')).toEqual(['report7', 'report6', 'report5', 'report4', 'report3', 'report2', 'report1']);
+      expect(await find('zb')).toHaveLength(7);
+      await upsertFiles(store().db, [{ ...REPORTS[0]!, name: '月报 01' }]);
+      expect(await find('周报')).not.toContain('report1');
+      expect(await find('月报')).toEqual(['report1']);
+      expect(await find('yb')).toEqual(['report1']);
+      expect(await find('月')).toEqual(['report1']);
+      await replaceGrants(store().db, ['report2'], []);
+      await store().db.deleteFrom('files').where('id', '=', 'report2').execute();
+      expect(await find('周报')).toEqual(['report7', 'report6', 'report5', 'report4', 'report3']);
+      // Re-upserting unchanged rows (a snapshot imported again) keeps one entry per file.
+      await upsertFiles(store().db, [...FILES, ...REPORTS.slice(2)]);
+      expect(await find('周报')).toEqual(['report7', 'report6', 'report5', 'report4', 'report3']);
+    });
+  });
+});
