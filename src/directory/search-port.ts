@@ -25,7 +25,9 @@ export const DEPARTMENT_FALLBACK_USERS = 200;
 /**
  * The search half of the Directory port (@-mention search, interface 4.4 and 4.5). Matching and the
  * tiers are those of src/directory/search-ranking.ts (`matchTier`); every method returns one page of
- * the ranked matches and the total count of matches, so the caller's page arithmetic is exact.
+ * the ranked matches and the total count of matches, so the caller's page arithmetic is exact. The count
+ * may stop at SEARCH_COUNT_CAP (src/directory/search-page.ts; the caller caps it anyway), and a page
+ * starting past the cap is never asked for (its `limit` is 0).
  * "Last contact" of a user, below, is the latest activity in which the viewer mentioned them or they
  * mentioned the viewer (activity kind `mention`, `related_user_id`).
  */
