@@ -13,7 +13,7 @@ import type { DepartmentPathNode, PageRequest, Paged, User } from '../directory/
 import type { DialectName } from './dialect.js';
 import type { Database } from './schema.js';
 import { toFile, toUser } from './sql-directory.js';
-import { candidateIdsSql, containsKeywordSql, hasIndexPath, tierSql, type MatchTarget } from './sql-search-match.js';
+import { candidateIdsSql, containsKeywordSql, hasIndexPath, indexFilterSql, tierSql, type MatchTarget } from './sql-search-match.js';
 
 type FileRow = Selectable<Database['files']>;
 
@@ -53,13 +53,12 @@ export class SqlSearch implements DirectorySearch {
   async searchTeamMembers(query: SearchQuery & { teamId: string }): Promise<Paged<User>> {
     const { keyword } = query;
     if (keyword.text === '') return this.teamMembersByName(query);
-    // CROSS JOIN keeps the index matches as the outer loop on SQLite (its planner may otherwise walk the
-    // whole team and probe the matches); PostgreSQL plans it as an ordinary join.
+    const matches = this.indexMatches(USERS, 'users', keyword);
     const { total, rows } = await this.ranked<{ id: string }>(
       sql`contacts AS (${contactsSql(query.viewerId)})`,
       sql`SELECT u.id, u.name, ${tierSql(this.dialect, USERS, keyword)} AS tier, c.last_at AS last_at
-            FROM (${candidateIdsSql(this.dialect, USERS, keyword)}) k CROSS JOIN users u LEFT JOIN contacts c ON c.user_id = u.id
-           WHERE u.id = k.id AND u.team_id = ${query.teamId}`,
+            FROM ${matches.from} LEFT JOIN contacts c ON c.user_id = u.id
+           WHERE u.team_id = ${query.teamId} ${matches.where}`,
       sql`m.tier, m.last_at DESC NULLS LAST, m.name, m.id`,
       query.page,
     );
@@ -153,8 +152,7 @@ export class SqlSearch implements DirectorySearch {
 
   async searchDepartments(query: SearchQuery & { teamId: string }): Promise<Paged<DepartmentHit>> {
     const { keyword } = query;
-    const from = keyword.text === '' ? sql`departments d` : sql`(${candidateIdsSql(this.dialect, DEPARTMENTS, keyword)}) k CROSS JOIN departments d`;
-    const joined = keyword.text === '' ? sql`` : sql`AND d.id = k.id`;
+    const { from, where } = keyword.text === '' ? { from: sql`departments d`, where: sql`` } : this.indexMatches(DEPARTMENTS, 'departments', keyword);
     const { total, rows } = await this.ranked<{ id: string; name: string }>(
       sql`mine AS (
             SELECT a.ancestor_id AS id FROM user_departments ud
@@ -164,7 +162,7 @@ export class SqlSearch implements DirectorySearch {
       sql`SELECT d.id, d.name, ${tierSql(this.dialect, DEPARTMENTS, keyword)} AS tier,
                  CASE WHEN d.id IN (SELECT id FROM mine) THEN 0 ELSE 1 END AS mine
             FROM ${from}
-           WHERE d.team_id = ${query.teamId} ${joined}`,
+           WHERE d.team_id = ${query.teamId} ${where}`,
       sql`m.tier, m.mine, m.name, m.id`,
       query.page,
     );
@@ -197,11 +195,12 @@ export class SqlSearch implements DirectorySearch {
     // the grant primary key (file_id, principal_kind, principal_id) against the viewer's few principals.
     // Many matches, or no keyword: start from the viewer's readable files, built once as one set (each
     // principal's grants are one range of file_grants_by_principal), and match each on its name.
-    const inner = (await this.fewFileMatches(keyword))
+    const matches = (await this.fewFileMatches(keyword)) ? this.indexMatches(FILES, 'files', keyword) : null;
+    const inner = matches
       ? sql`SELECT ${columns}
-              FROM (${candidateIdsSql(this.dialect, FILES, keyword)}) k CROSS JOIN files f
+              FROM ${matches.from}
               LEFT JOIN touched t ON t.file_id = f.id
-             WHERE f.id = k.id AND f.status = 'active' ${exclude}
+             WHERE f.status = 'active' ${exclude} ${matches.where}
                AND (EXISTS (SELECT 1 FROM principals p JOIN file_grants g ON g.file_id = f.id AND g.principal_kind = p.kind AND g.principal_id = p.id)
                     OR f.id IN (SELECT id FROM files WHERE creator_id = ${viewerId}))`
       : sql`SELECT ${columns}
@@ -224,6 +223,24 @@ export class SqlSearch implements DirectorySearch {
           grantedRole: rank === undefined ? null : roleFromRank(rank),
         };
       }),
+    };
+  }
+
+  /**
+   * The rows of `table` (as `target.alias`) the index lets through for a non-empty keyword, as a FROM
+   * item and the WHERE terms (starting with AND) that go with it. SQLite: the match ids as a subquery,
+   * CROSS JOINed so they stay the outer loop (its planner may otherwise walk a whole team and probe the
+   * matches), the table joined back by primary key. PostgreSQL: the table itself with the indexed
+   * condition, which it serves with a bitmap scan, so each match is read once.
+   */
+  private indexMatches(target: MatchTarget, table: 'users' | 'departments' | 'files', keyword: SearchQuery['keyword']) {
+    const a = target.alias;
+    if (this.dialect === 'postgres') {
+      return { from: sql`${sql.table(table)} ${sql.raw(a)}`, where: sql`AND ${indexFilterSql(this.dialect, target, keyword)}` };
+    }
+    return {
+      from: sql`(${candidateIdsSql(this.dialect, target, keyword)}) k CROSS JOIN ${sql.table(table)} ${sql.raw(a)}`,
+      where: sql`AND ${sql.ref(`${a}.id`)} = k.id`,
     };
   }
 
