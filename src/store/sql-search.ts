@@ -28,6 +28,9 @@ const FILES: MatchTarget = { kind: 'file', alias: 'f' };
  */
 export const FILE_MATCH_PROBE = 2000;
 
+/** The newest files the empty keyword's file search walks before it ranks the readable set instead. */
+export const RECENT_FILE_WALK = 5000;
+
 /**
  * The search half of the Directory port in SQL (SQLite and PostgreSQL). Each search ranks narrow rows
  * (id and the order's columns) of a scope narrowed by an index when there is a keyword
@@ -40,14 +43,16 @@ export class SqlSearch implements DirectorySearch {
   private readonly dialect: DialectName;
 
   private readonly fileMatchProbe: number;
+  private readonly recentFileWalk: number;
 
-  /** `fileMatchProbe`: FILE_MATCH_PROBE unless given (tests pass 1 to take the readable-set plan). */
+  /** The bounds default to FILE_MATCH_PROBE and RECENT_FILE_WALK (tests vary them to take each plan). */
   constructor(
     private readonly db: Kysely<Database>,
-    options: { fileMatchProbe?: number } = {},
+    options: { fileMatchProbe?: number; recentFileWalk?: number } = {},
   ) {
     this.dialect = db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
     this.fileMatchProbe = options.fileMatchProbe ?? FILE_MATCH_PROBE;
+    this.recentFileWalk = options.recentFileWalk ?? RECENT_FILE_WALK;
   }
 
   async searchTeamMembers(query: SearchQuery & { teamId: string }): Promise<Paged<User>> {
@@ -201,8 +206,7 @@ export class SqlSearch implements DirectorySearch {
               FROM ${matches.from}
               LEFT JOIN touched t ON t.file_id = f.id
              WHERE f.status = 'active' ${exclude} ${matches.where}
-               AND (EXISTS (SELECT 1 FROM principals p JOIN file_grants g ON g.file_id = f.id AND g.principal_kind = p.kind AND g.principal_id = p.id)
-                    OR f.id IN (SELECT id FROM files WHERE creator_id = ${viewerId}))`
+               AND (${grantedSql} OR f.id IN (SELECT id FROM files WHERE creator_id = ${viewerId}))`
       : sql`SELECT ${columns}
               FROM (SELECT g.file_id FROM file_grants g JOIN principals p ON g.principal_kind = p.kind AND g.principal_id = p.id
                     UNION
@@ -211,7 +215,8 @@ export class SqlSearch implements DirectorySearch {
               LEFT JOIN touched t ON t.file_id = f.id
              WHERE f.id = k.file_id AND f.status = 'active' ${exclude}
                ${keyword.text === '' ? sql`` : sql`AND ${containsKeywordSql(this.dialect, FILES, keyword)}`}`;
-    const { total, rows } = await this.ranked<{ id: string }>(ctes, inner, sql`m.tier, m.last_at DESC NULLS LAST, m.updated_at DESC, m.name, m.id`, query.page);
+    const recent = keyword.text === '' ? await this.recentReadableFiles(ctes, exclude, query) : null;
+    const { total, rows } = recent ?? (await this.ranked<{ id: string }>(ctes, inner, sql`m.tier, m.last_at DESC NULLS LAST, m.updated_at DESC, m.name, m.id`, query.page));
     const ids = rows.map((row) => row.id);
     const [files, ranks, stored] = await Promise.all([this.filesByIds(ids), this.grantedRanks(viewerId, ids), this.storedContents(ids)]);
     return {
@@ -242,6 +247,55 @@ export class SqlSearch implements DirectorySearch {
       from: sql`(${candidateIdsSql(this.dialect, target, keyword)}) k CROSS JOIN ${sql.table(table)} ${sql.raw(a)}`,
       where: sql`AND ${sql.ref(`${a}.id`)} = k.id`,
     };
+  }
+
+  /**
+   * The empty keyword's page of files without ranking every readable file: the touched files (a small
+   * set) first, then the newest files walked from the updated_at index, each checked with the grant primary
+   * key, until the page is full. The walk reads at most RECENT_FILE_WALK files (and their ties on
+   * updated_at); when they do not fill the
+   * page (a searcher who may read few files, or a deep page), null: the caller ranks the readable set.
+   * The count is the readable set counted up to the cap.
+   */
+  private async recentReadableFiles(
+    ctes: RawBuilder<unknown>,
+    exclude: RawBuilder<unknown>,
+    query: SearchQuery,
+  ): Promise<{ total: number; rows: { id: string }[] } | null> {
+    const { page, viewerId } = query;
+    if (this.recentFileWalk < 1) return null;
+    const readable = sql`(f.creator_id = ${viewerId} OR ${grantedSql})`;
+    const counted = await sql<{ total: number }>`
+      WITH ${ctes}
+      SELECT COUNT(*) AS total FROM (
+        SELECT f.id FROM (SELECT g.file_id FROM file_grants g JOIN principals p ON g.principal_kind = p.kind AND g.principal_id = p.id
+                          UNION
+                          SELECT id FROM files WHERE creator_id = ${viewerId}) k
+        CROSS JOIN files f
+        WHERE f.id = k.file_id AND f.status = 'active' ${exclude}
+        LIMIT ${SEARCH_COUNT_CAP}) c`.execute(this.db);
+    const total = Number(counted.rows[0]?.total ?? 0);
+    if (page.limit === 0 || page.offset >= total) return { total, rows: [] };
+    const touched = await sql<{ id: string }>`
+      WITH ${ctes}
+      SELECT f.id FROM touched t CROSS JOIN files f
+       WHERE f.id = t.file_id AND f.status = 'active' ${exclude} AND ${readable}
+       ORDER BY t.last_at DESC, f.updated_at DESC, f.name, f.id`.execute(this.db);
+    const rows = touched.rows.slice(page.offset, page.offset + page.limit);
+    const wanted = Math.min(page.limit - rows.length, total - page.offset - rows.length);
+    if (wanted <= 0) return { total, rows };
+    // The walk's bound as a time: files updated since the RECENT_FILE_WALK-th newest (ties included).
+    const cut = await sql<{ updated_at: string }>`
+      SELECT updated_at FROM files ORDER BY updated_at DESC LIMIT 1 OFFSET ${this.recentFileWalk - 1}`.execute(this.db);
+    const since = cut.rows[0] ? sql`AND f.updated_at >= ${cut.rows[0].updated_at}` : sql``;
+    const rest = await sql<{ id: string }>`
+      WITH ${ctes}
+      SELECT f.id FROM files f
+       WHERE f.status = 'active' ${since} ${exclude} AND f.id NOT IN (SELECT file_id FROM touched) AND ${readable}
+       ORDER BY f.updated_at DESC, f.name, f.id
+       LIMIT ${wanted} OFFSET ${Math.max(0, page.offset - touched.rows.length)}`.execute(this.db);
+    if (rest.rows.length < wanted) return null;
+    return { total, rows: [...rows, ...rest.rows] };
   }
 
   /** Whether a file search should start from the keyword's index matches (see FILE_MATCH_PROBE). */
@@ -340,6 +394,13 @@ export class SqlSearch implements DirectorySearch {
     return new Map(rows.map((row) => [row.ancestor_id, Number(row.count)]));
   }
 }
+
+/**
+ * Whether file `f` is granted to one of the viewer's principals (CTE `principals`): its few grants read by
+ * primary key, each looked up in the principals, which are computed once per statement (a non-correlated
+ * subquery) rather than per file.
+ */
+const grantedSql = sql`EXISTS (SELECT 1 FROM file_grants g WHERE g.file_id = f.id AND (g.principal_kind, g.principal_id) IN (SELECT kind, id FROM principals))`;
 
 /** The rows in the order of `ids` (rows missing since, by a concurrent delete, are left out). */
 function inOrder<T extends { id: string }>(ids: readonly string[], rows: readonly T[]): T[] {

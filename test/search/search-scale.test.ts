@@ -93,13 +93,39 @@ describeEachStore('search at scale: capped counts, the empty keyword, both file 
       }
     });
 
+    it('list the empty keyword the same from the newest-files walk as from the ranked readable set', async () => {
+      // hanmeimei worked on two files lately: they lead, then the rest by updatedAt.
+      await addActivity(store().db, { userId: 'hanmeimei', kind: 'edit', occurredAt: '2024-06-01T08:00:00Z', fileId: 'report3' });
+      await addActivity(store().db, { userId: 'hanmeimei', kind: 'open', occurredAt: '2024-06-02T08:00:00Z', fileId: 'plan' });
+      const walk = new SqlSearch(store().db);
+      const short = new SqlSearch(store().db, { recentFileWalk: 3 });
+      const ranked = new SqlSearch(store().db, { recentFileWalk: 0 });
+      for (const viewerId of ['hanmeimei', 'zhang', 'bob', 'outsider']) {
+        for (const excludeFileId of [undefined, 'report5']) {
+          for (const offset of [0, 1, 2, 4, 8, 20]) {
+            const query = { viewerId, keyword: normaliseKeyword(''), page: { offset, limit: 2 }, ...(excludeFileId ? { excludeFileId } : {}) };
+            const expected = await ranked.searchReadableFiles(query);
+            const label = `${viewerId} ${excludeFileId} ${offset}`;
+            for (const search of [walk, short]) {
+              const found = await search.searchReadableFiles(query);
+              expect(found.total, label).toBe(expected.total);
+              expect(found.items.map((item) => item.file.id), label).toEqual(expected.items.map((item) => item.file.id));
+            }
+          }
+        }
+      }
+      const first = await walk.searchReadableFiles({ viewerId: 'hanmeimei', keyword: normaliseKeyword(''), page: { offset: 0, limit: 3 } });
+      expect(first.items.map((item) => item.file.id)).toEqual(['plan', 'report3', 'report7']);
+    });
+
     it('find files by one and two characters, following renames and deletes', async () => {
       const { fromMatches } = plans();
       const find = async (keyword: string) =>
         (await fromMatches.searchReadableFiles({ viewerId: 'hanmeimei', keyword: normaliseKeyword(keyword), page: { offset: 0, limit: 50 } })).items.map(
           (item) => item.file.id,
         );
-      expect(await find('周报')).toEqual(['report7', 'report6', 'report5', 'report4', 'report3', 'report2', 'report1']);
+      // report3 first: hanmeimei worked on it (previous test), the rest newest first.
+      expect(await find('周报')).toEqual(['report3', 'report7', 'report6', 'report5', 'report4', 'report2', 'report1']);
       expect(await find('zb')).toHaveLength(7);
       await upsertFiles(store().db, [{ ...REPORTS[0]!, name: '月报 01' }]);
       expect(await find('周报')).not.toContain('report1');
@@ -108,10 +134,10 @@ describeEachStore('search at scale: capped counts, the empty keyword, both file 
       expect(await find('月')).toEqual(['report1']);
       await replaceGrants(store().db, ['report2'], []);
       await store().db.deleteFrom('files').where('id', '=', 'report2').execute();
-      expect(await find('周报')).toEqual(['report7', 'report6', 'report5', 'report4', 'report3']);
+      expect(await find('周报')).toEqual(['report3', 'report7', 'report6', 'report5', 'report4']);
       // Re-upserting unchanged rows (a snapshot imported again) keeps one entry per file.
       await upsertFiles(store().db, [...FILES, ...REPORTS.slice(2)]);
-      expect(await find('周报')).toEqual(['report7', 'report6', 'report5', 'report4', 'report3']);
+      expect(await find('周报')).toEqual(['report3', 'report7', 'report6', 'report5', 'report4']);
     });
   });
 });
