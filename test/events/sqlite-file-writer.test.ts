@@ -7,9 +7,9 @@ import { buildTestApp } from '../helpers/app.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
 import { collaborator, commentCreate, dateMention, fileContent, postEvent, signedHeaders, tokenHeaders } from './event-fixtures.js';
 
-// An SQLite file is written by the event-write worker thread on a connection of its own; these checks
-// read what it committed through the service's connection, and again after a restart.
-describe('events on an SQLite file (written by the worker thread)', () => {
+// On an SQLite file (the production default) the service reads through a second connection (the hot
+// reads); these checks read what the event writer committed, and again after a restart.
+describe('events on an SQLite file', () => {
   let dir: string;
   let url: string;
   const T = Date.parse('2024-03-01T08:00:00Z');
