@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { sql } from 'kysely';
 import type { OpenDatabase } from '../store/database.js';
 import {
   clearDirectory,
@@ -94,6 +95,9 @@ export async function importSnapshot(store: OpenDatabase, input: unknown, option
       for (const content of contents) await putFileContent(trx, content.fileId, content.contentType, content.bytes);
       return { teams: teams.length, departments: departments.length, users: users.length, files: files.length, grants: grants.length, contents: contents.length };
     });
+    // PostgreSQL plans from table statistics; right after a bulk load they describe the old tables
+    // (or none), and the permission joins fall back to sequential scans until autovacuum catches up.
+    if (store.dialect === 'postgres') await sql`ANALYZE teams, departments, department_ancestors, users, user_departments, files, file_grants`.execute(store.db);
     return { ok: true, counts };
   } catch (error) {
     if (error instanceof Refused) return { ok: false, problems: error.problems };
