@@ -27,12 +27,14 @@ export interface OpenDatabase {
    * Absent for PostgreSQL and for `sqlite::memory:` (another connection would see another database).
    */
   sqliteReader?: SQLite.Database;
+  /** PostgreSQL only: the pool under Kysely, for named (prepared) statements on the hottest lookups. */
+  pgPool?: pg.Pool;
   close(): Promise<void>;
 }
 
 /** Opens `sqlite:PATH`, `sqlite::memory:` or `postgres://…` and applies every pending migration. */
 export async function openDatabase(url: string, options: OpenDatabaseOptions = {}): Promise<OpenDatabase> {
-  const { db, dialect } = url.startsWith('sqlite:') ? openSqlite(url.slice('sqlite:'.length)) : openPostgres(url, options);
+  const { db, dialect, pgPool } = url.startsWith('sqlite:') ? openSqlite(url.slice('sqlite:'.length)) : openPostgres(url, options);
   try {
     await migrate(db, dialect);
   } catch (error) {
@@ -40,7 +42,8 @@ export async function openDatabase(url: string, options: OpenDatabaseOptions = {
     throw error;
   }
   const path = url.slice('sqlite:'.length);
-  if (dialect !== 'sqlite' || path === ':memory:') return { db, dialect, close: () => db.destroy() };
+  if (pgPool) return { db, dialect, pgPool, close: () => db.destroy() };
+  if (path === ':memory:') return { db, dialect, close: () => db.destroy() };
   // Opened after the migrations, so it sees every table they made.
   const sqliteReader = new SQLite(path, { readonly: true });
   sqliteReader.pragma('busy_timeout = 5000');
@@ -55,7 +58,7 @@ export async function openDatabase(url: string, options: OpenDatabaseOptions = {
   };
 }
 
-function openSqlite(path: string): { db: Kysely<Database>; dialect: DialectName } {
+function openSqlite(path: string): { db: Kysely<Database>; dialect: DialectName; pgPool?: undefined } {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SQLite(path);
   sqlite.pragma('journal_mode = WAL');
@@ -67,7 +70,7 @@ function openSqlite(path: string): { db: Kysely<Database>; dialect: DialectName 
   return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) }), dialect: 'sqlite' };
 }
 
-function openPostgres(url: string, options: OpenDatabaseOptions): { db: Kysely<Database>; dialect: DialectName } {
+function openPostgres(url: string, options: OpenDatabaseOptions): { db: Kysely<Database>; dialect: DialectName; pgPool: pg.Pool } {
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
@@ -78,7 +81,7 @@ function openPostgres(url: string, options: OpenDatabaseOptions): { db: Kysely<D
   pool.on('connect', (client) => {
     client.query('SET jit = off').catch(() => undefined);
   });
-  return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
+  return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres', pgPool: pool };
 }
 
 async function migrate(db: Kysely<Database>, dialect: DialectName): Promise<void> {

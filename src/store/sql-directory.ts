@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { CompiledQuery, PostgresAdapter, sql, type Kysely, type Selectable } from 'kysely';
 import type { Directory, FileOrder, FileWithGrant, StoredContent } from '../directory/directory.js';
 import { roleFromRank } from '../directory/permissions.js';
 import type {
@@ -17,6 +17,9 @@ import type { DirectorySearch } from '../directory/search-port.js';
 import type { OpenDatabase } from './database.js';
 import type { Database } from './schema.js';
 import { SqliteHotReads } from './sqlite-hot-reads.js';
+import { PostgresHotReads } from './postgres-hot-reads.js';
+import type { FileWithRankRow, HotReads } from './hot-reads.js';
+import { HOT_SQL, forPostgres, forSqlite, sqliteValues } from './hot-read-sql.js';
 import { SqlSearch } from './sql-search.js';
 
 type UserRow = Selectable<Database['users']>;
@@ -24,24 +27,37 @@ type FileRow = Selectable<Database['files']> & { has_content: number | boolean |
 
 const ID_CHUNK = 500;
 
+
 /** The Directory port over collab-host's own tables (SQLite or PostgreSQL through one Kysely schema). */
 export class SqlDirectory implements Directory {
   private readonly search: SqlSearch;
 
+  private readonly postgres: boolean;
+
   /**
-   * `hotReads` (SQLite files): the user, file and grant lookups of every document open run as prepared
-   * statements on a read-only connection; without it they run through Kysely like everything else.
+   * `hotReads`: the lookups of every document open as prepared statements (SqliteHotReads on an SQLite
+   * file's read connection, PostgresHotReads as named statements); without it they run through Kysely.
    */
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly hotReads?: SqliteHotReads,
+    private readonly hotReads?: HotReads,
   ) {
     this.search = new SqlSearch(db);
+    this.postgres = db.getExecutor().adapter instanceof PostgresAdapter;
   }
 
-  /** The directory over an open store, with the SQLite fast path when the store has a read connection. */
+  /** The directory over an open store, with prepared hot reads where the store allows them. */
   static over(store: OpenDatabase): SqlDirectory {
-    return new SqlDirectory(store.db, store.sqliteReader ? new SqliteHotReads(store.sqliteReader) : undefined);
+    if (store.sqliteReader) return new SqlDirectory(store.db, new SqliteHotReads(store.sqliteReader));
+    if (store.pgPool) return new SqlDirectory(store.db, new PostgresHotReads(store.pgPool));
+    return new SqlDirectory(store.db);
+  }
+
+  /** A hot-read statement through Kysely (in-memory SQLite), in this dialect's placeholders. */
+  private async hotQuery<R>(text: string, parameters: readonly string[]): Promise<R | undefined> {
+    const sqlite = forSqlite(text);
+    const query = this.postgres ? CompiledQuery.raw(forPostgres(text), [...parameters]) : CompiledQuery.raw(sqlite.text, sqliteValues(sqlite, parameters));
+    return (await this.db.executeQuery<R>(query)).rows[0];
   }
 
   // @-mention search: src/store/sql-search.ts.
@@ -63,7 +79,7 @@ export class SqlDirectory implements Directory {
 
   async getUser(userId: string): Promise<User | undefined> {
     if (this.hotReads) {
-      const hot = this.hotReads.userById(userId);
+      const hot = await this.hotReads.userById(userId);
       return hot && toUser(hot);
     }
     const row = await this.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
@@ -182,10 +198,6 @@ export class SqlDirectory implements Directory {
   }
 
   async getFile(fileId: string): Promise<FileRecord | undefined> {
-    if (this.hotReads) {
-      const hot = this.hotReads.fileById(fileId);
-      return hot && toFile(hot);
-    }
     const row = await this.db
       .selectFrom('files as f')
       .leftJoin('file_contents as c', 'c.file_id', 'f.id')
@@ -197,46 +209,17 @@ export class SqlDirectory implements Directory {
   }
 
   async getFileForViewer(fileId: string, userId: string): Promise<FileWithGrant | undefined> {
-    if (this.hotReads) {
-      const hot = this.hotReads.fileWithGrant(fileId, userId);
-      return hot && { file: toFile(hot), grantedRole: hot.granted_rank === null ? null : roleFromRank(hot.granted_rank) };
-    }
-    const [file, grantedRole] = await Promise.all([this.getFile(fileId), this.getGrantedRole(fileId, userId)]);
-    return file && { file, grantedRole };
+    const row = this.hotReads
+      ? await this.hotReads.fileWithGrant(fileId, userId)
+      : await this.hotQuery<FileWithRankRow>(HOT_SQL.fileWithGrant, [fileId, userId]);
+    return row && { file: toFile(row), grantedRole: row.granted_rank == null ? null : roleFromRank(Number(row.granted_rank)) };
   }
 
   async getGrantedRole(fileId: string, userId: string): Promise<Role | null> {
-    if (this.hotReads) {
-      const rank = this.hotReads.grantedRank(fileId, userId);
-      return rank === null ? null : roleFromRank(rank);
-    }
-    const row = await this.db
-      .selectFrom('file_grants as g')
-      .select((eb) => eb.fn.max('g.role_rank').as('rank'))
-      .where('g.file_id', '=', fileId)
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('g.principal_kind', '=', 'user'), eb('g.principal_id', '=', userId)]),
-          eb.and([
-            eb('g.principal_kind', '=', 'team'),
-            eb('g.principal_id', '=', eb.selectFrom('users').select('team_id').where('id', '=', userId)),
-          ]),
-          eb.and([
-            eb('g.principal_kind', '=', 'department'),
-            eb(
-              'g.principal_id',
-              'in',
-              eb
-                .selectFrom('user_departments as ud')
-                .innerJoin('department_ancestors as a', 'a.department_id', 'ud.department_id')
-                .select('a.ancestor_id')
-                .where('ud.user_id', '=', userId),
-            ),
-          ]),
-        ]),
-      )
-      .executeTakeFirst();
-    return row?.rank == null ? null : roleFromRank(Number(row.rank));
+    const rank = this.hotReads
+      ? await this.hotReads.grantedRank(fileId, userId)
+      : (await this.hotQuery<{ rank: number | null }>(HOT_SQL.grantedRank, [fileId, userId]))?.rank;
+    return rank == null ? null : roleFromRank(Number(rank));
   }
 
   async listReadableFiles(

@@ -1,6 +1,6 @@
 import { beforeAll, expect, it } from 'vitest';
 import { SqlDirectory } from '../../src/store/sql-directory.js';
-import { seedDirectory } from '../helpers/directory-fixture.js';
+import { FILES, USERS, seedDirectory } from '../helpers/directory-fixture.js';
 import { describeEachStore } from '../helpers/stores.js';
 
 describeEachStore('SqlDirectory', (store) => {
@@ -42,5 +42,21 @@ describeEachStore('SqlDirectory', (store) => {
         { id: 'fe', name: '前端组' },
       ],
     ]);
+  });
+});
+
+describeEachStore('SqlDirectory prepared hot reads', (store) => {
+  it('agree with the Kysely path on every user, file and grant', async () => {
+    await seedDirectory(store().db);
+    const hot = SqlDirectory.over(store());
+    const plain = new SqlDirectory(store().db);
+    for (const user of [...USERS.map((u) => u.id), 'nobody']) expect(await hot.getUser(user)).toEqual(await plain.getUser(user));
+    for (const file of [...FILES.map((f) => f.id), 'nofile']) {
+      for (const user of USERS.map((u) => u.id)) {
+        expect(await hot.getGrantedRole(file, user), `${file} ${user}`).toBe(await plain.getGrantedRole(file, user));
+        expect(await hot.getFileForViewer(file, user), `${file} ${user}`).toEqual(await plain.getFileForViewer(file, user));
+      }
+    }
+    expect((await hot.getFileForViewer('plan', 'wang'))?.grantedRole).toBe('viewer');
   });
 });

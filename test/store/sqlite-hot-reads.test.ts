@@ -60,8 +60,8 @@ describe('SQLite hot reads (file-backed store)', () => {
     const renamed = { ...FILES[0]!, name: '新名字' };
     await store.db.transaction().execute(async (trx) => {
       await upsertFiles(trx, [renamed]);
-      expect((await hot.getFile(renamed.id))?.name).toBe(FILES[0]!.name);
+      expect((await hot.getFileForViewer(renamed.id, 'zhang'))?.file.name).toBe(FILES[0]!.name);
     });
-    expect((await hot.getFile(renamed.id))?.name).toBe('新名字');
+    expect((await hot.getFileForViewer(renamed.id, 'zhang'))?.file.name).toBe('新名字');
   });
 });
