@@ -3,7 +3,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { formatTime } from '../directory/time.js';
 import { bulkInsert, type BulkTable } from '../store/bulk-insert.js';
 import type { Database } from '../store/schema.js';
-import { insertNewRows } from './event-sql.js';
+import { insertNewRows } from '../store/bulk-insert.js';
 import type { ActivityDraft, NotificationDraft } from './processors.js';
 
 type Db = Kysely<Database> | Transaction<Database>;

@@ -1,4 +1,4 @@
-import { CompiledQuery, PostgresAdapter, sql, type Kysely, type Selectable } from 'kysely';
+import { CompiledQuery, sql, type Kysely, type Selectable } from 'kysely';
 import type { Directory, FileOrder, FileWithGrant, StoredContent } from '../directory/directory.js';
 import { roleFromRank } from '../directory/permissions.js';
 import type {
@@ -15,6 +15,8 @@ import type {
 } from '../directory/types.js';
 import type { DirectorySearch } from '../directory/search-port.js';
 import type { OpenDatabase } from './database.js';
+import { isPostgres } from './dialect.js';
+import { principalsSql } from './principals-sql.js';
 import type { Database } from './schema.js';
 import { SqliteHotReads } from './sqlite-hot-reads.js';
 import { PostgresHotReads } from './postgres-hot-reads.js';
@@ -43,7 +45,7 @@ export class SqlDirectory implements Directory {
     private readonly hotReads?: HotReads,
   ) {
     this.search = new SqlSearch(db);
-    this.postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+    this.postgres = isPostgres(db);
   }
 
   /** The directory over an open store, with prepared hot reads where the store allows them. */
@@ -232,15 +234,7 @@ export class SqlDirectory implements Directory {
     // Candidates are the files granted to any of the viewer's principals plus the viewer's own; only
     // those are joined with files, never a scan of every file.
     const result = await sql<FileRow & { granted_rank: number | null }>`
-      WITH principals (kind, id) AS (
-        SELECT 'user', CAST(${userId} AS TEXT)
-        UNION ALL
-        SELECT 'team', team_id FROM users WHERE id = ${userId} AND team_id IS NOT NULL
-        UNION ALL
-        SELECT 'department', a.ancestor_id
-          FROM user_departments ud JOIN department_ancestors a ON a.department_id = ud.department_id
-         WHERE ud.user_id = ${userId}
-      ),
+      WITH principals (kind, id) AS (${principalsSql(userId)}),
       granted AS (
         SELECT g.file_id, MAX(g.role_rank) AS role_rank
           FROM file_grants g JOIN principals p ON g.principal_kind = p.kind AND g.principal_id = p.id

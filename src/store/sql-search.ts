@@ -1,4 +1,4 @@
-import { PostgresAdapter, sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import type { FileWithGrant } from '../directory/directory.js';
 import { roleFromRank } from '../directory/permissions.js';
 import {
@@ -10,7 +10,8 @@ import {
 } from '../directory/search-port.js';
 import { SEARCH_COUNT_CAP } from '../directory/search-page.js';
 import type { DepartmentPathNode, PageRequest, Paged, User } from '../directory/types.js';
-import type { DialectName } from './dialect.js';
+import { isPostgres, type DialectName } from './dialect.js';
+import { principalsSql } from './principals-sql.js';
 import type { Database } from './schema.js';
 import { toFile, toUser } from './sql-directory.js';
 import { candidateIdsSql, containsKeywordSql, hasIndexPath, indexFilterSql, tierSql, type MatchTarget } from './sql-search-match.js';
@@ -50,7 +51,7 @@ export class SqlSearch implements DirectorySearch {
     private readonly db: Kysely<Database>,
     options: { fileMatchProbe?: number; recentFileWalk?: number } = {},
   ) {
-    this.dialect = db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+    this.dialect = isPostgres(db) ? 'postgres' : 'sqlite';
     this.fileMatchProbe = options.fileMatchProbe ?? FILE_MATCH_PROBE;
     this.recentFileWalk = options.recentFileWalk ?? RECENT_FILE_WALK;
   }
@@ -406,18 +407,6 @@ const grantedSql = sql`EXISTS (SELECT 1 FROM file_grants g WHERE g.file_id = f.i
 function inOrder<T extends { id: string }>(ids: readonly string[], rows: readonly T[]): T[] {
   const byId = new Map(rows.map((row) => [row.id, row]));
   return ids.flatMap((id) => byId.get(id) ?? []);
-}
-
-/** The viewer's principals: themself, their team, and each of their departments with its ancestors. */
-function principalsSql(userId: string): RawBuilder<unknown> {
-  return sql`
-    SELECT 'user', CAST(${userId} AS TEXT)
-    UNION ALL
-    SELECT 'team', team_id FROM users WHERE id = ${userId} AND team_id IS NOT NULL
-    UNION ALL
-    SELECT 'department', a.ancestor_id
-      FROM user_departments ud JOIN department_ancestors a ON a.department_id = ud.department_id
-     WHERE ud.user_id = ${userId}`;
 }
 
 /** (user_id, last_at): the latest mention between the viewer and each user, either way, over recent rows. */
