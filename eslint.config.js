@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'data/**', 'coverage/**', 'bench/results/**'] },
+  { ignores: ['node_modules/**', 'data/**', 'coverage/**', 'bench/results/**', 'dist/**', 'console/dist/**', 'test-results/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -13,4 +13,6 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  // The layer rules' configuration is CommonJS, as dependency-cruiser reads it.
+  { files: ['.dependency-cruiser.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable' } } },
 );

@@ -172,6 +172,16 @@ export function generateCompany(options: GenerateOptions): GeneratedCompany {
   return { snapshot: { teams: [{ id: teamId, name: '示例集团 Example Group' }], departments, users, files }, grantCount };
 }
 
+/** Who may act on each file (for events the platform could really send): the creator, and users granted editor or manager. */
+export function actorsOf(files: readonly SnapshotFile[]): Array<{ fileId: string; userId: string }> {
+  return files.flatMap((file) => [
+    { fileId: file.id, userId: file.creatorId },
+    ...file.sharing
+      .filter((entry) => entry.principal.startsWith('user:') && (entry.role === 'editor' || entry.role === 'manager'))
+      .map((entry) => ({ fileId: file.id, userId: entry.principal.slice('user:'.length) })),
+  ]);
+}
+
 function iso(seconds: number): string {
   return new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }

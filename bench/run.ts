@@ -5,8 +5,10 @@
  *   npm run bench -- --pg postgres://…    the same on PostgreSQL too (a fresh schema, dropped afterwards)
  *   npm run bench -- --quick              a small company and short runs, to check the harness itself
  *   options: --duration S (default 10), --warmup S (default 3), --connections N (default 50),
- *            --only REGEX (routes whose name matches), --reuse PATH (an already imported SQLite file:
- *            skips generation and import; the ids are read from it)
+ *            --only REGEX (routes and runs whose name matches), --reuse PATH (an already imported SQLite
+ *            file: skips generation and import; the ids are read from it), --rate N (the open loop's
+ *            searches per second, default 300), --workers N (SEARCH_WORKERS of the served process),
+ *            --keep DIR (keep the snapshot and the SQLite file in DIR, for --reuse DIR/bench.db)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,8 +18,10 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { COMPANY_SCALE, generateCompany, type GenerateOptions } from './generate.js';
-import { buildScenarios, type Scenario, type ScenarioData } from './scenarios.js';
+import { actorsOf, COMPANY_SCALE, generateCompany, type GenerateOptions } from './generate.js';
+import { mixedRun, openLoop } from './load.js';
+import { renderMarkdown, type RouteResult, type StoreReport } from './report.js';
+import { buildScenarios, RequestMaker, type Scenario, type ScenarioData } from './scenarios.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const SECRETS = {
@@ -25,23 +29,7 @@ const SECRETS = {
   APP_ID: 'bench-app',
   APP_SECRET: 'bench-app-secret-0123456789abcdef',
 };
-
-interface RouteResult {
-  route: string;
-  requestsPerSecond: number;
-  p50Ms: number;
-  p99Ms: number;
-  ratioToCeiling: number;
-  non2xx: number;
-  errors: number;
-}
-
-interface StoreReport {
-  store: string;
-  importSeconds: number;
-  residentMemoryMb: number;
-  routes: RouteResult[];
-}
+const ADMIN_API_KEY = 'bench-admin-key-0123456789abcdef';
 
 const { values: args } = parseArgs({
   options: {
@@ -52,6 +40,9 @@ const { values: args } = parseArgs({
     connections: { type: 'string' },
     only: { type: 'string' },
     reuse: { type: 'string' },
+    rate: { type: 'string' },
+    workers: { type: 'string' },
+    keep: { type: 'string' },
   },
 });
 
@@ -59,10 +50,15 @@ const scale: GenerateOptions = args.quick ? { users: 2_000, departments: 100, fi
 const duration = Number(args.duration ?? (args.quick ? 3 : 10));
 const warmup = Number(args.warmup ?? (args.quick ? 1 : 3));
 const connections = Number(args.connections ?? 50);
+const openLoopRate = Number(args.rate ?? 300);
+const only = args.only ? new RegExp(args.only, 'i') : undefined;
+const selected = (name: string) => !only || only.test(name);
 
 async function main(): Promise<void> {
   if (args.reuse) return reuseStore(args.reuse);
-  const work = mkdtempSync(join(tmpdir(), 'collab-bench-'));
+  // --keep DIR: the snapshot and the SQLite file stay there, for later runs with --reuse DIR/bench.db.
+  const work = args.keep ?? mkdtempSync(join(tmpdir(), 'collab-bench-'));
+  mkdirSync(work, { recursive: true });
   try {
     log(`generating ${scale.users} users, ${scale.departments} departments, ${scale.files} files…`);
     const company = generateCompany(scale);
@@ -73,6 +69,8 @@ async function main(): Promise<void> {
       userIds: company.snapshot.users.map((user) => user.id),
       fileIds: company.snapshot.files.map((file) => file.id),
       departmentIds: company.snapshot.departments.map((department) => department.id),
+      actors: actorsOf(company.snapshot.files),
+      userNames: company.snapshot.users.slice(0, 5_000).map((user) => user.name),
       ...SECRETS,
     };
 
@@ -91,17 +89,17 @@ async function main(): Promise<void> {
       }
     }
 
-    const markdown = renderMarkdown(ceiling, reports);
+    const markdown = renderMarkdown(header(), ceiling, reports);
     process.stdout.write(`\n${markdown}\n`);
     mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
     const jsonPath = join(ROOT, 'bench/results', 'latest.json');
     writeFileSync(
       jsonPath,
-      JSON.stringify({ measuredAt: new Date().toISOString(), scale, grants: company.grantCount, duration, connections, ceiling, reports }, null, 2),
+      JSON.stringify({ measuredAt: new Date().toISOString(), scale, grants: company.grantCount, duration, connections, openLoopRate, ceiling, reports }, null, 2),
     );
     log(`results written to bench/results/latest.json`);
   } finally {
-    rmSync(work, { recursive: true, force: true });
+    if (!args.keep) rmSync(work, { recursive: true, force: true });
   }
 }
 
@@ -114,13 +112,24 @@ async function reuseStore(path: string): Promise<void> {
     userIds: ids('SELECT id FROM users'),
     fileIds: ids("SELECT id FROM files WHERE status = 'active'"),
     departmentIds: ids('SELECT id FROM departments'),
+    actors: sqlite
+      .prepare(
+        `SELECT id AS fileId, creator_id AS userId FROM files WHERE status = 'active'
+         UNION ALL SELECT file_id, principal_id FROM file_grants WHERE principal_kind = 'user' AND role_rank >= 3`,
+      )
+      .all() as ScenarioData['actors'],
+    userNames: ids('SELECT name FROM users LIMIT 5000'),
     ...SECRETS,
   };
   sqlite.close();
   const ceiling = await measureCeiling();
   log(`ceiling: ${ceiling.requestsPerSecond.toFixed(0)} req/s, p99 ${ceiling.p99Ms} ms`);
   const report = await serveAndDrive('sqlite (reused)', `sqlite:${path}`, data, ceiling);
-  process.stdout.write(`\n${renderMarkdown(ceiling, [{ ...report, importSeconds: Number.NaN }])}\n`);
+  process.stdout.write(`\n${renderMarkdown(header(), ceiling, [{ ...report, importSeconds: Number.NaN }])}\n`);
+}
+
+function header() {
+  return { users: scale.users, departments: scale.departments, files: scale.files, connections, duration, warmup };
 }
 
 async function measureCeiling(): Promise<RouteResult> {
@@ -128,7 +137,7 @@ async function measureCeiling(): Promise<RouteResult> {
   const child = spawnProcess(['node', '--import', 'tsx', join(ROOT, 'bench/ceiling-server.ts')], { PORT: String(port) });
   try {
     await waitForHttp(`http://127.0.0.1:${port}/ping`);
-    const result = await drive(`http://127.0.0.1:${port}`, { name: 'ceiling (bare Fastify route)', requests: [{ method: 'GET', path: '/ping' }] });
+    const result = await drive(`http://127.0.0.1:${port}`, { name: 'ceiling (bare Fastify route)', requests: [{ method: 'GET', path: '/ping' }] }, child.pid);
     return { ...result, ratioToCeiling: 1 };
   } finally {
     await stop(child);
@@ -146,29 +155,73 @@ async function benchStore(store: string, databaseUrl: string, snapshotPath: stri
 
 async function serveAndDrive(store: string, databaseUrl: string, data: ScenarioData, ceiling: RouteResult): Promise<StoreReport> {
   const port = await freePort();
-  const env = { DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: 'warn', ...SECRETS };
+  const env: Record<string, string> = { DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: 'warn', ADMIN_API_KEY, ...SECRETS };
+  if (args.workers !== undefined) env.SEARCH_WORKERS = args.workers;
   const server = spawnProcess(['node', join(ROOT, 'bin/collab-host.js'), 'serve'], env);
   try {
     const base = `http://127.0.0.1:${port}`;
     await waitForHttp(`${base}/healthz`);
+    const maker = new RequestMaker(data);
     const routes: RouteResult[] = [];
-    const only = args.only ? new RegExp(args.only, 'i') : undefined;
-    for (const scenario of buildScenarios(data).filter((candidate) => !only || only.test(candidate.name))) {
-      const result = await drive(base, scenario);
+    for (const scenario of buildScenarios(maker).filter((candidate) => selected(candidate.name))) {
+      const result = await drive(base, scenario, server.pid);
       routes.push({ ...result, ratioToCeiling: result.requestsPerSecond / ceiling.requestsPerSecond });
       log(`[${store}] ${scenario.name}: ${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms`);
     }
-    const residentMemoryMb = residentMemory(server.pid as number);
-    return { store, importSeconds: Number.NaN, residentMemoryMb, routes };
+
+    const openLoopRuns: StoreReport['openLoop'] = [];
+    for (const [name, varied] of [
+      [`POST /search open loop, bench keywords`, false],
+      [`POST /search open loop, varied keywords`, true],
+    ] as const) {
+      if (!selected(name)) continue;
+      await openLoop(base, name, openLoopRate, warmup, () => maker.search(varied));
+      const run = { ...(await openLoop(base, name, openLoopRate, duration, () => maker.search(varied))), ratePerSecond: openLoopRate };
+      openLoopRuns.push(run);
+      log(`[${store}] ${name} at ${openLoopRate}/s: p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms`);
+    }
+
+    const mixed: StoreReport['mixed'] = [];
+    if (selected('mixed')) {
+      const shares = [
+        { route: 'mixed: GET /files/{fileId}', share: 70, make: () => maker.openFile() },
+        { route: 'mixed: POST /search (all kinds)', share: 20, make: () => maker.search() },
+        { route: 'mixed: POST /events (mixed kinds)', share: 10, make: () => maker.event() },
+      ];
+      const figures = await mixedRun(base, shares, connections, warmup, duration);
+      figures.forEach((figure, index) => mixed.push({ ...figure, share: shares[index]?.share ?? 0 }));
+      for (const figure of figures) log(`[${store}] ${figure.route}: ${figure.requestsPerSecond.toFixed(0)} req/s, p99 ${figure.p99Ms} ms`);
+    }
+
+    const effectLag = await readEffectLag(base);
+    const memory = processMemory(server.pid as number);
+    return { store, importSeconds: Number.NaN, ...memory, routes, openLoop: openLoopRuns, mixed, effectLag };
   } finally {
     await stop(server);
   }
 }
 
+/**
+ * HOOK for the events engineer's GET /api/events/stats (contracts.md "Events": effect lag p50/p99 and
+ * the age of the oldest waiting event). It is not in this build: until it is, the bench says so. When
+ * it lands, its `effectLag` object is reported as it comes.
+ */
+async function readEffectLag(base: string): Promise<string> {
+  try {
+    const response = await fetch(`${base}/api/events/stats`, { headers: { authorization: `Bearer ${ADMIN_API_KEY}` } });
+    if (!response.ok) return `n/a (GET /api/events/stats answered ${response.status}: not in this build)`;
+    const stats = (await response.json()) as { effectLag?: unknown };
+    return stats.effectLag === undefined ? 'n/a (no effectLag in /api/events/stats)' : JSON.stringify(stats.effectLag).replaceAll('|', '/');
+  } catch (error) {
+    return `n/a (${(error as Error).message})`;
+  }
+}
+
 /** Warm-up, then the measured run: `connections` connections for `duration` seconds. */
-async function drive(base: string, scenario: Scenario): Promise<Omit<RouteResult, 'ratioToCeiling'>> {
+async function drive(base: string, scenario: Scenario, serverPid?: number): Promise<Omit<RouteResult, 'ratioToCeiling'>> {
   const options = { url: base, connections, requests: scenario.requests };
   await autocannon({ ...options, duration: warmup });
+  const cpuBefore = serverPid === undefined ? 0 : cpuMs(serverPid);
   const result = await autocannon({ ...options, duration });
   return {
     route: scenario.name,
@@ -177,35 +230,24 @@ async function drive(base: string, scenario: Scenario): Promise<Omit<RouteResult
     p99Ms: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
+    ...(serverPid === undefined ? {} : { serverCpuMsPerRequest: (cpuMs(serverPid) - cpuBefore) / Math.max(1, result.requests.total) }),
   };
 }
 
-function renderMarkdown(ceiling: RouteResult, reports: StoreReport[]): string {
-  const lines: string[] = [];
-  lines.push(`Company: ${scale.users} users, ${scale.departments} departments, ${scale.files} files; ${connections} connections, ${duration} s per route after ${warmup} s warm-up.`);
-  lines.push('');
-  lines.push('| store | route | req/s | p50 ms | p99 ms | × ceiling | non-2xx | errors |');
-  lines.push('|---|---|---:|---:|---:|---:|---:|---:|');
-  lines.push(row('—', ceiling));
-  for (const report of reports) for (const route of report.routes) lines.push(row(report.store, route));
-  lines.push('');
-  lines.push('| store | snapshot import | resident memory after the run |');
-  lines.push('|---|---:|---:|');
-  for (const report of reports) {
-    const seconds = Number.isNaN(report.importSeconds) ? '—' : `${report.importSeconds.toFixed(1)} s`;
-    lines.push(`| ${report.store} | ${seconds} | ${report.residentMemoryMb.toFixed(0)} MB |`);
-  }
-  return lines.join('\n');
+/**
+ * CPU time (user + system, all threads) the process has used, in ms: per request it says what a route
+ * costs the server whatever else runs on the machine, which wall-clock rates on a shared machine do not.
+ */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * (1000 / 100);
 }
 
-function row(store: string, result: RouteResult): string {
-  return `| ${store} | ${result.route} | ${result.requestsPerSecond.toFixed(0)} | ${result.p50Ms} | ${result.p99Ms} | ${(result.ratioToCeiling * 100).toFixed(0)}% | ${result.non2xx} | ${result.errors} |`;
-}
-
-function residentMemory(pid: number): number {
+/** Resident memory of the server process (its worker threads included) now, and its peak. */
+function processMemory(pid: number): { residentMemoryMb: number; peakMemoryMb: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const match = /VmRSS:\s+(\d+)\s+kB/.exec(status);
-  return match ? Number(match[1]) / 1024 : Number.NaN;
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)\\s+kB`).exec(status)?.[1] ?? Number.NaN) / 1024;
+  return { residentMemoryMb: kb('VmRSS'), peakMemoryMb: kb('VmHWM') };
 }
 
 function spawnProcess(command: string[], env: Record<string, string>): ChildProcess {

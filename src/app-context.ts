@@ -1,7 +1,13 @@
+import type { ConsoleSessions } from './auth/console-sessions.js';
 import type { TokenResolver } from './auth/token-resolver.js';
 import type { Config } from './config.js';
 import type { Directory } from './directory/directory.js';
+import type { EventPipeline } from './events/event-pipeline.js';
 import type { PlatformHeaders } from './http/headers.js';
+import type { PlatformServices } from './platform/platform-services.js';
+import type { AppMetrics } from './http/metrics.js';
+import type { DirectoryChanges } from './snapshot/directory-changes.js';
+import type { FileStorage, StoredContentSource } from './storage/file-storage.js';
 import type { OpenDatabase } from './store/database.js';
 
 /** What every route module is given: built once in `buildApp`, read-only afterwards. */
@@ -13,4 +19,18 @@ export interface AppContext {
   directory: Directory;
   headers: PlatformHeaders;
   resolveToken: TokenResolver;
+  /** The platform API client's flows and seat tasks (src/platform-wiring.ts). */
+  platform: PlatformServices;
+  /** The app's metrics registry: add collectors with `addMetricsCollector` (src/http/metrics.ts). */
+  metrics: AppMetrics;
+  /** The one validated path of every directory write (management API, SCIM, …); see src/directory-writes.ts. */
+  directoryChanges: DirectoryChanges;
+  /** The bytes of third-party files in collab-host's own store (FILE_STORAGE): uploads, removals, links. */
+  fileStorage: FileStorage;
+  /** Where the file callbacks find stored bytes: `fileStorage`, or a host directory's `getFileContent`. */
+  storedContent: StoredContentSource;
+  /** Sessions of the operator console; undefined when ADMIN_API_KEY is not set (console and /api off). */
+  consoleSessions: ConsoleSessions | undefined;
+  /** The event pipeline: intake of POST /events, the processor behind it, re-processing, statistics. */
+  events: EventPipeline;
 }

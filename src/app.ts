@@ -1,24 +1,43 @@
 import { randomUUID } from 'node:crypto';
+import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import type { AppContext } from './app-context.js';
+import { tokenSecrets } from './auth/key-rotation.js';
 import { defaultTokenResolver, type TokenResolver } from './auth/token-resolver.js';
 import { adminCallbacks } from './callbacks/admin.js';
 import { directoryCallbacks } from './callbacks/index.js';
 import { searchRoutes } from './callbacks/search.js';
 import eventCallbacks from './callbacks/events.js';
-import eventManagementRoutes from './manage/events-routes.js';
 import type { Config } from './config.js';
+import { consoleApp, consoleSessionsFor } from './console/console-plugin.js';
 import type { Directory } from './directory/directory.js';
-import { installErrorHandler } from './http/error-handler.js';
+import { EventPipeline } from './events/event-pipeline.js';
+import { frameworkErrorHandler, installErrorHandler, MAX_PATH_PARAMETER_LENGTH } from './http/error-handler.js';
+import { installInputGuard } from './http/input-guard.js';
+import { installJsonBodyParser } from './http/json-body.js';
+import { healthRoutes, type WorkerState } from './http/health-routes.js';
+import { addMetricsCollector, createAppMetrics, installRequestMetrics, type MetricsCollector } from './http/metrics.js';
+import { metricsRoutes, processMetricsCollector } from './http/metrics-routes.js';
+import { installOverloadProtection, installRateLimits, timeoutOptions } from './http/protection.js';
+import { storeMetricsCollector } from './http/store-metrics.js';
 import { installOpenApi } from './http/openapi.js';
 import { manageApi } from './manage/index.js';
+import { scimRoutes } from './scim/scim-routes.js';
 import { platformHeaders } from './http/headers.js';
 import { installValidators } from './http/validators.js';
 import { loggerOptions } from './logger.js';
+import { platformServices } from './platform-wiring.js';
 import type { OpenDatabase } from './store/database.js';
+import { operationsStats } from './store/operations-stats.js';
 import { SqlDirectory } from './store/sql-directory.js';
+import { composeDirectoryChanges } from './directory-writes.js';
+import type { DirectoryChangeListener } from './snapshot/directory-changes.js';
+import { DownloadLinks } from './auth/download-link.js';
+import type { FileStorage } from './storage/file-storage.js';
+import { hostContentSource } from './storage/host-content.js';
+import { createFileStorage } from './storage/open-backend.js';
+import { SqlFileObjects } from './store/file-objects.js';
 
 export interface AppDeps {
   config: Config;
@@ -30,6 +49,16 @@ export interface AppDeps {
   resolveToken?: TokenResolver;
   /** false silences request logging (tests); defaults to the configured level. */
   logger?: boolean;
+  /** The server's background workers, for /readyz (server.ts passes them; absent = the app runs none). */
+  backgroundWorkers?: () => readonly WorkerState[];
+  /** More collectors for /metrics (see `addMetricsCollector`). */
+  metricsCollectors?: readonly MetricsCollector[];
+  /** Run inside every directory change's transaction, after its writes (seat tasks, audit rows, …). */
+  directoryListeners?: readonly DirectoryChangeListener[];
+  /** The file storage (tests: another back end or clock); defaults to FILE_STORAGE's, closed with the app. */
+  fileStorage?: FileStorage;
+  /** The built console front end; defaults to console/dist of the package (tests build their own). */
+  consoleDir?: string;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -45,31 +74,62 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     bodyLimit: 1024 * 1024,
     trustProxy: false,
+    routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
+    frameworkErrors: frameworkErrorHandler,
+    ...timeoutOptions(config.limits),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installValidators(app);
-  installErrorHandler(app);
+  installErrorHandler(app, { retryAfterSeconds: config.limits.retryAfterSeconds });
+  installJsonBodyParser(app);
+  installInputGuard(app);
+  const metrics = createAppMetrics();
+  installRequestMetrics(app, metrics);
+  const overload = await installOverloadProtection(app, config.limits);
+  await installRateLimits(app, config.limits);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     done();
   });
 
+  const fileStorage = deps.fileStorage ?? createFileStorage(config, new SqlFileObjects(deps.store.db), { warn: (details, message) => app.log.warn(details, message) });
+  if (!deps.fileStorage) app.addHook('onClose', () => fileStorage.close());
+
+  const directory = deps.directory ?? SqlDirectory.over(deps.store);
+  const resolveToken = deps.resolveToken ?? defaultTokenResolver(tokenSecrets(config));
+  const events = new EventPipeline({ db: deps.store.db, directory, resolveToken, config, log: app.log.child({ component: 'events' }) });
+  app.addHook('onReady', async () => void events.start());
+  app.addHook('onClose', async () => events.close());
   const context: AppContext = Object.freeze({
     config,
     store: deps.store,
-    directory: deps.directory ?? SqlDirectory.over(deps.store),
+    directory,
     headers: platformHeaders(config.headerBrand),
-    resolveToken: deps.resolveToken ?? defaultTokenResolver(config.tokenSecret),
+    resolveToken,
+    events,
+    platform: platformServices(config, deps.store, directory),
+    metrics,
+    directoryChanges: composeDirectoryChanges(config, deps.store, deps.directoryListeners),
+    fileStorage,
+    storedContent: deps.directory ? hostContentSource(deps.directory, new DownloadLinks(tokenSecrets(config), config.publicUrl)) : fileStorage,
+    consoleSessions: consoleSessionsFor(config, deps.store),
   });
 
   // Before any route: the OpenAPI document collects routes as they are added.
   await installOpenApi(app, config);
+  // At the root: the /api guard reads the console's session cookie.
+  await app.register(fastifyCookie);
 
-  app.get(
-    '/healthz',
-    { schema: { hide: true, response: { 200: Type.Object({ status: Type.Literal('ok') }) } } },
-    async () => ({ status: 'ok' as const }),
-  );
+  const stats = operationsStats(deps.store);
+  await app.register(healthRoutes, {
+    stats,
+    migrations: deps.store.migrations,
+    ...(deps.backgroundWorkers ? { workers: deps.backgroundWorkers } : {}),
+    overload: overload.refusing,
+    retryAfterSeconds: config.limits.retryAfterSeconds,
+  });
+  addMetricsCollector(metrics, processMetricsCollector(overload), storeMetricsCollector(stats), ...(deps.metricsCollectors ?? []));
+  await app.register(metricsRoutes, { metrics, metricsToken: config.observability.metricsToken });
 
   // Route modules, one per resource of the interface; each is given the same context.
   await app.register(directoryCallbacks, { context });
@@ -77,7 +137,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(manageApi, { context, prefix: '/api' });
   await app.register(searchRoutes, { context });
   await app.register(eventCallbacks, { context });
-  await app.register(eventManagementRoutes, { context });
+  await app.register(scimRoutes, { context, prefix: '/scim/v2' });
+  await app.register(consoleApp, { context, ...(deps.consoleDir === undefined ? {} : { dir: deps.consoleDir }) });
   void context;
 
   return app;

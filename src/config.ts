@@ -1,6 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, existsSync } from 'node:fs';
+import { parseEnv } from 'node:util';
+import { ConfigError } from './config/config-error.js';
+import { databaseConfig, type DatabaseConfig } from './config/database.js';
+import { previousSecretsConfig, type PreviousSecretsConfig } from './config/key-rotation.js';
+import { parseLogLevel } from './config/logging.js';
+import { observabilityConfig, type ObservabilityConfig } from './config/observability.js';
+import { serverLimitsConfig, type ServerLimitsConfig } from './config/server-limits.js';
+import { parseBoolean } from './config/values.js';
+import { readStorageConfig, type StorageConfig } from './config/storage.js';
+import { loadEventsConfig, type EventsConfig } from './config/events.js';
+import { searchConfig, type SearchConfig } from './config/search.js';
 import { parseDuration } from './duration.js';
+import { platformConfig, type PlatformConfig } from './config/platform.js';
+import { readSyncConfig, type SyncConfig } from './config/sync.js';
+import { consoleConfig, type ConsoleConfig } from './config/console.js';
+
+export { ConfigError } from './config/config-error.js';
 
 /** The service's configuration: read from the environment once, validated, then frozen. */
 export interface Config {
@@ -30,12 +46,19 @@ export interface Config {
   /** Lines of the default watermark; `{name}`, `{email}`, `{id}` and `{date}` are replaced. */
   readonly watermarkTemplate: readonly string[];
   readonly production: boolean;
+  /** One of pino's levels (validated). */
   readonly logLevel: string;
-}
-
-/** A present but malformed value. The message is one line naming the variable and the rule. */
-export class ConfigError extends Error {
-  override name = 'ConfigError';
+  readonly platform: PlatformConfig;
+  /** SCIM provisioning and LDAP/AD sync (docs/sync.md). */
+  readonly sync: SyncConfig;
+  readonly database: DatabaseConfig;
+  readonly limits: ServerLimitsConfig;
+  readonly observability: ObservabilityConfig;
+  readonly previousSecrets: PreviousSecretsConfig;
+  readonly storage: StorageConfig;
+  readonly console: ConsoleConfig;
+  readonly events: EventsConfig;
+  readonly search: SearchConfig;
 }
 
 type Env = Record<string, string | undefined>;
@@ -119,24 +142,54 @@ export function loadConfig(env: Env = process.env): Config {
     headerBrand,
     watermarkTemplate: Object.freeze(watermarkTemplate),
     production,
-    logLevel: get('LOG_LEVEL') ?? 'info',
+    logLevel: parseLogLevel(get('LOG_LEVEL')),
+    platform: platformConfig(get),
+    sync: readSyncConfig(get),
+    database: databaseConfig(get),
+    limits: serverLimitsConfig(get),
+    observability: observabilityConfig(get),
+    previousSecrets: previousSecretsConfig(get, { tokenSecret, appSecret }),
+    storage: readStorageConfig(get),
+    console: consoleConfig(get, (message) => new ConfigError(message)),
+    events: loadEventsConfig(get),
+    search: searchConfig(get, (message) => new ConfigError(message)),
   });
 }
 
-/** A configuration for tests and library use: the defaults, with the given values on top. */
+/**
+ * `serve` outside production without ADMIN_API_KEY: a random key for this start only, so the management API
+ * and the console work right after `npm start` (the banner prints the key, as it prints a token). A
+ * production start never gets one: there the API stays off until ADMIN_API_KEY is set.
+ */
+export function withEphemeralAdminKey(config: Config): { config: Config; ephemeralAdminKey: string | undefined } {
+  if (config.production || config.adminApiKey !== undefined) return { config, ephemeralAdminKey: undefined };
+  const key = randomBytes(24).toString('base64url');
+  return { config: Object.freeze({ ...config, adminApiKey: key }), ephemeralAdminKey: key };
+}
+
+/**
+ * A configuration for tests and library use: the defaults, with the given values on top. Overload
+ * protection and rate limits are off: a test runner blocks the event loop (compiling, other suites) and
+ * sends bursts from one address; tests of those protections turn them on.
+ */
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  const base = loadConfig({ TOKEN_SECRET: 'test-token-secret-0123456789', DATABASE_URL: 'sqlite::memory:' });
+  const base = loadConfig({
+    TOKEN_SECRET: 'test-token-secret-0123456789',
+    DATABASE_URL: 'sqlite::memory:',
+    OVERLOAD_EVENT_LOOP_DELAY: '0',
+    RATE_LIMIT_MANAGE: 'off',
+    RATE_LIMIT_TOKENS: 'off',
+  });
   return Object.freeze({ ...base, ...overrides });
 }
 
-/** Reads `.env` in the working directory, if present, into the environment (values already set win). */
+/**
+ * Reads `.env` in the working directory, if present, into the environment (values already set win).
+ * Node's own parser (`util.parseEnv`, the one behind `node --env-file`): quotes, `#` comments, `export`.
+ */
 export function loadDotEnv(path = '.env', env: Env = process.env): void {
   if (!existsSync(path)) return;
-  for (const line of readFileSync(path, 'utf8').split(/\r?\n/)) {
-    const match = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)\s*$/.exec(line);
-    if (!match) continue;
-    const [, key, raw] = match as unknown as [string, string, string];
-    const value = raw.replace(/^(['"])(.*)\1$/, '$2');
+  for (const [key, value] of Object.entries(parseEnv(readFileSync(path, 'utf8')))) {
     if (env[key] === undefined) env[key] = value;
   }
 }
@@ -151,13 +204,6 @@ function parseDatabaseUrl(value: string): string {
   if (value.startsWith('sqlite:') && value.length > 'sqlite:'.length) return value;
   if (/^postgres(ql)?:\/\//.test(value)) return value;
   throw new ConfigError('DATABASE_URL must be sqlite:PATH, sqlite::memory: or postgres://…');
-}
-
-function parseBoolean(name: string, value: string | undefined, fallback: boolean): boolean {
-  if (value === undefined) return fallback;
-  if (/^(true|1|yes|on)$/i.test(value)) return true;
-  if (/^(false|0|no|off)$/i.test(value)) return false;
-  throw new ConfigError(`${name} must be true or false`);
 }
 
 function optionalHttpUrl(name: string, value: string | undefined): string | undefined {

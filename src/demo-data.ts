@@ -1,8 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { OpenDatabase } from './store/database.js';
+import { directoryChanges, type DirectoryChanges } from './snapshot/directory-changes.js';
 import { importSnapshot, type ImportCounts } from './snapshot/import.js';
+import type { OpenDatabase } from './store/database.js';
+import { storedRecords } from './store/directory-records.js';
 
 /** The demo company shipped with collab-host (Chinese and English names, three department levels, every file type). */
 export const DEMO_SNAPSHOT_PATH = fileURLToPath(new URL('../demo/snapshot.json', import.meta.url));
@@ -12,23 +14,27 @@ export const DEMO_USER_ID = 'zhangsan';
 
 /**
  * Loads the demo snapshot when the store has no users (a first start), so a fresh clone has something
- * to serve. A store with any user is left alone. Returns what was imported, or null when nothing was.
+ * to serve; through the one validated path (`changes`, source `snapshot`). A store with any user is left
+ * alone. Returns what was imported, or null when nothing was.
  */
-export async function seedDemoIfEmpty(store: OpenDatabase, snapshotPath: string = DEMO_SNAPSHOT_PATH): Promise<ImportCounts | null> {
-  const anyUser = await store.db.selectFrom('users').select('id').limit(1).executeTakeFirst();
-  if (anyUser) return null;
+export async function seedDemoIfEmpty(
+  store: OpenDatabase,
+  snapshotPath: string = DEMO_SNAPSHOT_PATH,
+  changes: DirectoryChanges = directoryChanges(store),
+): Promise<ImportCounts | null> {
+  if ((await storedRecords(store.db).pageIds('users', { limit: 1 })).length > 0) return null;
   const snapshot = JSON.parse(await readFile(snapshotPath, 'utf8')) as unknown;
-  const result = await importSnapshot(store, snapshot, { baseDir: dirname(snapshotPath) });
+  const result = await importSnapshot(changes, snapshot, { baseDir: dirname(snapshotPath) });
   if (!result.ok) {
     const first = result.problems.slice(0, 5).map((problem) => `${problem.path}: ${problem.message}`);
-    throw new Error(`demo snapshot ${snapshotPath} is invalid: ${first.join('; ')}`);
+    throw new Error(`demo snapshot ${snapshotPath} is invalid: ${first.join('; ') || result.message}`);
   }
   return result.counts;
 }
 
 /** The user whose token the banner prints: the demo user when present, otherwise the first user by id. */
 export async function bannerUserId(store: OpenDatabase): Promise<string | undefined> {
-  const demo = await store.db.selectFrom('users').select('id').where('id', '=', DEMO_USER_ID).executeTakeFirst();
-  if (demo) return demo.id;
-  return (await store.db.selectFrom('users').select('id').orderBy('id').limit(1).executeTakeFirst())?.id;
+  const reader = storedRecords(store.db);
+  if ((await reader.read('users', [DEMO_USER_ID])).length > 0) return DEMO_USER_ID;
+  return (await reader.pageIds('users', { limit: 1 }))[0];
 }

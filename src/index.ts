@@ -17,3 +17,6 @@ export { formatTime } from './directory/time.js';
 export type { TokenResolver } from './auth/token-resolver.js';
 export { mintUserToken, verifyUserToken } from './auth/user-token.js';
 export { mintSignature, mintLicenseSignature, verifySignature } from './auth/platform-signature.js';
+export { PlatformClient, type PlatformUser, type PlatformClientOptions } from './platform/platform-client.js';
+export { PlatformError, type PlatformFailure } from './platform/platform-errors.js';
+export { seatTasksListener, type SeatDirectoryListener, type SeatDiff } from './platform/seat-tasks.js';

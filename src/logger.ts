@@ -1,11 +1,8 @@
 import type { FastifyServerOptions } from 'fastify';
+import { redactUrl } from './redaction.js';
 
-/** Query parameters that carry credentials; their values never reach the log. */
-const SECRET_QUERY_PARAMS = /([?&](?:token|signature|sig|key|secret)=)[^&]*/gi;
-
-export function redactUrl(url: string): string {
-  return url.replace(SECRET_QUERY_PARAMS, '$1[redacted]');
-}
+/** URLs without user-info or credential parameters (src/redaction.ts); re-exported for existing callers. */
+export { redactUrl };
 
 /** pino options: object first, request ids, and no credential in any logged header or URL. */
 export function loggerOptions(level: string): FastifyServerOptions['logger'] {
@@ -22,6 +19,8 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
         '*.tokenSecret',
         '*.adminApiKey',
         '*.notifyWebhookSecret',
+        '*.metricsToken',
+        '*.previousSecrets',
       ],
       censor: '[redacted]',
     },

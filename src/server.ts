@@ -5,6 +5,8 @@ import { seedDemoIfEmpty } from './demo-data.js';
 import { startEventTasks } from './events/background.js';
 import type { ImportCounts } from './snapshot/import.js';
 import { openDatabase, type OpenDatabase } from './store/database.js';
+import { seatTaskWorker } from './platform-wiring.js';
+import { startSyncTasks } from './sync/ldap/ldap-sync-task.js';
 
 /** A background task that lives as long as the server (the reminder scheduler, the outbox worker, …). */
 export interface BackgroundTask {
@@ -30,15 +32,30 @@ export interface StartOptions {
   seedDemo?: boolean;
 }
 
-/** Start-up only: config -> store -> app -> listen. Everything else lives in `buildApp`. */
+/**
+ * Start-up only: config -> store (migrated unless MIGRATE_ON_START=false) -> app -> listen -> workers.
+ * Everything else lives in `buildApp`. A database that cannot be reached fails the start with a message
+ * naming it; one that goes away later only makes /readyz and the requests that need it answer 503.
+ */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
-  const store = await openDatabase(config.databaseUrl);
+  let app: FastifyInstance | undefined;
+  const store = await openDatabase(config.databaseUrl, {
+    poolSize: config.database.poolSize,
+    migrate: config.database.migrateOnStart,
+    searchWorkers: config.search.workers,
+    onConnectionError: (error) => app?.log.warn({ err: error }, 'database connection lost; the pool reconnects when next needed'),
+  });
   const tasks: BackgroundTask[] = [];
-  let app: FastifyInstance;
+  let stopping = false;
   let seeded: ImportCounts | null = null;
   try {
+    // MIGRATE_ON_START=false: migrations are `collab-host migrate`'s job, which must have run first.
+    const { pending } = config.database.migrateOnStart ? { pending: [] } : await store.migrations.status();
+    if (pending.length > 0) {
+      throw new Error(`the database has ${pending.length} pending migration(s) (${pending.join(', ')}): run collab-host migrate first (MIGRATE_ON_START=false)`);
+    }
     if (options.seedDemo ?? !config.production) seeded = await seedDemoIfEmpty(store);
-    app = await buildApp({ config, store });
+    app = await buildApp({ config, store, backgroundWorkers: () => tasks.map((task) => ({ name: task.name, running: !stopping })) });
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     await store.close();
@@ -46,18 +63,25 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   }
   // Reminder scheduler and notification outbox worker (stopped first on close).
   tasks.push(...startEventTasks(config, store, app.log.child({ component: 'events' })));
+  // Seat (de)activations queued by directory changes, sent while PLATFORM_API_URL is set.
+  const seats = seatTaskWorker(config, store, { log: app.log.child({ component: 'seats' }) });
+  if (seats) tasks.push(seats.start());
+  // LDAP/AD sync every LDAP_SYNC_INTERVAL, when set.
+  tasks.push(...startSyncTasks(config, store, app.log.child({ component: 'sync' })));
   const bound = app.server.address();
   const port = typeof bound === 'object' && bound ? bound.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
 
   let closing: Promise<void> | undefined;
+  const running = app;
   const close = () =>
     (closing ??= (async () => {
+      stopping = true;
       await Promise.allSettled(tasks.map((task) => task.stop()));
-      await app.close();
+      await running.close();
       await store.close();
     })());
-  return { app, store, address: `http://${host}:${port}`, seeded, close };
+  return { app: running, store, address: `http://${host}:${port}`, seeded, close };
 }
 
 /** Closes the server on SIGINT/SIGTERM: stop taking requests, finish the ones in flight, close the store. */

@@ -8,6 +8,8 @@ export interface BannerFacts {
   user?: { id: string; token: string };
   /** Counts of the demo import when this start loaded the demo data. */
   seeded?: { users: number; files: number } | null;
+  /** The management API's key made for this start (ADMIN_API_KEY not set, outside production). */
+  ephemeralAdminKey?: string;
 }
 
 /**
@@ -28,6 +30,15 @@ export function startupBanner(config: Config, facts: BannerFacts): string {
     );
   } else {
     lines.push('the directory has no users yet: load one with `collab-host import FILE`');
+  }
+  if (facts.ephemeralAdminKey !== undefined) {
+    lines.push(
+      'management API and console key (this start only: ADMIN_API_KEY is not set):',
+      `  ${facts.ephemeralAdminKey}`,
+      `console: ${reachable}/console`,
+    );
+  } else if (config.adminApiKey !== undefined) {
+    lines.push(`console: ${reachable}/console (sign in with ADMIN_API_KEY)`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -1,5 +1,8 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { ConfigError, loadConfig, loadDotEnv, testConfig } from '../src/config.js';
 
 const refusal = (env: Record<string, string>) => {
   try {
@@ -82,5 +85,116 @@ describe('configuration', () => {
       'TOKEN_SECRET is required when NODE_ENV=production',
     );
     expect(refusal({ APP_SECRET: 'same-secret-0123456789', TOKEN_SECRET: 'same-secret-0123456789' })).toBe('TOKEN_SECRET must differ from APP_SECRET');
+  });
+});
+
+describe('operations settings', () => {
+  it('has defaults that testConfig() keeps, but for overload protection and rate limits (off there)', () => {
+    expect(testConfig().limits).toMatchObject({ overloadEventLoopDelayMs: 0, manageRateLimit: undefined, tokenRateLimit: undefined });
+    for (const config of [loadConfig({}), { ...testConfig(), limits: loadConfig({}).limits }]) {
+      expect(config.logLevel).toBe('info');
+      expect(config.database).toEqual({ poolSize: 10, migrateOnStart: true });
+      expect(config.limits).toEqual({
+        requestTimeoutMs: 30_000,
+        headersTimeoutMs: 10_000,
+        connectionTimeoutMs: 120_000,
+        keepAliveTimeoutMs: 72_000,
+        overloadEventLoopDelayMs: 1000,
+        retryAfterSeconds: 10,
+        manageRateLimit: { max: 600, windowMs: 60_000 },
+        tokenRateLimit: { max: 60, windowMs: 60_000 },
+      });
+      expect(config.observability).toEqual({ metricsToken: undefined });
+      expect(config.previousSecrets).toEqual({ tokenSecret: undefined, appSecret: undefined, notifyWebhookSecret: undefined });
+    }
+  });
+
+  it('reads every operations variable', () => {
+    const config = loadConfig({
+      LOG_LEVEL: 'WARN',
+      DATABASE_POOL_SIZE: '25',
+      MIGRATE_ON_START: 'false',
+      REQUEST_TIMEOUT: '45s',
+      HEADERS_TIMEOUT: '5000ms',
+      CONNECTION_TIMEOUT: '3m',
+      KEEP_ALIVE_TIMEOUT: '5s',
+      OVERLOAD_EVENT_LOOP_DELAY: '0',
+      OVERLOAD_RETRY_AFTER: '30',
+      RATE_LIMIT_MANAGE: 'off',
+      RATE_LIMIT_TOKENS: '5 / 10s',
+      METRICS_TOKEN: 'metrics-token-0123456789',
+      TOKEN_SECRET: 'token-secret-new-0123456789',
+      TOKEN_SECRET_PREVIOUS: 'token-secret-old-0123456789',
+      APP_SECRET_PREVIOUS: 'app-secret-old-0123456789',
+      NOTIFY_WEBHOOK_SECRET_PREVIOUS: 'hook-secret-old',
+    });
+    expect(config.logLevel).toBe('warn');
+    expect(config.database).toEqual({ poolSize: 25, migrateOnStart: false });
+    expect(config.limits).toEqual({
+      requestTimeoutMs: 45_000,
+      headersTimeoutMs: 5000,
+      connectionTimeoutMs: 180_000,
+      keepAliveTimeoutMs: 5000,
+      overloadEventLoopDelayMs: 0,
+      retryAfterSeconds: 30,
+      manageRateLimit: undefined,
+      tokenRateLimit: { max: 5, windowMs: 10_000 },
+    });
+    expect(config.observability.metricsToken).toBe('metrics-token-0123456789');
+    expect(config.previousSecrets).toEqual({
+      tokenSecret: 'token-secret-old-0123456789',
+      appSecret: 'app-secret-old-0123456789',
+      notifyWebhookSecret: 'hook-secret-old',
+    });
+    expect(Object.isFrozen(config.limits) && Object.isFrozen(config.previousSecrets)).toBe(true);
+  });
+
+  it('stops on a malformed operations value with one line naming the variable and the rule', () => {
+    expect(refusal({ LOG_LEVEL: 'verbose' })).toBe('LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent');
+    expect(refusal({ DATABASE_POOL_SIZE: '0' })).toBe('DATABASE_POOL_SIZE must be a whole number from 1 to 1000');
+    expect(refusal({ MIGRATE_ON_START: 'later' })).toBe('MIGRATE_ON_START must be true or false');
+    expect(refusal({ REQUEST_TIMEOUT: 'soon' })).toBe('REQUEST_TIMEOUT must be a duration such as 500ms, 30s or 2m');
+    expect(refusal({ REQUEST_TIMEOUT: '0' })).toBe('REQUEST_TIMEOUT must be a duration such as 500ms, 30s or 2m');
+    expect(refusal({ REQUEST_TIMEOUT: '5s', HEADERS_TIMEOUT: '10s' })).toBe('HEADERS_TIMEOUT must not be longer than REQUEST_TIMEOUT');
+    expect(refusal({ OVERLOAD_EVENT_LOOP_DELAY: '-1' })).toBe('OVERLOAD_EVENT_LOOP_DELAY must be a duration such as 500ms, 30s or 2m (0: off)');
+    expect(refusal({ RATE_LIMIT_TOKENS: '60 per minute' })).toBe('RATE_LIMIT_TOKENS must be requests per window such as 60/1m, or off');
+    expect(refusal({ RATE_LIMIT_MANAGE: '0/1m' })).toBe('RATE_LIMIT_MANAGE must be requests per window such as 60/1m, or off');
+    expect(refusal({ METRICS_TOKEN: 'short' })).toBe('METRICS_TOKEN must be at least 16 characters');
+    expect(refusal({ TOKEN_SECRET_PREVIOUS: 'short' })).toBe('TOKEN_SECRET_PREVIOUS must be at least 16 characters');
+    expect(refusal({ APP_SECRET: 'app-secret-0123456789', TOKEN_SECRET_PREVIOUS: 'app-secret-0123456789' })).toBe(
+      'TOKEN_SECRET and TOKEN_SECRET_PREVIOUS must differ from APP_SECRET and APP_SECRET_PREVIOUS',
+    );
+    expect(refusal({ TOKEN_SECRET: 'token-secret-0123456789', APP_SECRET_PREVIOUS: 'token-secret-0123456789' })).toMatch(/^TOKEN_SECRET and/);
+  });
+});
+
+describe('.env', () => {
+  it('is read by Node\'s parser: quotes, trailing spaces and # comments dropped, set variables win', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ch-env-'));
+    const path = join(dir, '.env');
+    writeFileSync(
+      path,
+      [
+        '# a comment line',
+        'APP_ID="quoted app"   ',
+        "APP_SECRET='single quoted' # the demo secret",
+        'HEADER_BRAND=Shimo # the production brand',
+        'export PORT=4000',
+        'HOST="has # inside"',
+        'TOKEN_TTL=2h',
+      ].join('\n'),
+    );
+    const env: Record<string, string | undefined> = { TOKEN_TTL: '1h' };
+    loadDotEnv(path, env);
+    expect(env).toEqual({
+      APP_ID: 'quoted app',
+      APP_SECRET: 'single quoted',
+      HEADER_BRAND: 'Shimo',
+      PORT: '4000',
+      HOST: 'has # inside',
+      TOKEN_TTL: '1h',
+    });
+    loadDotEnv(join(dir, 'absent.env'), env);
+    expect(Object.keys(env)).toHaveLength(6);
   });
 });

@@ -1,4 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, webcrypto } from 'node:crypto';
+import { compactVerify, decodeProtectedHeader, errors } from 'jose';
 
 /** Claims of a compact JWT; only the ones collab-host reads are typed. */
 export interface JwtClaims {
@@ -23,7 +24,11 @@ function base64url(input: Buffer | string): string {
   return Buffer.from(input).toString('base64url');
 }
 
-/** Signs `claims` as a compact HS256 JWT with `secret` (UTF-8). */
+/**
+ * Signs `claims` as a compact HS256 JWT with `secret` (UTF-8). Kept synchronous on node:crypto (three
+ * lines of HMAC): jose signs only asynchronously, and every caller of the minting functions is
+ * synchronous. What jose verifies here, tests check jose's own signer agrees with (test/auth/jwt.test.ts).
+ */
 export function signHs256(claims: JwtClaims, secret: string, header: Record<string, string> = {}): string {
   const head = base64url(JSON.stringify({ alg: 'HS256', typ: 'JWT', ...header }));
   const body = base64url(JSON.stringify(claims));
@@ -33,11 +38,26 @@ export function signHs256(claims: JwtClaims, secret: string, header: Record<stri
 
 const SEGMENT = /^[A-Za-z0-9_-]+$/;
 
+/** Imported HMAC keys by secret: importing is the costly part of a WebCrypto verification. */
+const HMAC_KEYS = new Map<string, Promise<webcrypto.CryptoKey>>();
+
+function hmacKey(secret: string): Promise<webcrypto.CryptoKey> {
+  let key = HMAC_KEYS.get(secret);
+  if (!key) {
+    key = webcrypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
+    // A handful of configured keys live here (current and previous); never one per request.
+    if (HMAC_KEYS.size >= 16) HMAC_KEYS.clear();
+    HMAC_KEYS.set(secret, key);
+  }
+  return key;
+}
+
 /**
- * Checks the form, the algorithm (HS256 only: `none` and every other value refused) and the HMAC
- * (compared in constant time), then returns header and claims. Time claims are the caller's to check.
+ * Verifies a compact JWS through jose (`compactVerify`, HS256 only: `none` and every other algorithm
+ * refused) against each of `secrets` in turn (the current key first, then a previous one during a key
+ * rotation), then returns header and claims. Time claims are the caller's to check, with its own clock.
  */
-export function verifyHs256(token: string, secret: string): DecodedJwt {
+export async function verifyHs256(token: string, secrets: string | readonly (string | undefined)[]): Promise<DecodedJwt> {
   const parts = token.split('.');
   if (parts.length !== 3) return { ok: false, failure: 'malformed' };
   const [head, body, signature] = parts as [string, string, string];
@@ -46,19 +66,26 @@ export function verifyHs256(token: string, secret: string): DecodedJwt {
   let header: JwtHeader;
   let claims: JwtClaims;
   try {
-    header = JSON.parse(Buffer.from(head, 'base64url').toString('utf8')) as JwtHeader;
+    header = decodeProtectedHeader(token) as JwtHeader;
     claims = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as JwtClaims;
   } catch {
     return { ok: false, failure: 'malformed' };
   }
   if (!isObject(header) || !isObject(claims)) return { ok: false, failure: 'malformed' };
   if (header.alg !== 'HS256') return { ok: false, failure: 'algorithm' };
-  // Compare the text, not decoded bytes: base64url decoding ignores a last character's spare bits, so
-  // several spellings decode alike and an altered signature would otherwise still verify.
-  const expected = Buffer.from(createHmac('sha256', secret).update(`${head}.${body}`).digest('base64url'));
-  const given = Buffer.from(signature);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, failure: 'signature' };
-  return { ok: true, header, claims };
+  // Decoding ignores a last character's spare bits, so several spellings of one signature decode alike:
+  // only the canonical one is accepted, or an altered signature would still verify.
+  if (Buffer.from(signature, 'base64url').toString('base64url') !== signature) return { ok: false, failure: 'signature' };
+  for (const secret of typeof secrets === 'string' ? [secrets] : secrets) {
+    if (secret === undefined) continue;
+    try {
+      await compactVerify(token, await hmacKey(secret), { algorithms: ['HS256'] });
+      return { ok: true, header, claims };
+    } catch (error) {
+      if (!(error instanceof errors.JWSSignatureVerificationFailed)) return { ok: false, failure: 'malformed' };
+    }
+  }
+  return { ok: false, failure: 'signature' };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -12,7 +12,10 @@ export interface SignatureClaims {
 
 export interface AppCredentials {
   appId: string;
+  /** Signs and verifies. */
   appSecret: string;
+  /** APP_SECRET_PREVIOUS during a key rotation: still verifies, never signs. */
+  previousAppSecret?: string | undefined;
 }
 
 /** Maximum difference between `iat` and server time. */
@@ -82,13 +85,13 @@ export function mintLicenseSignature(credentials: AppCredentials, now?: number):
  * `exp` required and in the future, `iat` within 5 minutes when present, and `fileId`/`userId` bound to
  * the request when the binding names them.
  */
-export function verifySignature(
+export async function verifySignature(
   token: string,
   credentials: AppCredentials,
   binding: SignatureBinding = {},
   now: number = Date.now(),
-): SignatureResult {
-  const decoded = verifyHs256(token, credentials.appSecret);
+): Promise<SignatureResult> {
+  const decoded = await verifyHs256(token, [credentials.appSecret, credentials.previousAppSecret]);
   if (!decoded.ok) return { ok: false, failure: decoded.failure };
   const { header, claims } = decoded;
   if (header.kid !== undefined && header.kid !== credentials.appId) return { ok: false, failure: 'kid' };

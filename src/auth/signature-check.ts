@@ -15,15 +15,16 @@ export type SignatureCheck =
   | { status: 'invalid'; failure: SignatureFailure };
 
 /**
- * Reads `X-{brand}-Signature` and verifies it against APP_ID/APP_SECRET and the request's binding.
+ * Reads `X-{brand}-Signature` and verifies it against APP_ID/APP_SECRET (or APP_SECRET_PREVIOUS during a
+ * key rotation) and the request's binding.
  * Signatures that collab-host minted for the platform API or a browser (OUTBOUND_SCOPES) are refused.
  */
-export function checkPlatformSignature(request: FastifyRequest, context: AppContext, binding: SignatureBinding): SignatureCheck {
+export async function checkPlatformSignature(request: FastifyRequest, context: AppContext, binding: SignatureBinding): Promise<SignatureCheck> {
   const header = request.headers[context.headers.signature];
   if (typeof header !== 'string' || header === '') return { status: 'absent' };
-  const result = verifySignature(
+  const result = await verifySignature(
     header,
-    { appId: context.config.appId, appSecret: context.config.appSecret },
+    { appId: context.config.appId, appSecret: context.config.appSecret, previousAppSecret: context.config.previousSecrets.appSecret },
     { refusedScopes: OUTBOUND_SCOPES, ...binding },
   );
   return result.ok ? { status: 'valid', claims: result.claims } : { status: 'invalid', failure: result.failure };

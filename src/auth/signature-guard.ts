@@ -27,7 +27,7 @@ declare module 'fastify' {
 export function platformSignatureGuard(context: AppContext, bind: (request: FastifyRequest) => SignatureBinding = () => ({})) {
   const headerName = displayHeaderName(context.config.headerBrand, 'Signature');
   return async function requirePlatformSignature(request: FastifyRequest): Promise<void> {
-    const check = checkPlatformSignature(request, context, bind(request));
+    const check = await checkPlatformSignature(request, context, bind(request));
     if (check.status === 'valid') {
       request.platformSignature = check.claims;
       return;

@@ -14,11 +14,13 @@ const VERIFIED_TOKEN_CACHE_SIZE = 10_000;
  * collab-host's own tokens. The platform sends the same token with every callback of an open document, so
  * verified tokens are remembered (bounded LRU keyed by the whole token): a hit skips the HMAC and JSON
  * decoding but still checks the expiry. Refusals are not remembered. A token's claims never change, so the
- * cache cannot go stale; whether its user still exists is checked on every request by the guard.
+ * cache cannot go stale; whether its user still exists is checked on every request by the guard. During a
+ * key rotation `secrets` holds the current key and the previous one: a restart without the previous key
+ * empties the cache, so its tokens stop working then.
  */
-export function defaultTokenResolver(secret: string, now: () => number = Date.now): TokenResolver {
+export function defaultTokenResolver(secrets: string | readonly (string | undefined)[], now: () => number = Date.now): TokenResolver {
   const verified = new Map<string, { userId: string; expiresAt: number }>();
-  return (token) => {
+  return async (token) => {
     const hit = verified.get(token);
     if (hit) {
       if (hit.expiresAt > epochSeconds(now())) {
@@ -28,7 +30,7 @@ export function defaultTokenResolver(secret: string, now: () => number = Date.no
       }
       verified.delete(token);
     }
-    const result = verifyUserToken(token, secret, now());
+    const result = await verifyUserToken(token, secrets, now());
     if (result.ok) {
       if (verified.size >= VERIFIED_TOKEN_CACHE_SIZE) verified.delete(verified.keys().next().value as string);
       verified.set(token, { userId: result.userId, expiresAt: result.expiresAt });

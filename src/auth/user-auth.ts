@@ -19,7 +19,7 @@ const REFUSALS = {
 
 /**
  * A preHandler for user-context callbacks (credential type 0): the token header must hold a valid,
- * unexpired token of a user who still exists. Anything else is a 401 with the JSON error.
+ * unexpired token of a user who still exists and is active. Anything else is a 401 with the JSON error.
  */
 export function userTokenGuard(options: { tokenHeader: string; resolveToken: TokenResolver; directory: Directory }) {
   const { tokenHeader, resolveToken, directory } = options;
@@ -32,6 +32,7 @@ export function userTokenGuard(options: { tokenHeader: string; resolveToken: Tok
     if (!result.ok) throw unauthorized(REFUSALS[result.reason], `token_${result.reason}`);
     const user = await directory.getUser(result.userId);
     if (!user) throw unauthorized('the user of this token no longer exists', 'token_user_unknown');
+    if (user.active === false) throw unauthorized('the user of this token is deactivated', 'token_user_inactive');
     request.viewer = user;
   };
 }

@@ -11,9 +11,12 @@ export function mintUserToken(userId: string, secret: string, ttlSeconds: number
   return signHs256({ sub: userId, iat, exp: iat + ttlSeconds }, secret);
 }
 
-/** Verifies a user token's signature and expiry; does not look the user up. */
-export function verifyUserToken(token: string, secret: string, now: number = Date.now()): UserTokenResult {
-  const decoded = verifyHs256(token, secret);
+/**
+ * Verifies a user token's signature and expiry; does not look the user up. `secrets`: TOKEN_SECRET, then
+ * TOKEN_SECRET_PREVIOUS during a key rotation (see `tokenSecrets`).
+ */
+export async function verifyUserToken(token: string, secrets: string | readonly (string | undefined)[], now: number = Date.now()): Promise<UserTokenResult> {
+  const decoded = await verifyHs256(token, secrets);
   if (!decoded.ok) return { ok: false, reason: decoded.failure === 'malformed' ? 'malformed' : 'forged' };
   const { sub, exp } = decoded.claims;
   if (typeof sub !== 'string' || sub === '' || typeof exp !== 'number') return { ok: false, reason: 'malformed' };

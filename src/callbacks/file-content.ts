@@ -1,34 +1,47 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Readable } from 'node:stream';
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.js';
 import { DownloadLinks } from '../auth/download-link.js';
-import type { FileRecord } from '../directory/types.js';
-import { forbidden, notFound } from '../http/errors.js';
+import { tokenSecrets } from '../auth/key-rotation.js';
+import { forbidden, HttpError, notFound } from '../http/errors.js';
 import { errorResponses } from '../http/schemas.js';
+import { answerRange } from '../storage/byte-range.js';
+import { contentDisposition, downloadName } from '../storage/download-name.js';
+
+export { contentDisposition, downloadName };
+
+const Bytes = (description: string) => Type.Unsafe<Readable>({ type: 'string', format: 'binary', description });
 
 /**
  * `GET /content/{fileId}?expires=&sig=`: the stored bytes of a third-party file, for the platform's
- * preview download. No user token: the signed, expiring link from `GET /files/{fileId}` is the
- * credential, and it is checked before the file is looked up (a bad link learns nothing).
+ * preview download, from whichever back end holds them. No user token: the signed, expiring link from
+ * `GET /files/{fileId}` is the credential, and it is checked before the file is looked up (a bad link
+ * learns nothing). Single byte ranges are served (206, or 416 past the end); HEAD answers the headers.
  */
 export const fileContentRoutes: FastifyPluginAsync<{ context: AppContext }> = async (plugin, { context }) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
-  const links = new DownloadLinks(context.config.tokenSecret, context.config.publicUrl);
+  const links = new DownloadLinks(tokenSecrets(context.config), context.config.publicUrl);
 
   app.get(
     '/content/:fileId',
     {
       schema: {
-        summary: 'Stored bytes of a third-party file, behind a signed expiring link',
+        summary: 'Stored bytes of a third-party file, behind a signed expiring link (Range supported)',
         params: Type.Object({ fileId: Type.String({ minLength: 1, maxLength: 256 }) }),
         querystring: Type.Object({
           expires: Type.Integer({ minimum: 0, description: 'epoch seconds, from the link' }),
           sig: Type.String({ pattern: '^[A-Za-z0-9_-]{1,128}$', description: 'signature, from the link' }),
         }),
+        headers: Type.Object({
+          range: Type.Optional(Type.String({ description: 'one byte range, e.g. bytes=0-1023' })),
+          'if-range': Type.Optional(Type.String({ description: 'the ETag the range is meant for' })),
+        }),
         response: {
-          200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: "the file's bytes, with its media type" }),
-          ...errorResponses(400, 403, 404),
+          200: Bytes("the file's bytes, with its media type and name"),
+          206: Bytes('the requested range of the bytes'),
+          ...errorResponses(400, 403, 404, 416),
         },
       },
     },
@@ -38,27 +51,33 @@ export const fileContentRoutes: FastifyPluginAsync<{ context: AppContext }> = as
       if (check === 'invalid') throw forbidden('this download link is not valid', 'link_invalid');
       if (check === 'expired') throw forbidden('this download link has expired; ask for the file again', 'link_expired');
       const file = await context.directory.getFile(fileId);
-      const content = file && file.status === 'active' && file.hasStoredContent ? await context.directory.getFileContent?.(fileId) : undefined;
+      const content = file && file.status === 'active' && file.hasStoredContent ? await context.storedContent.open(fileId) : undefined;
       if (!file || !content) throw notFound(`no stored content for file ${fileId}`, 'content_not_found');
-      return reply
-        .type(content.contentType || 'application/octet-stream')
-        .header('content-disposition', contentDisposition(downloadName(file)))
+
+      const { bytes, object } = content;
+      const etag = `"${object.sha256}"`;
+      const answer = answerRange(request.headers.range, bytes.size, { etag, ...(request.headers['if-range'] === undefined ? {} : { ifRange: request.headers['if-range'] }) });
+      reply
+        .header('accept-ranges', 'bytes')
+        .header('etag', etag)
         .header('cache-control', 'private, no-store')
-        .header('x-content-type-options', 'nosniff')
-        .send(content.content);
+        .header('x-content-type-options', 'nosniff');
+      if (answer.kind === 'unsatisfiable') {
+        await bytes.close();
+        reply.header('content-range', `bytes */${bytes.size}`);
+        throw new HttpError(416, 'range_not_satisfiable', `the file has ${bytes.size} bytes; ask for a range within them`);
+      }
+      const range = answer.kind === 'part' ? answer.range : undefined;
+      reply
+        .type(object.contentType || 'application/octet-stream')
+        .header('content-disposition', contentDisposition(downloadName(file)))
+        .header('content-length', range ? range.end - range.start + 1 : bytes.size);
+      if (range) reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${bytes.size}`);
+      if (request.method === 'HEAD') {
+        await bytes.close();
+        return reply.send(Readable.from([]));
+      }
+      return reply.send(await bytes.stream(range));
     },
   );
 };
-
-/** The file's name, with its extension appended when the name does not already end with it. */
-export function downloadName(file: Pick<FileRecord, 'name' | 'ext'>): string {
-  const ext = file.ext?.replace(/^\.+/, '');
-  return ext && !file.name.toLowerCase().endsWith(`.${ext.toLowerCase()}`) ? `${file.name}.${ext}` : file.name;
-}
-
-/** `attachment` with an ASCII fallback `filename` and the exact name as RFC 5987 `filename*`. */
-export function contentDisposition(name: string): string {
-  const fallback = name.replace(/[^\x20-\x7e]|["\\%;]/g, '_');
-  const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
-}

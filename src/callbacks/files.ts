@@ -2,7 +2,6 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.js';
-import { DownloadLinks } from '../auth/download-link.js';
 import { forbidden, notFound } from '../http/errors.js';
 import { DEFAULT_FILE_LIMIT, MAX_FILE_LIMIT } from '../http/paging.js';
 import { errorResponses, FileSummarySchema } from '../http/schemas.js';
@@ -19,7 +18,6 @@ export const fileRoutes: FastifyPluginAsync<{ context: AppContext }> = async (pl
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   requireUserToken(app, context);
   const service = directoryServiceFor(context);
-  const links = new DownloadLinks(context.config.tokenSecret, context.config.publicUrl);
 
   app.get(
     '/files',
@@ -52,7 +50,11 @@ export const fileRoutes: FastifyPluginAsync<{ context: AppContext }> = async (pl
     async (request) => {
       const view = await service.fileAsSeenBy(request.params.fileId, request.viewer.id);
       if (!view) throw notFound(`no file ${request.params.fileId}`, 'file_not_found');
-      return view.file.type === 'file' ? toFilePreview(view, (id) => links.linkFor(id)) : toFileDocument(view);
+      if (view.file.type !== 'file') return toFileDocument(view);
+      // Only a readable file without an external address links to its stored bytes (presigning is async).
+      const { file } = view;
+      const stored = view.permissions.readable && file.downloadUrl === null && file.hasStoredContent ? await context.storedContent.downloadUrl(file) : '';
+      return toFilePreview(view, () => stored);
     },
   );
 

@@ -4,7 +4,7 @@ import { Type, type TSchema } from 'typebox';
 import type { AppContext } from '../app-context.js';
 import { SEARCH_KINDS } from '../directory/search-kinds.js';
 import { MAX_KEYWORD_CHARS } from '../directory/search-keyword.js';
-import { DEFAULT_SEARCH_PAGE_SIZE, MAX_SEARCH_PAGE_SIZE, type SearchPage } from '../directory/search-page.js';
+import { DEFAULT_SEARCH_PAGE_SIZE, MAX_SEARCH_PAGE_SIZE, SEARCH_COUNT_CAP, type SearchPage } from '../directory/search-page.js';
 import { MentionSearch, RECENT_LIST_SIZE } from '../directory/search-service.js';
 import { errorResponses, FileSummarySchema, PathNodeSchema, UserSchema } from '../http/schemas.js';
 import { requireUserToken } from './callback-kit.js';
@@ -33,6 +33,9 @@ const pageOf = <T extends TSchema>(item: T) =>
     pageSize: Type.Integer({ minimum: 1 }),
     pageCount: Type.Integer({ minimum: 0 }),
     results: Type.Array(item),
+    countCapped: Type.Optional(
+      Type.Literal(true, { description: `present when more may match than count says: past ${SEARCH_COUNT_CAP}, or a keyword so common that only its first matches were ranked` }),
+    ),
   });
 
 const SearchDepartmentSchema = Type.Object({

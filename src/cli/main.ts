@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { ConfigError, loadDotEnv } from '../config.js';
 import { CliError } from './cli-error.js';
+import { EXIT, HelpRequested } from './command-args.js';
 
 /** A command: given its arguments, returns the process exit code. */
 type Command = (args: string[]) => Promise<number>;
@@ -13,7 +15,12 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   sign: { summary: 'print a platform signature (--file-id F --user-id U --scope license --ttl 240)', load: async () => (await import('./commands/sign.js')).signCommand },
   'create-doc': { summary: 'create a collaborative document on the platform (--user U --type T [--file-id F] [--name N])', load: async () => (await import('./commands/create-doc.js')).createDocCommand },
   check: { summary: 'the conformance kit: act as the platform against BASE_URL (--token T [--app-id A --app-secret S] [--json] [--only G,…] [--skip G,…])', load: async () => (await import('./commands/check.js')).checkCommand },
+  platform: { summary: 'call the platform API (create, copy, delete, import, export, history, cells, seats, … ; platform --help lists them)', load: async () => (await import('./commands/platform.js')).platformCommand },
+  migrate: { summary: 'apply the pending database migrations (--status: list applied and pending, change nothing)', load: async () => (await import('./commands/migrate.js')).migrateCommand },
+  storage: { summary: 'file bytes: migrate --to URL [--from URL] [--dry-run] copies and checks them; verify checks every hash', load: async () => (await import('./commands/storage.js')).storageCommand },
+  events: { summary: 'the event log: reprocess ID | --outcome unprocessed|refused; stats', load: async () => (await import('./commands/events.js')).eventsCommand },
   simulate: { summary: 'a local stand-in for the platform API and editor (--port P); simulate push: send one event', load: async () => (await import('./commands/simulate.js')).simulateCommand },
+  sync: { summary: 'one LDAP/AD directory sync (sync ldap [--dry-run] [--incremental])', load: async () => (await import('./commands/sync.js')).syncCommand },
 };
 
 function usage(): string {
@@ -24,25 +31,42 @@ function usage(): string {
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+  if (name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(usage());
-    return name === undefined ? 1 : 0;
+    return EXIT.ok;
+  }
+  if (name === '--version' || name === '-v') {
+    process.stdout.write(`collab-host ${packageVersion()}\n`);
+    return EXIT.ok;
+  }
+  if (name === undefined) {
+    process.stderr.write(usage());
+    return EXIT.usage;
   }
   const command = COMMANDS[name];
   if (!command) {
     process.stderr.write(`collab-host: unknown command "${name}"\n\n${usage()}`);
-    return 1;
+    return EXIT.usage;
   }
   loadDotEnv();
   try {
     return await (await command.load())(args);
   } catch (error) {
+    if (error instanceof HelpRequested) {
+      process.stdout.write(`${error.usage}\n`);
+      return EXIT.ok;
+    }
     if (error instanceof ConfigError || error instanceof CliError) {
       process.stderr.write(`${error.message}\n`);
       return error instanceof CliError ? error.exitCode : 1;
     }
     throw error;
   }
+}
+
+function packageVersion(): string {
+  const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return packageJson.version;
 }
 
 main(process.argv.slice(2)).then(

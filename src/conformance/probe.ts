@@ -16,6 +16,11 @@ export interface KitOptions {
   brand?: string;
   /** Time-out of each request. */
   timeoutMs?: number;
+  /**
+   * collab-host's ADMIN_API_KEY: the `production` checks then also find each pushed event in
+   * `GET /api/events` (stored, not only acknowledged). Sent only to that listing.
+   */
+  adminKey?: string;
 }
 
 /**

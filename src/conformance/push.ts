@@ -1,4 +1,5 @@
 import { eventBody, eventCredential, type EventKind, type EventSubject } from './event-bodies.js';
+import { productionEventBody } from './production-bodies.js';
 import { brandHeaders } from './headers.js';
 import { callHttp, type HttpAnswer } from './http-client.js';
 import { platformSignature, type AppCredentials } from './jwt.js';
@@ -17,6 +18,11 @@ export interface PushOptions {
   timeoutMs?: number;
   /** A body to send instead of the generated one. */
   body?: unknown;
+  /**
+   * `document` (default): the bodies of interface part 6; `production`: as the production platform sends
+   * them (production-bodies.ts), where `action` names the variant.
+   */
+  shape?: 'document' | 'production';
 }
 
 export class PushError extends Error {
@@ -45,6 +51,7 @@ export function eventHeaders(options: Omit<PushOptions, 'to' | 'action'>): Recor
 
 /** Pushes one event as the platform does: `POST {to}/events` with the kind's header and credential. */
 export function pushEvent(options: PushOptions): Promise<HttpAnswer> {
-  const body = options.body ?? eventBody(options.kind, options.action, { appId: options.credentials?.appId, ...options.subject });
+  const subject = { appId: options.credentials?.appId, ...options.subject };
+  const body = options.body ?? (options.shape === 'production' ? productionEventBody(options.kind, options.action, subject) : eventBody(options.kind, options.action, subject));
   return callHttp(options.to, '/events', { method: 'POST', headers: eventHeaders(options), body }, options.timeoutMs);
 }

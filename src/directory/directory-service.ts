@@ -108,17 +108,18 @@ export class DirectoryService {
   }
 
   /**
-   * The creator (first) and the users granted the file directly, each once. `isManager` is the user's
-   * `manageable`, so it also counts grants reaching them through a department or the team.
+   * The creator (first) and the users granted the file directly, each once, deactivated users left out.
+   * `isManager` is the user's `manageable`, so it also counts grants reaching them through a department
+   * or the team.
    */
   async collaborators(file: FileRecord): Promise<Collaborator[]> {
     const [creator, grantees] = await Promise.all([this.directory.getUser(file.creatorId), this.directory.listDirectGrantees(file.id)]);
-    const others = grantees.filter(({ user }) => user.id !== file.creatorId);
+    const others = grantees.filter(({ user }) => user.id !== file.creatorId && isActive(user));
     const strongest = await this.strongestRoles(
       file.id,
       others.map(({ user }) => user.id),
     );
-    const list: Collaborator[] = creator ? [{ user: creator, isManager: true }] : [];
+    const list: Collaborator[] = creator && isActive(creator) ? [{ user: creator, isManager: true }] : [];
     for (const { user, role } of others) {
       const best = maxRole(role, strongest.get(user.id) ?? null);
       list.push({ user, isManager: permissionsFor(best, file.restrictions).manageable });
@@ -238,6 +239,11 @@ export class DirectoryService {
     if (!department || !this.canSeeTeam(viewer, department.teamId)) return undefined;
     return { kind: 'department', id: department.id, name: department.name, teamId: department.teamId };
   }
+}
+
+/** Deactivated users (`active: false`) are kept for their history but listed nowhere. */
+function isActive(user: User): boolean {
+  return user.active !== false;
 }
 
 function maxRole(a: Role | null, b: Role | null): Role | null {

@@ -24,7 +24,8 @@ export interface FileWithGrant {
  * The directory port: every fact the callbacks need about teams, departments, users and files.
  * collab-host's own SQL store implements it; a host application may pass its own implementation to
  * `buildApp` and keep every route, schema and rule (the rules live in `DirectoryService`, not here).
- * Every method is read-only; lists come back in a stable order.
+ * Every method is read-only; lists come back in a stable order. Lists and counts of people leave
+ * deactivated users (`active: false`) out; `getUser` and `getUsers` still answer them.
  */
 export interface Directory extends DirectorySearch {
   /** One user, or undefined when unknown. */
@@ -34,21 +35,21 @@ export interface Directory extends DirectorySearch {
 
   /** One team, or undefined when unknown. */
   getTeam(teamId: string): Promise<Team | undefined>;
-  /** Number of users whose team is `teamId`. */
+  /** Number of active users whose team is `teamId`. */
   countTeamMembers(teamId: string): Promise<number>;
-  /** Users of the team ordered by name then id; one page, or all when `page` is null. */
+  /** Active users of the team ordered by name then id; one page, or all when `page` is null. */
   listTeamMembers(teamId: string, page: PageRequest | null): Promise<User[]>;
 
   /** One department, or undefined when unknown. */
   getDepartment(departmentId: string): Promise<Department | undefined>;
-  /** Distinct users in the department and all its descendants. */
+  /** Distinct active users in the department and all its descendants. */
   countAllDepartmentMembers(departmentId: string): Promise<number>;
   /**
    * Direct sub-departments of `parentId` in the team (null: the first-level departments), ordered by
    * name then id, each with its `allMemberCount`.
    */
   listChildDepartments(teamId: string, parentId: string | null): Promise<DepartmentSummary[]>;
-  /** The department's direct members ordered by name then id (one page), with their total. */
+  /** The department's direct active members ordered by name then id (one page), with their total. */
   listDepartmentMembers(departmentId: string, page: PageRequest): Promise<Paged<User>>;
   /** Ancestors of the department from the first level down, the department itself excluded. */
   listDepartmentAncestors(departmentId: string): Promise<DepartmentPathNode[]>;
@@ -68,7 +69,7 @@ export interface Directory extends DirectorySearch {
    * at most `limit`; optionally only of the given types.
    */
   listReadableFiles(userId: string, options: { limit: number; orderBy: FileOrder; types?: readonly string[] }): Promise<FileWithGrant[]>;
-  /** The users granted a role on the file directly (not through a department or team), with that role. */
+  /** The active users granted a role on the file directly (not through a department or team), with that role. */
   listDirectGrantees(fileId: string): Promise<Array<{ user: User; role: Role }>>;
   /**
    * Optional batch form of `getGrantedRole` (one query for a collaborator list): the strongest granted

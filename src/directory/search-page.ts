@@ -9,7 +9,8 @@ export const MAX_SEARCH_PAGE_SIZE = 50;
 /**
  * `count` reports at most this many matches, so no keystroke has to count every row of a large company
  * (an empty keyword matches the whole team). Pages cover the first SEARCH_COUNT_CAP matches only: a page
- * that starts at or past it is empty, so `pageCount` stays exact for the count reported.
+ * that starts at or past it is empty, so `pageCount` stays exact for the count reported. When more may
+ * match than `count` says, the wrapper says so with `countCapped: true`.
  */
 export const SEARCH_COUNT_CAP = 1000;
 
@@ -20,6 +21,8 @@ export interface SearchPage<T> {
   pageSize: number;
   pageCount: number;
   results: T[];
+  /** Present (true) when there may be more matches than `count`: past the cap, or a bounded search. */
+  countCapped?: true;
 }
 
 /** A page number and an effective page size (already capped). */
@@ -44,11 +47,14 @@ export function pageRows(paging: SearchPaging): PageRequest {
 /**
  * The wrapper of one page: `count` is the number of matches capped at SEARCH_COUNT_CAP, `pageCount` is
  * ceil(count / pageSize) (0 when nothing matched); a page past the end keeps its number and has no results.
+ * `more`: the search knows there may be more matches than `count` (a count past the cap says so anyway).
  */
-export function searchPage<T>(paging: SearchPaging, count: number, results: T[]): SearchPage<T> {
+export function searchPage<T>(paging: SearchPaging, count: number, results: T[], more = false): SearchPage<T> {
   const capped = Math.min(count, SEARCH_COUNT_CAP);
   const rows = pageRows(paging);
-  return { count: capped, page: paging.page, pageSize: paging.pageSize, pageCount: Math.ceil(capped / paging.pageSize), results: results.slice(0, rows.limit) };
+  const page: SearchPage<T> = { count: capped, page: paging.page, pageSize: paging.pageSize, pageCount: Math.ceil(capped / paging.pageSize), results: results.slice(0, rows.limit) };
+  if (more || count > SEARCH_COUNT_CAP) page.countCapped = true;
+  return page;
 }
 
 /** The wrapper of a kind that was not asked for. */

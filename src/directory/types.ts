@@ -21,6 +21,11 @@ export interface User {
   teamId: string | null;
   /** Per-user watermark lines; null = the configured template; [] hides the watermark. */
   watermark: string[] | null;
+  /**
+   * false: deactivated (a leaver): their tokens are refused and lists of people leave them out, while
+   * their files and history stay. Absent or true: active (a host directory may leave it out).
+   */
+  active?: boolean;
 }
 
 /** The document kinds the interface names, plus `file` for third-party stored files. */

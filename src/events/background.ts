@@ -1,3 +1,4 @@
+import { webhookSecrets } from '../auth/key-rotation.js';
 import type { Config } from '../config.js';
 import type { OpenDatabase } from '../store/database.js';
 import { OutboxWorker, type OutboxWorkerOptions } from './outbox-worker.js';
@@ -17,7 +18,7 @@ export function startEventTasks(config: Config, store: OpenDatabase, log: TaskLo
   if (config.notifyWebhookUrls.length > 0 && config.notifyWebhookSecret === undefined) {
     log.warn({}, 'NOTIFY_WEBHOOK_SECRET is not set: notifications are sent without X-Collab-Signature');
   }
-  const outbox = new OutboxWorker(store, { ...options.outbox, secret: config.notifyWebhookSecret, log }).start();
+  const outbox = new OutboxWorker(store, { ...options.outbox, secret: webhookSecrets(config), log }).start();
   const reminders = new ReminderScheduler(store, {
     ...options.reminders,
     receivers: config.notifyWebhookUrls,

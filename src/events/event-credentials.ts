@@ -1,7 +1,9 @@
-import type { SignatureCheck } from '../auth/signature-check.js';
-import type { TokenResolver } from '../auth/token-resolver.js';
 import { epochSeconds } from '../auth/jwt.js';
+import { OUTBOUND_SCOPES, verifySignature, type AppCredentials } from '../auth/platform-signature.js';
+import { SIGNATURE_FAILURE_MESSAGES } from '../auth/signature-check.js';
+import type { TokenResolver } from '../auth/token-resolver.js';
 import type { CredentialPolicy } from './event-kinds.js';
+import type { Authenticated } from './event-trust.js';
 
 /**
  * How long after its expiry a user token still authenticates an event. The platform pushes an event
@@ -10,60 +12,71 @@ import type { CredentialPolicy } from './event-kinds.js';
  */
 export const EXPIRED_TOKEN_GRACE_SECONDS = 7 * 24 * 3600;
 
-/** How the event was authenticated; stored with it. */
-export type EventCredential = 'token' | 'token-expired' | 'signature' | 'unsigned';
+export type CredentialOutcome = ({ ok: true } & Authenticated) | { ok: false; code: string; message: string };
 
-export type CredentialOutcome =
-  | { ok: true; credential: EventCredential; tokenUserId?: string }
-  | { ok: false; code: string; message: string };
-
-export interface CredentialInput {
-  policy: CredentialPolicy;
-  /** The `X-{brand}-Token` header, when present. */
-  token: string | undefined;
-  /** The platform signature, already verified against the body's fileId. */
-  signature: SignatureCheck;
-  /** Names of the headers, for messages. */
+export interface CredentialRules {
+  app: AppCredentials;
+  resolveToken: TokenResolver;
+  /** SIGNATURE_REQUIRED: false lets a signed kind without any signature through (a wrong one never). */
+  signatureRequired: boolean;
+  /** Header names as the platform spells them, for messages. */
   tokenHeader: string;
   signatureHeader: string;
-  signatureRequired: boolean;
-  resolveToken: TokenResolver;
-  signatureMessage: (check: Extract<SignatureCheck, { status: 'invalid' }>) => string;
-  now?: number;
+  now?: () => number;
+}
+
+export interface PresentedCredentials {
+  policy: CredentialPolicy;
+  /** The token header's value, when present. */
+  token: string | undefined;
+  /** The signature header's value, when present. */
+  signature: string | undefined;
+  /** The file the body names: a signature must have been made for it. */
+  fileId: string | undefined;
 }
 
 /**
  * The credential rules of POST /events: token events need an authentic user token (expired within the
- * grace is accepted); FileContent and Collaborator need the platform signature (with SIGNATURE_REQUIRED=false
- * a missing one is accepted, a wrong one never); System and unknown kinds accept either.
+ * grace is accepted); FileContent and Collaborator carry the platform signature, bound to the body's file
+ * (pushed with a user token instead, they are held to the token rules: its user acts, with the permission
+ * the kind needs); System and unknown kinds accept either. A signature that is present but wrong is never
+ * accepted. Every refusal is a 401 for the caller.
  */
-export async function authenticateEvent(input: CredentialInput): Promise<CredentialOutcome> {
-  const token = input.token === '' ? undefined : input.token;
-  if (input.policy === 'token') {
-    if (token === undefined) return refuse('token_missing', `this event needs a user token in ${input.tokenHeader}`);
-    return checkToken(token, input);
+export async function authenticateEvent(presented: PresentedCredentials, rules: CredentialRules): Promise<CredentialOutcome> {
+  const token = presented.token === '' ? undefined : presented.token;
+  if (presented.policy === 'token') {
+    if (token === undefined) return refuse('token_missing', `this event needs a user token in ${rules.tokenHeader}`);
+    return checkToken(token, rules);
   }
-  if (input.policy === 'either' && token !== undefined) return checkToken(token, input);
-  const signature = input.signature;
-  if (signature.status === 'valid') return { ok: true, credential: 'signature' };
-  if (signature.status === 'invalid') return refuse('signature_invalid', input.signatureMessage(signature));
-  if (!input.signatureRequired) return { ok: true, credential: 'unsigned' };
-  return input.policy === 'either'
-    ? refuse('credential_missing', `this event needs ${input.tokenHeader} or ${input.signatureHeader}`)
-    : refuse('signature_missing', `this event needs the platform signature in ${input.signatureHeader}`);
+  const signature = presented.signature ?? '';
+  const signed = signature !== '';
+  // Either kind with a token, or a signed kind that came with a token and no signature: the token rules.
+  if (token !== undefined && (presented.policy === 'either' || !signed)) return checkToken(token, rules);
+  if (signed) {
+    const checked = await verifySignature(
+      signature,
+      rules.app,
+      { refusedScopes: OUTBOUND_SCOPES, ...(presented.fileId === undefined ? {} : { fileId: presented.fileId }) },
+      rules.now?.(),
+    );
+    if (checked.ok) return { ok: true, credential: 'signature' };
+    return refuse('signature_invalid', SIGNATURE_FAILURE_MESSAGES[checked.failure] ?? 'the platform signature is not valid');
+  }
+  if (!rules.signatureRequired) return { ok: true, credential: 'unsigned' };
+  return presented.policy === 'either'
+    ? refuse('credential_missing', `this event needs ${rules.tokenHeader} or ${rules.signatureHeader}`)
+    : refuse('signature_missing', `this event needs the platform signature in ${rules.signatureHeader}`);
 }
 
-async function checkToken(token: string, input: CredentialInput): Promise<CredentialOutcome> {
-  const result = await input.resolveToken(token);
+async function checkToken(token: string, rules: CredentialRules): Promise<CredentialOutcome> {
+  const result = await rules.resolveToken(token);
   if (result.ok) return { ok: true, credential: 'token', tokenUserId: result.userId };
   if (result.reason === 'expired' && result.userId !== undefined) {
-    const expiredFor = result.expiresAt === undefined ? 0 : epochSeconds(input.now) - result.expiresAt;
+    const expiredFor = result.expiresAt === undefined ? 0 : epochSeconds(rules.now?.()) - result.expiresAt;
     if (expiredFor <= EXPIRED_TOKEN_GRACE_SECONDS) return { ok: true, credential: 'token-expired', tokenUserId: result.userId };
     return refuse('token_expired', 'the user token expired more than 7 days ago');
   }
-  return result.reason === 'malformed'
-    ? refuse('token_malformed', 'the user token is malformed')
-    : refuse('token_invalid', 'the user token is not valid');
+  return result.reason === 'malformed' ? refuse('token_malformed', 'the user token is malformed') : refuse('token_invalid', 'the user token is not valid');
 }
 
 function refuse(code: string, message: string): CredentialOutcome {

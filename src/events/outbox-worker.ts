@@ -1,12 +1,12 @@
+import { redactUrl } from '../redaction.js';
 import type { OpenDatabase } from '../store/database.js';
-import { redactUrl } from '../logger.js';
-import { claimDeliveries, recordAttempt, type ClaimedDelivery, type DeliveryOutcome } from './outbox.js';
-import { PollingTask, SILENT_LOG, type TaskLog } from './polling-task.js';
+import { outbox, type ClaimedDelivery, type DeliveryOutcome } from '../store/outbox.js';
+import { PollingWorker, SILENT_LOG, type TaskLog } from './polling-task.js';
 import { signWebhookBody } from './webhook-signature.js';
 
 export interface OutboxWorkerOptions {
-  /** NOTIFY_WEBHOOK_SECRET; without it notifications go unsigned (start-up warns). */
-  secret: string | undefined;
+  /** NOTIFY_WEBHOOK_SECRET (and NOTIFY_WEBHOOK_SECRET_PREVIOUS during a rotation); without it notifications go unsigned (start-up warns). */
+  secret: string | readonly string[] | undefined;
   /** Per-request time-out. */
   timeoutMs?: number;
   /** Attempts per receiver before the delivery is failed (re-send puts it back). */
@@ -37,38 +37,23 @@ export function backoffDelay(attempt: number, baseDelayMs: number, maxDelayMs: n
  * `X-Collab-Delivery` and `X-Collab-Signature`, and records the outcome. A 2xx answer is delivered;
  * anything else (status, time-out, refused connection) is retried with backoff until `maxAttempts`.
  */
-export class OutboxWorker {
-  readonly name = 'outbox-worker';
-  private readonly task: PollingTask;
-  private readonly options: Required<Omit<OutboxWorkerOptions, 'secret'>> & { secret: string | undefined };
+export class OutboxWorker extends PollingWorker {
+  private readonly options: Required<Omit<OutboxWorkerOptions, 'secret'>> & Pick<OutboxWorkerOptions, 'secret'>;
 
   constructor(
     private readonly store: OpenDatabase,
     options: OutboxWorkerOptions,
   ) {
-    this.options = { ...OUTBOX_DEFAULTS, log: SILENT_LOG, now: Date.now, random: Math.random, ...options };
-    this.task = new PollingTask(this.name, () => this.runOnce().then((count) => count === this.options.batchSize), this.options.pollMs, this.options.log);
-  }
-
-  start(): this {
-    this.task.start();
-    return this;
-  }
-
-  /** Sends what is due now instead of at the next poll. */
-  wake(): void {
-    this.task.wake();
-  }
-
-  stop(): Promise<void> {
-    return this.task.stop();
+    const resolved = { ...OUTBOX_DEFAULTS, log: SILENT_LOG, now: Date.now, random: Math.random, ...options };
+    super('outbox-worker', resolved);
+    this.options = resolved;
   }
 
   /** Claims one batch and sends it; returns how many deliveries were attempted. */
   async runOnce(): Promise<number> {
     const { batchSize, timeoutMs } = this.options;
     // The lease outlives the request's time-out, so a live worker always records its own outcome.
-    const claims = await claimDeliveries(this.store.db, this.store.dialect, { limit: batchSize, leaseMs: timeoutMs + 30_000, nowMs: this.options.now() });
+    const claims = await outbox.claimDue(this.store.db, { limit: batchSize, leaseMs: timeoutMs + 30_000, nowMs: this.options.now() });
     await Promise.all(claims.map((claim) => this.deliver(claim)));
     return claims.length;
   }
@@ -77,13 +62,13 @@ export class OutboxWorker {
     const { id, type, occurredAt, data } = claim.notification;
     const body = JSON.stringify({ id, type, occurredAt, data });
     const headers: Record<string, string> = { 'content-type': 'application/json', 'x-collab-delivery': id };
-    if (this.options.secret !== undefined) headers['x-collab-signature'] = signWebhookBody(body, this.options.secret);
+    if (this.options.secret !== undefined && this.options.secret.length > 0) headers['x-collab-signature'] = signWebhookBody(body, this.options.secret);
     let error: string;
     try {
       const response = await fetch(claim.receiver, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(this.options.timeoutMs) });
       await response.body?.cancel();
       if (response.status >= 200 && response.status < 300) {
-        await recordAttempt(this.store.db, claim, { status: 'delivered', nowMs: this.options.now() });
+        await outbox.recordAttempt(this.store.db, claim, { status: 'delivered', nowMs: this.options.now() });
         return;
       }
       error = `HTTP ${response.status}`;
@@ -102,7 +87,7 @@ export class OutboxWorker {
       { notificationId: id, receiver: redactUrl(claim.receiver), attempt: claim.attempt, error, outcome: outcome.status },
       outcome.status === 'failed' ? 'notification delivery failed for good' : 'notification delivery failed; will retry',
     );
-    await recordAttempt(this.store.db, claim, outcome);
+    await outbox.recordAttempt(this.store.db, claim, outcome);
   }
 }
 

@@ -7,6 +7,11 @@ export interface TaskLog {
 
 export const SILENT_LOG: TaskLog = { info() {}, warn() {}, error() {} };
 
+/** Lets the event loop run what is waiting (I/O callbacks, other requests) before going on. */
+export function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 /**
  * Runs `tick` again and again: immediately while it reports more work, otherwise after `intervalMs` or
  * when woken. `stop` waits for the tick in progress, so nothing is cut off half way.
@@ -52,6 +57,9 @@ export class PollingTask {
       }
       if (more || this.stopped || this.woken) {
         this.woken = false;
+        // A backlog is worked through in steps with the event loop's other work in between (requests,
+        // timers): a store whose driver never waits on I/O (SQLite) would otherwise keep it to itself.
+        await yieldToEventLoop();
         continue;
       }
       await new Promise<void>((resolve) => {
@@ -63,5 +71,37 @@ export class PollingTask {
       });
       this.wakeUp = undefined;
     }
+  }
+}
+
+/**
+ * A background worker whose work comes in steps (`runOnce`, returning how many items it handled): run
+ * again at once while a step was full, else after `pollMs` or when woken. The event processor, the outbox
+ * worker and the reminder scheduler are such workers.
+ */
+export abstract class PollingWorker {
+  private task: PollingTask | undefined;
+
+  constructor(
+    readonly name: string,
+    private readonly polling: { pollMs: number; batchSize: number; log: TaskLog },
+  ) {}
+
+  /** One step of work; returns how many items it handled. */
+  abstract runOnce(): Promise<number>;
+
+  start(): this {
+    this.task ??= new PollingTask(this.name, async () => (await this.runOnce()) >= this.polling.batchSize, this.polling.pollMs, this.polling.log).start();
+    return this;
+  }
+
+  /** Runs the next step now instead of at the next poll. */
+  wake(): void {
+    this.task?.wake();
+  }
+
+  /** Waits for the step in progress, then stops. */
+  async stop(): Promise<void> {
+    await this.task?.stop();
   }
 }

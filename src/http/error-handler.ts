@@ -1,5 +1,7 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { isDatabaseUnavailable } from '../store/availability.js';
 import { HttpError } from './errors.js';
+import { validationMessage } from './validation-message.js';
 
 /** The one error shape every route answers with. */
 export interface ErrorBody {
@@ -14,30 +16,63 @@ const CLIENT_ERROR_CODES: Record<string, string> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'bad_request',
 };
 
+/** The longest path parameter (an id) the router accepts; longer ones are 414. */
+export const MAX_PATH_PARAMETER_LENGTH = 1024;
+
+/** Messages for Fastify's own refusals that would otherwise quote the request back. */
+const FRAMEWORK_MESSAGES: Record<string, { status: number; code: string; message: string }> = {
+  FST_ERR_BAD_URL: { status: 400, code: 'invalid_url', message: 'the URL has a malformed percent-encoding' },
+  FST_ERR_MAX_PARAM_LENGTH: { status: 414, code: 'uri_too_long', message: `a path parameter is longer than ${MAX_PATH_PARAMETER_LENGTH} characters` },
+};
+
+/**
+ * Fastify's `frameworkErrors` option: the router's own refusals (a malformed percent-encoding, a path
+ * parameter over the limit) answered in the one error shape instead of Fastify's default body.
+ */
+export function frameworkErrorHandler(error: FastifyError, _request: unknown, reply: FastifyReply): void {
+  const known = FRAMEWORK_MESSAGES[error.code];
+  if (known) {
+    sendError(reply, known.status, known.code, known.message);
+    return;
+  }
+  const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+  sendError(reply, status, CLIENT_ERROR_CODES[error.code] ?? 'bad_request', 'the request is not valid');
+}
+
 /**
  * Answers every failure as `{ "error": { "code", "message" } }`. Caller mistakes (4xx) say what was wrong;
  * our own faults (5xx) are logged with their stack and answered with a generic message, never internals.
  */
-export function installErrorHandler(app: FastifyInstance): void {
+export function installErrorHandler(app: FastifyInstance, options: { retryAfterSeconds?: number } = {}): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof HttpError) {
-      return reply.status(error.statusCode).send(errorBody(error.code, error.message));
+    if (error instanceof HttpError) return sendError(reply, error.statusCode, error.code, error.message);
+    // The database is away (or the pool could not give a connection in time): not a fault of this request,
+    // and it passes by itself. An event answered this way was not stored, and was not acknowledged.
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      reply.header('retry-after', String(options.retryAfterSeconds ?? 10));
+      return sendError(reply, 503, 'database_unavailable', 'the database cannot be reached right now; retry later');
     }
     if (error.validation) {
-      const where = error.validationContext ?? 'request';
-      return reply.status(400).send(errorBody('invalid_request', `${where}${error.message.replace(/^\w+/, '')}`));
+      return sendError(reply, 400, 'invalid_request', validationMessage(error.validationContext ?? 'request', error.validation));
     }
     const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) {
-      return reply.status(status).send(errorBody(CLIENT_ERROR_CODES[error.code] ?? 'bad_request', error.message));
-    }
+    if (status >= 400 && status < 500) return sendError(reply, status, CLIENT_ERROR_CODES[error.code] ?? 'bad_request', error.message);
     request.log.error({ err: error }, 'request failed');
-    return reply.status(500).send(errorBody('internal', 'internal server error'));
+    return sendError(reply, 500, 'internal', 'internal server error');
   });
 
   app.setNotFoundHandler((request, reply) => {
-    reply.status(404).send(errorBody('not_found', `no route ${request.method} ${request.url.split('?')[0]}`));
+    sendError(reply, 404, 'not_found', `no route ${request.method} ${request.url.split('?')[0]}`);
   });
+}
+
+/**
+ * Sends the error shape with a plain JSON serializer: a route's response schema for its status (a 400 that
+ * also lists `problems`, say) must never turn a refusal into a failure to serialise it.
+ */
+function sendError(reply: FastifyReply, status: number, code: string, message: string): FastifyReply {
+  return reply.status(status).type('application/json; charset=utf-8').serializer(JSON.stringify).send(errorBody(code, message));
 }
 
 export function errorBody(code: string, message: string): ErrorBody {

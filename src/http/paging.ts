@@ -8,6 +8,9 @@ import type { PageRequest } from '../directory/types.js';
  */
 export const MAX_PAGE_SIZE = 100;
 
+/** The highest page number of the member lists (far past any real list, well within every integer type). */
+export const MAX_PAGE = 1_000_000;
+
 /** `GET /files`: `limit` defaults to 20; above 100 it is served as 100. */
 export const DEFAULT_FILE_LIMIT = 20;
 export const MAX_FILE_LIMIT = 100;
@@ -17,7 +20,7 @@ export const MAX_UNPAGED_MEMBERS = 5000;
 
 /** Query properties of a paged member list; coerced from text, so `page=abc` fails validation. */
 export const pageQueryProperties = (defaultPageSize: number) => ({
-  page: Type.Optional(Type.Integer({ minimum: 0, description: 'page number, from 1 (0 is taken as 1)' })),
+  page: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_PAGE, description: `page number, from 1 (0 is taken as 1), at most ${MAX_PAGE}` })),
   pageSize: Type.Optional(
     Type.Integer({ minimum: 1, description: `page size, default ${defaultPageSize}, at most ${MAX_PAGE_SIZE} (larger values are served as ${MAX_PAGE_SIZE})` }),
   ),

@@ -5,12 +5,11 @@ import type { AppContext } from '../app-context.js';
 import { mintUserToken } from '../auth/user-token.js';
 import { FileDocumentSchema, toFileDocument } from '../callbacks/wire-shapes.js';
 import { directoryServiceFor } from '../callbacks/callback-kit.js';
-import { forbidden, HttpError, notFound } from '../http/errors.js';
+import { forbidden, notFound } from '../http/errors.js';
 import { errorResponses } from '../http/schemas.js';
-import { createDocument, DocumentInputError, DOCUMENT_TYPES } from '../platform/create-document.js';
-import { createDocumentDeps } from '../platform/create-document-deps.js';
+import { createDocument, DOCUMENT_TYPES, notConfigured } from '../platform/create-document.js';
 import { editorConfig } from '../platform/editor-config.js';
-import { PlatformError } from '../platform/platform-errors.js';
+import { platformHttpError, viaPlatform } from './platform-http-errors.js';
 
 const SECURITY = [{ adminKey: [] }];
 
@@ -23,7 +22,7 @@ const SECURITY = [{ adminKey: [] }];
 export const documentManageRoutes: FastifyPluginAsync<{ context: AppContext }> = async (plugin, { context }) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const { config } = context;
-  const deps = createDocumentDeps(config, context.store, context.directory);
+  const deps = context.platform.documents;
   const service = directoryServiceFor(context);
 
   app.post(
@@ -41,17 +40,12 @@ export const documentManageRoutes: FastifyPluginAsync<{ context: AppContext }> =
           },
           { additionalProperties: false },
         ),
-        response: { 201: FileDocumentSchema, ...errorResponses(400, 401, 404, 409, 413, 415, 502, 503, 504) },
+        response: { 201: FileDocumentSchema, ...errorResponses(400, 401, 403, 404, 409, 413, 415, 502, 503, 504) },
       },
     },
     async (request, reply) => {
       const { userId, type, name, fileId } = request.body;
-      let id: string;
-      try {
-        id = (await createDocument(deps, { creatorId: userId, type, name, ...(fileId === undefined ? {} : { fileId }) })).id;
-      } catch (error) {
-        throw asHttpError(error);
-      }
+      const { id } = await viaPlatform(() => createDocument(deps, { creatorId: userId, type, name, ...(fileId === undefined ? {} : { fileId }) }));
       const view = await service.fileAsSeenBy(id, userId);
       if (!view) throw new Error(`document ${id} vanished right after its creation`);
       return reply.status(201).send(toFileDocument(view));
@@ -81,7 +75,7 @@ export const documentManageRoutes: FastifyPluginAsync<{ context: AppContext }> =
     async (request) => {
       const { fileId } = request.params;
       const { userId } = request.query;
-      if (config.platformApiUrl === undefined) throw asHttpError(notConfigured());
+      if (config.platformApiUrl === undefined) throw platformHttpError(notConfigured());
       const [view, user] = await Promise.all([service.fileAsSeenBy(fileId, userId), context.directory.getUser(userId)]);
       if (!view) throw notFound(`no file ${fileId}`, 'file_not_found');
       if (!user) throw notFound(`no user ${userId}`, 'user_not_found');
@@ -96,31 +90,3 @@ export const documentManageRoutes: FastifyPluginAsync<{ context: AppContext }> =
     },
   );
 };
-
-function notConfigured(): PlatformError {
-  return new PlatformError('not-configured', 'PLATFORM_API_URL is not set: collab-host cannot create or open documents on the platform');
-}
-
-/** Caller mistakes are 4xx; the platform's refusals name its code (502, or 400/409 when the caller's input caused them). */
-function asHttpError(error: unknown): unknown {
-  if (error instanceof DocumentInputError) {
-    if (error.reason === 'unknown-user') return new HttpError(404, 'user_not_found', error.message);
-    if (error.reason === 'file-exists') return new HttpError(409, 'file_exists', error.message);
-    return new HttpError(400, 'invalid_document', error.message);
-  }
-  if (error instanceof PlatformError) {
-    switch (error.failure) {
-      case 'not-configured':
-        return new HttpError(503, 'platform_not_configured', error.message);
-      case 'timeout':
-        return new HttpError(504, 'platform_timeout', error.message);
-      case 'unreachable':
-        return new HttpError(502, 'platform_unreachable', error.message);
-      case 'refused':
-        if (error.platformCode === '70012') return new HttpError(409, 'platform_file_exists', error.message);
-        if (error.platformCode === '70001') return new HttpError(400, 'platform_bad_parameters', error.message);
-        return new HttpError(502, 'platform_refused', error.message);
-    }
-  }
-  return error;
-}

@@ -1,39 +1,28 @@
-import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.js';
-import { adminKeyGuard } from '../auth/admin-key-guard.js';
-import { filePresence, listEvents, listNotifications, listReminders } from '../events/event-queries.js';
-import { resendNotification } from '../events/outbox.js';
-import { badRequest, conflict, notFound } from '../http/errors.js';
+import { filePresence, listEvents, listNotifications, listReminders, resendNotification } from '../events/event-management.js';
+import { conflict, notFound } from '../http/errors.js';
 import { errorResponses, TimeSchema } from '../http/schemas.js';
+import type { EventOutcome } from '../store/event-log.js';
+import { decodeCursor, DEFAULT_LIMIT, encodeCursor, pageOf, pageQuery } from './cursor.js';
 
-/** Lists page with an opaque cursor: the position after the last item shown. */
-const DEFAULT_LIMIT = 50;
-const MAX_LIMIT = 500;
-
-const encodeCursor = (position: number | null) => (position === null ? null : Buffer.from(`p${position}`).toString('base64url'));
-function decodeCursor(cursor: string | undefined): number {
-  if (cursor === undefined) return 0;
-  const match = /^p(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!match) throw badRequest('cursor is not one this API gave out', 'invalid_cursor');
-  return Number(match[1]);
-}
-
-const pageQuery = {
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT })),
-  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-};
-const pageOf = <T extends ReturnType<typeof Type.Object>>(item: T) =>
-  Type.Object({ items: Type.Array(item), nextCursor: Type.Union([Type.String(), Type.Null()]) });
+const SECURITY = [{ adminKey: [] }];
+const OUTCOMES = ['pending', 'processed', 'unprocessed', 'refused'] as const;
+const Outcome = Type.Union([Type.Literal('pending'), Type.Literal('processed'), Type.Literal('unprocessed'), Type.Literal('refused')]);
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
 const EventItem = Type.Object({
   id: Type.Integer(),
   kind: Type.String(),
-  action: Type.Union([Type.String(), Type.Null()]),
-  fileId: Type.Union([Type.String(), Type.Null()]),
-  userId: Type.Union([Type.String(), Type.Null()]),
+  action: Nullable(Type.String()),
+  fileId: Nullable(Type.String()),
+  userId: Nullable(Type.String()),
   receivedAt: TimeSchema,
-  body: Type.Unknown({ description: 'the event as received' }),
+  body: Type.Unknown({ description: 'the event as received, with credentials censored' }),
+  outcome: Outcome,
+  problem: Nullable(Type.String({ description: 'why it is refused or unprocessed, or what was left out of its effects' })),
 });
 const NotificationStatus = Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]);
 const NotificationItem = Type.Object({
@@ -48,8 +37,8 @@ const NotificationItem = Type.Object({
       receiver: Type.String(),
       status: NotificationStatus,
       attempts: Type.Integer(),
-      lastError: Type.Union([Type.String(), Type.Null()]),
-      deliveredAt: Type.Union([TimeSchema, Type.Null()]),
+      lastError: Nullable(Type.String()),
+      deliveredAt: Nullable(TimeSchema),
     }),
     { description: 'one per receiver in NOTIFY_WEBHOOK_URLS when the notification was made' },
   ),
@@ -67,68 +56,117 @@ const PresenceBody = Type.Object({
   fileId: Type.String(),
   users: Type.Array(Type.Object({ userId: Type.String(), clients: Type.Array(Type.String()), since: TimeSchema })),
 });
+const Counts = (names: readonly string[]) => Type.Record(Type.String(), Type.Object(Object.fromEntries(names.map((name) => [name, Type.Integer()]))));
+const StatsBody = Type.Object({
+  intake: Counts(['accepted', 'refused', 'duplicate', 'unauthenticated', 'malformed']),
+  processing: Counts(['processed', 'unprocessed']),
+  log: Type.Object({ pending: Type.Integer(), unprocessed: Type.Integer(), refused: Type.Integer() }),
+  waiting: Type.Object({ count: Type.Integer(), oldestAgeMs: Type.Integer() }),
+  lag: Type.Object({ p50Ms: Nullable(Type.Integer()), p99Ms: Nullable(Type.Integer()), sample: Type.Integer() }),
+  outbox: Type.Object({ pending: Type.Integer(), oldestPendingAgeMs: Type.Integer(), failedByReceiver: Type.Record(Type.String(), Type.Integer()) }),
+  reminders: Type.Object({ due: Type.Integer(), late: Type.Integer() }),
+});
+const Reprocessed = Type.Object({ id: Type.Integer(), outcome: Outcome, problem: Nullable(Type.String()) });
 
-/** The management API's event listings (contracts.md): events, notifications (+ re-send), reminders, presence. */
-export default async function eventManagementRoutes(app: FastifyInstance, { context }: { context: AppContext }): Promise<void> {
+/**
+ * The event pipeline's management routes, under the `/api` plugin and its admin-key guard: the event log
+ * (by outcome) and re-processing, statistics, notifications (+ re-send), reminders and presence.
+ */
+export const eventManageRoutes: FastifyPluginAsync<{ context: AppContext }> = async (plugin, { context }) => {
+  const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const { db } = context.store;
-  app.addHook('onRequest', adminKeyGuard(context.config.adminApiKey));
-  const security = [{ adminKey: [] }];
   const refusals = errorResponses(400, 401, 404);
 
   app.get(
-    '/api/events',
+    '/events',
     {
       schema: {
-        summary: 'The event log, oldest first',
+        summary: 'The event log, oldest first; without outcome the accepted events (pending, processed, unprocessed)',
         tags: ['management'],
-        security,
+        security: SECURITY,
         querystring: Type.Object({
-          fileId: Type.Optional(Type.String()),
-          kind: Type.Optional(Type.String({ description: "the header's kind: Comment, FileContent, …" })),
+          fileId: Type.Optional(Type.String({ maxLength: 255 })),
+          kind: Type.Optional(Type.String({ maxLength: 64, description: "the header's kind: Comment, FileContent, …" })),
           since: Type.Optional(TimeSchema),
+          outcome: Type.Optional(
+            Type.String({ pattern: `^(${OUTCOMES.join('|')})(,(${OUTCOMES.join('|')}))*$`, description: 'one or more of pending, processed, unprocessed, refused, comma-separated' }),
+          ),
           ...pageQuery,
         }),
         response: { 200: pageOf(EventItem), ...refusals },
       },
     },
     async (request) => {
-      const { fileId, kind, since, limit, cursor } = request.query as { fileId?: string; kind?: string; since?: string; limit: number; cursor?: string };
-      const page = await listEvents(db, { fileId, kind, since, after: decodeCursor(cursor), limit });
+      const { fileId, kind, since, outcome, limit, cursor } = request.query;
+      const outcomes = outcome === undefined ? undefined : ([...new Set(outcome.split(','))] as EventOutcome[]);
+      const page = await listEvents(db, { fileId, kind, since, outcomes, after: decodeCursor(cursor), limit: limit ?? DEFAULT_LIMIT });
       return { items: page.items, nextCursor: encodeCursor(page.next) };
     },
   );
 
   app.get(
-    '/api/notifications',
+    '/events/stats',
+    {
+      schema: {
+        summary: 'The event pipeline: intake and processing counts, events waiting, effect lag, outbox and reminders',
+        tags: ['management'],
+        security: SECURITY,
+        response: { 200: StatsBody, ...errorResponses(401) },
+      },
+    },
+    async () => context.events.stats(),
+  );
+
+  app.post(
+    '/events/:eventId/reprocess',
+    {
+      schema: {
+        summary: 'Derive an event’s effects again under today’s rules (a refused event is then accepted); nothing is applied twice',
+        tags: ['management'],
+        security: SECURITY,
+        params: Type.Object({ eventId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) }),
+        response: { 200: Reprocessed, ...refusals },
+      },
+    },
+    async (request) => {
+      const { eventId } = request.params;
+      const done = await context.events.reprocess(eventId);
+      if (!done) throw notFound(`no event ${eventId}`, 'event_not_found');
+      return done;
+    },
+  );
+
+  app.get(
+    '/notifications',
     {
       schema: {
         summary: 'Outgoing notifications, oldest first',
         tags: ['management'],
-        security,
+        security: SECURITY,
         querystring: Type.Object({ status: Type.Optional(NotificationStatus), ...pageQuery }),
         response: { 200: pageOf(NotificationItem), ...refusals },
       },
     },
     async (request) => {
-      const { status, limit, cursor } = request.query as { status?: string; limit: number; cursor?: string };
-      const page = await listNotifications(db, { status, after: decodeCursor(cursor), limit });
+      const { status, limit, cursor } = request.query;
+      const page = await listNotifications(db, { status, after: decodeCursor(cursor), limit: limit ?? DEFAULT_LIMIT });
       return { items: page.items, nextCursor: encodeCursor(page.next) };
     },
   );
 
   app.post(
-    '/api/notifications/:notificationId/resend',
+    '/notifications/:notificationId/resend',
     {
       schema: {
         summary: 'Send a failed notification again to the receivers that failed',
         tags: ['management'],
-        security,
-        params: Type.Object({ notificationId: Type.String({ minLength: 1 }) }),
-        response: { 200: Type.Object({ id: Type.String(), status: Type.Literal('pending') }), ...errorResponses(401, 404, 409) },
+        security: SECURITY,
+        params: Type.Object({ notificationId: Type.String({ minLength: 1, maxLength: 64 }) }),
+        response: { 200: Type.Object({ id: Type.String(), status: Type.Literal('pending') }), ...errorResponses(400, 401, 404, 409) },
       },
     },
     async (request) => {
-      const { notificationId } = request.params as { notificationId: string };
+      const { notificationId } = request.params;
       const outcome = await resendNotification(db, notificationId, Date.now());
       if (outcome === 'not_found') throw notFound(`no notification ${notificationId}`, 'notification_not_found');
       if (outcome === 'not_failed') throw conflict('only a failed notification can be re-sent', 'notification_not_failed');
@@ -137,34 +175,34 @@ export default async function eventManagementRoutes(app: FastifyInstance, { cont
   );
 
   app.get(
-    '/api/reminders',
+    '/reminders',
     {
       schema: {
         summary: 'Date reminders in the order they were created',
         tags: ['management'],
-        security,
-        querystring: Type.Object({ fileId: Type.Optional(Type.String()), ...pageQuery }),
+        security: SECURITY,
+        querystring: Type.Object({ fileId: Type.Optional(Type.String({ maxLength: 255 })), ...pageQuery }),
         response: { 200: pageOf(ReminderItem), ...refusals },
       },
     },
     async (request) => {
-      const { fileId, limit, cursor } = request.query as { fileId?: string; limit: number; cursor?: string };
-      const page = await listReminders(db, { fileId, after: decodeCursor(cursor), limit });
+      const { fileId, limit, cursor } = request.query;
+      const page = await listReminders(db, { fileId, after: decodeCursor(cursor), limit: limit ?? DEFAULT_LIMIT });
       return { items: page.items, nextCursor: encodeCursor(page.next) };
     },
   );
 
   app.get(
-    '/api/files/:fileId/presence',
+    '/files/:fileId/presence',
     {
       schema: {
         summary: 'Who has the file open now, with their clients',
         tags: ['management'],
-        security,
-        params: Type.Object({ fileId: Type.String({ minLength: 1 }) }),
-        response: { 200: PresenceBody, ...errorResponses(401, 404) },
+        security: SECURITY,
+        params: Type.Object({ fileId: Type.String({ minLength: 1, maxLength: 255 }) }),
+        response: { 200: PresenceBody, ...errorResponses(400, 401, 404) },
       },
     },
-    async (request) => filePresence(db, (request.params as { fileId: string }).fileId),
+    async (request) => filePresence(db, request.params.fileId),
   );
-}
+};

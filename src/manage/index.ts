@@ -1,8 +1,14 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { adminKeyGuard } from '../auth/admin-key-guard.js';
+import { contentManageRoutes } from './content-routes.js';
+import { accessRoutes } from './access-routes.js';
+import { directoryBrowseRoutes } from './directory-browse-routes.js';
 import { directoryManageRoutes } from './directory-routes.js';
 import { documentManageRoutes } from './document-routes.js';
+import { platformManageRoutes } from './platform-routes.js';
+import { syncRunRoutes } from './sync-runs-routes.js';
+import { eventManageRoutes } from './events-routes.js';
 import { tokenManageRoutes } from './token-routes.js';
 
 /**
@@ -11,8 +17,14 @@ import { tokenManageRoutes } from './token-routes.js';
  * off and answers 404 `admin_api_disabled`. It manages the built-in directory (the store's tables).
  */
 export const manageApi: FastifyPluginAsync<{ context: AppContext }> = async (app, { context }) => {
-  app.addHook('onRequest', adminKeyGuard(context.config.adminApiKey));
+  app.addHook('onRequest', adminKeyGuard(context.config.adminApiKey, context.consoleSessions));
   await app.register(directoryManageRoutes, { context });
   await app.register(tokenManageRoutes, { context });
   await app.register(documentManageRoutes, { context });
+  await app.register(platformManageRoutes, { context });
+  await app.register(syncRunRoutes, { context });
+  await app.register(contentManageRoutes, { context });
+  await app.register(accessRoutes, { context });
+  await app.register(directoryBrowseRoutes, { context });
+  await app.register(eventManageRoutes, { context });
 };

@@ -1,10 +1,8 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../store/schema.js';
-
 /**
  * What the validation of an upsert needs to know about rows already in the store: records of the
  * snapshot may point to them. Every method takes the ids asked about and answers only for those,
- * so a one-record check costs a few indexed lookups, not a scan.
+ * so a one-record check costs a few indexed lookups, not a scan. The store implements it
+ * (src/store/directory-lookups.ts), inside the write's transaction.
  */
 export interface ExistingDirectory {
   /** The ids among `ids` that are teams in the store. */
@@ -13,6 +11,8 @@ export interface ExistingDirectory {
   departments(ids: readonly string[]): Promise<Map<string, { teamId: string; parentId: string | null }>>;
   /** The users among `ids`, with their team. */
   users(ids: readonly string[]): Promise<Map<string, { teamId: string | null }>>;
+  /** The files among `ids` whose bytes the store holds. */
+  filesWithStoredContent(ids: readonly string[]): Promise<Set<string>>;
 }
 
 /** Nothing exists: what a `--replace` import is checked against. */
@@ -20,42 +20,19 @@ export const EMPTY_DIRECTORY: ExistingDirectory = {
   teams: async () => new Set(),
   departments: async () => new Map(),
   users: async () => new Map(),
+  filesWithStoredContent: async () => new Set(),
 };
 
-const LOOKUP_CHUNK = 500;
-
-/** The store's directory tables (inside the import's transaction, so the answers hold while it writes). */
-export function storeDirectory(db: Kysely<Database> | Transaction<Database>): ExistingDirectory {
+/**
+ * The store as it will be once `removed` ids are gone: a change that removes some records and upserts
+ * others is checked against what remains.
+ */
+export function withoutRemoved(existing: ExistingDirectory, removed: { teams: ReadonlySet<string>; departments: ReadonlySet<string>; users: ReadonlySet<string>; files: ReadonlySet<string> }): ExistingDirectory {
+  const keep = (ids: readonly string[], gone: ReadonlySet<string>) => (gone.size === 0 ? [...ids] : ids.filter((id) => !gone.has(id)));
   return {
-    async teams(ids) {
-      const found = new Set<string>();
-      for (const chunk of chunks(ids)) {
-        for (const row of await db.selectFrom('teams').select('id').where('id', 'in', chunk).execute()) found.add(row.id);
-      }
-      return found;
-    },
-    async departments(ids) {
-      const found = new Map<string, { teamId: string; parentId: string | null }>();
-      for (const chunk of chunks(ids)) {
-        const rows = await db.selectFrom('departments').select(['id', 'team_id', 'parent_id']).where('id', 'in', chunk).execute();
-        for (const row of rows) found.set(row.id, { teamId: row.team_id, parentId: row.parent_id });
-      }
-      return found;
-    },
-    async users(ids) {
-      const found = new Map<string, { teamId: string | null }>();
-      for (const chunk of chunks(ids)) {
-        const rows = await db.selectFrom('users').select(['id', 'team_id']).where('id', 'in', chunk).execute();
-        for (const row of rows) found.set(row.id, { teamId: row.team_id });
-      }
-      return found;
-    },
+    teams: (ids) => existing.teams(keep(ids, removed.teams)),
+    departments: (ids) => existing.departments(keep(ids, removed.departments)),
+    users: (ids) => existing.users(keep(ids, removed.users)),
+    filesWithStoredContent: (ids) => existing.filesWithStoredContent(keep(ids, removed.files)),
   };
-}
-
-function chunks(ids: readonly string[]): string[][] {
-  const unique = [...new Set(ids)];
-  const result: string[][] = [];
-  for (let start = 0; start < unique.length; start += LOOKUP_CHUNK) result.push(unique.slice(start, start + LOOKUP_CHUNK));
-  return result;
 }

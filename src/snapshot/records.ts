@@ -14,8 +14,19 @@ export type SnapshotFileType = (typeof FILE_TYPES)[number];
 
 export const PRINCIPAL_KINDS = ['user', 'department', 'team'] as const;
 
-const Id = Type.String({ minLength: 1, maxLength: 255 });
-const Name = Type.String({ minLength: 1, maxLength: 500 });
+/**
+ * Ids must not hold control characters (U+0000 to U+001F, U+007F): they travel in URLs, headers and logs,
+ * and PostgreSQL's text cannot hold NUL at all. Other text must not hold NUL, so both stores take the same
+ * values. `schemaProblems` words these two patterns for people.
+ */
+export const ID_PATTERN = '^[^\\u0000-\\u001F\\u007F]*$';
+export const TEXT_PATTERN = '^[^\\u0000]*$';
+
+/** An id of a team, department, user or file. */
+export const IdSchema = Type.String({ minLength: 1, maxLength: 255, pattern: ID_PATTERN });
+const Id = IdSchema;
+const Name = Type.String({ minLength: 1, maxLength: 500, pattern: TEXT_PATTERN });
+const Text = (options: { minLength?: number; maxLength: number }) => Type.String({ ...options, pattern: TEXT_PATTERN });
 
 export const TeamRecordSchema = Type.Object({ id: Id, name: Name }, { additionalProperties: false });
 
@@ -34,12 +45,14 @@ export const UserRecordSchema = Type.Object(
   {
     id: Id,
     name: Name,
-    email: Type.Optional(Type.String({ maxLength: 500 })),
-    avatar: Type.Optional(Type.String({ maxLength: 2000 })),
+    email: Type.Optional(Text({ maxLength: 500 })),
+    avatar: Type.Optional(Text({ maxLength: 2000 })),
     teamId: Type.Optional(Id),
     departmentIds: Type.Optional(Type.Array(Id)),
     /** Absent: the configured template; `[]` hides the watermark. */
-    watermark: Type.Optional(Type.Array(Type.String({ maxLength: 500 }))),
+    watermark: Type.Optional(Type.Array(Text({ maxLength: 500 }))),
+    /** false: deactivated (a leaver: tokens refused, left out of lists of people; files and grants kept). Absent: true. */
+    active: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
@@ -47,7 +60,7 @@ export const UserRecordSchema = Type.Object(
 export const SharingEntrySchema = Type.Object(
   {
     /** `user:ID`, `department:ID` or `team:ID`. */
-    principal: Type.String({ minLength: 1 }),
+    principal: Type.String({ minLength: 1, maxLength: 300, pattern: ID_PATTERN }),
     role: Type.Enum([...ROLES]),
   },
   { additionalProperties: false },
@@ -67,18 +80,20 @@ export const FileRecordSchema = Type.Object(
     /** Absent: the creator's team. */
     teamId: Type.Optional(Id),
     /** `YYYY-MM-DDThh:mm:ssZ` */
-    createdAt: Type.String(),
-    /** `YYYY-MM-DDThh:mm:ssZ` */
-    updatedAt: Type.String(),
-    views: Type.Optional(Type.Integer()),
+    createdAt: Type.String({ maxLength: 64 }),
+    /** `YYYY-MM-DDThh:mm:ssZ`, not earlier than `createdAt` */
+    updatedAt: Type.String({ maxLength: 64 }),
+    /** Stored as a 32-bit integer on both stores. */
+    views: Type.Optional(Type.Integer({ maximum: 2_147_483_647 })),
     sharing: Type.Optional(Type.Array(SharingEntrySchema)),
     restrictions: Type.Optional(RestrictionsSchema),
     /** Extension without a dot, e.g. `docx`. */
-    ext: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
-    downloadUrl: Type.Optional(Type.String({ minLength: 1, maxLength: 4000 })),
-    fullUrl: Type.Optional(Type.String({ minLength: 1, maxLength: 4000 })),
+    ext: Type.Optional(Text({ minLength: 1, maxLength: 32 })),
+    /** A `file` needs a `downloadUrl` or bytes that collab-host stores (`contentFile`, or bytes already stored). */
+    downloadUrl: Type.Optional(Text({ minLength: 1, maxLength: 4000 })),
+    fullUrl: Type.Optional(Text({ minLength: 1, maxLength: 4000 })),
     /** A third-party file's bytes: a path relative to the snapshot file. */
-    contentFile: Type.Optional(Type.String({ minLength: 1 })),
+    contentFile: Type.Optional(Text({ minLength: 1, maxLength: 4000 })),
   },
   { additionalProperties: false },
 );

@@ -3,20 +3,19 @@ import { resolve } from 'node:path';
 import { Compile } from 'typebox/compile';
 import type { TSchema } from 'typebox';
 import { isInterfaceTime } from '../directory/time.js';
-import type { Department, Grant, PrincipalKind, Team, User } from '../directory/types.js';
+import type { Department, Grant, Team, User } from '../directory/types.js';
 import type { FileInput } from '../store/directory-writer.js';
 import { EMPTY_DIRECTORY, type ExistingDirectory } from './existing-directory.js';
-import { childPath, schemaProblems, type SchemaError, type SnapshotProblem } from './problems.js';
+import { byRecord, childPath, schemaProblems, withoutBrokenFields, type SchemaError, type SnapshotProblem } from './problems.js';
+import { gatherFacts, parsePrincipal, type Indexed } from './reference-facts.js';
 import {
   DepartmentRecordSchema,
   FileRecordSchema,
-  PRINCIPAL_KINDS,
   SECTIONS,
   SnapshotSchema,
   TeamRecordSchema,
   UserRecordSchema,
   type DepartmentRecord,
-  type SectionName,
   type SnapshotFileRecord,
   type TeamRecord,
   type UserRecord,
@@ -26,7 +25,7 @@ import {
 export interface ValidSnapshot {
   teams: Team[];
   departments: Department[];
-  users: Array<User & { departmentIds: string[] }>;
+  users: Array<User & { departmentIds: string[]; active: boolean }>;
   files: Array<{ file: FileInput; grants: Grant[]; /** absolute path of the bytes to store, if any */ contentPath: string | null }>;
 }
 
@@ -51,11 +50,6 @@ const checkers = {
   files: Compile(FileRecordSchema as TSchema),
 };
 const checkSnapshot = Compile(SnapshotSchema as TSchema);
-
-interface Indexed<T> {
-  record: T;
-  path: string;
-}
 
 /**
  * Checks a snapshot against every rule of contracts.md and lists every problem with its JSON path.
@@ -171,11 +165,17 @@ export async function validateSnapshot(input: unknown, options: ValidateOptions 
     if (record.teamId !== undefined && !facts.teamExists(record.teamId)) problem(at('teamId'), `names unknown team "${record.teamId}"`);
     if (record.createdAt !== undefined && !isInterfaceTime(record.createdAt)) problem(at('createdAt'), TIME_RULE);
     if (record.updatedAt !== undefined && !isInterfaceTime(record.updatedAt)) problem(at('updatedAt'), TIME_RULE);
+    else if (record.createdAt !== undefined && isInterfaceTime(record.createdAt) && record.updatedAt !== undefined && record.updatedAt < record.createdAt) {
+      problem(at('updatedAt'), `is earlier than createdAt (${record.createdAt})`);
+    }
     if (record.views !== undefined && record.views < 0) problem(at('views'), 'must not be negative');
     if (record.ext !== undefined && record.ext.startsWith('.')) problem(at('ext'), `must not start with a dot ("${record.ext.slice(1)}", not "${record.ext}")`);
     if (record.downloadUrl !== undefined && !HTTP_URL.test(record.downloadUrl)) problem(at('downloadUrl'), 'must be an http(s):// address');
     if (record.fullUrl !== undefined && !HTTP_URL.test(record.fullUrl)) problem(at('fullUrl'), 'must be an http(s):// address');
 
+    if (record.type === 'file' && record.downloadUrl === undefined && record.contentFile === undefined && record.id !== undefined && !facts.hasStoredContent(record.id)) {
+      problem(at('downloadUrl'), 'is required for a file of type "file" whose bytes collab-host does not store (or give contentFile in a snapshot file)');
+    }
     let contentPath: string | null = null;
     if (record.contentFile !== undefined) {
       if (record.type !== undefined && record.type !== 'file') problem(at('contentFile'), 'is only for files of type "file"');
@@ -244,61 +244,11 @@ export async function validateSnapshot(input: unknown, options: ValidateOptions 
         teamId: record.teamId ?? null,
         watermark: record.watermark ?? null,
         departmentIds: [...new Set(record.departmentIds ?? [])],
+        active: record.active ?? true,
       })),
       files,
     },
   };
-}
-
-/**
- * The fields of a structurally broken record that are well formed, or undefined when it has no usable
- * id. A broken entry of `sharing` or `departmentIds` becomes a hole (`undefined`), so indexes stay true.
- */
-function withoutBrokenFields(record: unknown, errors: readonly SchemaError[]): Record<string, unknown> | undefined {
-  if (typeof record !== 'object' || record === null || Array.isArray(record)) return undefined;
-  const usable: Record<string, unknown> = { ...(record as Record<string, unknown>) };
-  const brokenEntries = new Map<string, Set<number>>();
-  for (const error of errors) {
-    const [field, index] = error.instancePath.split('/').slice(1);
-    if (field === undefined) {
-      if (error.keyword === 'additionalProperties') for (const name of (error.params.additionalProperties as string[] | undefined) ?? []) delete usable[name];
-      continue;
-    }
-    if ((field === 'sharing' || field === 'departmentIds') && index !== undefined && /^\d+$/.test(index) && Array.isArray(usable[field])) {
-      const set = brokenEntries.get(field) ?? new Set<number>();
-      set.add(Number(index));
-      brokenEntries.set(field, set);
-    } else {
-      delete usable[field];
-    }
-  }
-  for (const [field, indexes] of brokenEntries) {
-    const list = usable[field];
-    if (Array.isArray(list)) usable[field] = list.map((entry: unknown, i) => (indexes.has(i) ? undefined : entry));
-  }
-  return typeof usable.id === 'string' && usable.id !== '' ? usable : undefined;
-}
-
-/** Problems ordered by section and record (stable within a record), the order a reader fixes them in. */
-function byRecord(problems: SnapshotProblem[]): SnapshotProblem[] {
-  const key = (path: string): [number, number] => {
-    const match = /^\$\.(\w+)\[(\d+)\]/.exec(path);
-    if (!match) return [-1, 0];
-    return [SECTIONS.indexOf(match[1] as SectionName), Number(match[2])];
-  };
-  return problems
-    .map((problem, order) => ({ problem, order, key: key(problem.path) }))
-    .sort((a, b) => a.key[0] - b.key[0] || a.key[1] - b.key[1] || a.order - b.order)
-    .map(({ problem }) => problem);
-}
-
-function parsePrincipal(principal: string): { kind: PrincipalKind; id: string } | undefined {
-  const colon = principal.indexOf(':');
-  if (colon < 0) return undefined;
-  const kind = principal.slice(0, colon);
-  const id = principal.slice(colon + 1);
-  if (id === '' || !(PRINCIPAL_KINDS as readonly string[]).includes(kind)) return undefined;
-  return { kind: kind as PrincipalKind, id };
 }
 
 function isReadableFile(path: string): boolean {
@@ -309,94 +259,3 @@ function isReadableFile(path: string): boolean {
   }
 }
 
-type DepartmentFact = { teamId: string; parentId: string | null } | 'invalid' | undefined;
-type UserFact = { teamId: string | null } | 'invalid' | undefined;
-
-/**
- * What the rules ask about ids: the snapshot's own records first (they win over the store on upsert),
- * then the store, asked once per kind for every id the snapshot does not declare. `invalid` marks an
- * id whose record is declared but broken (already reported).
- */
-async function gatherFacts(
-  valid: { departments: Indexed<Partial<DepartmentRecord>>[]; users: Indexed<Partial<UserRecord>>[]; files: Indexed<Partial<SnapshotFileRecord>>[] },
-  declared: Record<SectionName, Set<string>>,
-  existing: ExistingDirectory,
-) {
-  const departments = new Map<string, { teamId: string; parentId: string | null }>();
-  for (const { record } of valid.departments) {
-    if (record.id !== undefined && record.teamId !== undefined) departments.set(record.id, { teamId: record.teamId, parentId: record.parentId ?? null });
-  }
-  const users = new Map<string, { teamId: string | null }>();
-  for (const { record } of valid.users) if (record.id !== undefined) users.set(record.id, { teamId: record.teamId ?? null });
-
-  const wanted = { teams: new Set<string>(), departments: new Set<string>(), users: new Set<string>() };
-  const want = (kind: keyof typeof wanted, id: string | null | undefined) => {
-    if (id != null && !declared[kind].has(id)) wanted[kind].add(id);
-  };
-  for (const { record } of valid.departments) {
-    want('teams', record.teamId);
-    want('departments', record.parentId);
-  }
-  for (const { record } of valid.users) {
-    want('teams', record.teamId);
-    for (const id of record.departmentIds ?? []) want('departments', id);
-  }
-  for (const { record } of valid.files) {
-    want('users', record.creatorId);
-    want('teams', record.teamId);
-    for (const entry of record.sharing ?? []) {
-      if (entry?.principal === undefined) continue;
-      const parsed = parsePrincipal(entry.principal);
-      if (parsed) want(parsed.kind === 'user' ? 'users' : parsed.kind === 'team' ? 'teams' : 'departments', parsed.id);
-    }
-  }
-
-  const existingTeams = wanted.teams.size > 0 ? await existing.teams([...wanted.teams]) : new Set<string>();
-  for (const [id, user] of wanted.users.size > 0 ? await existing.users([...wanted.users]) : []) users.set(id, user);
-  // Stored departments, then their stored ancestors, round by round: the cycle walk needs whole chains.
-  let ask = [...wanted.departments];
-  while (ask.length > 0) {
-    const found = await existing.departments(ask);
-    ask = [];
-    for (const [id, department] of found) {
-      departments.set(id, department);
-      const parentId = department.parentId;
-      if (parentId !== null && !departments.has(parentId) && !declared.departments.has(parentId)) ask.push(parentId);
-    }
-    ask = [...new Set(ask)].filter((id) => !departments.has(id));
-  }
-
-  const acyclic = new Set<string>();
-  return {
-    teamExists: (id: string) => declared.teams.has(id) || existingTeams.has(id),
-    department(id: string): DepartmentFact {
-      return departments.get(id) ?? (declared.departments.has(id) ? 'invalid' : undefined);
-    },
-    user(id: string): UserFact {
-      return users.get(id) ?? (declared.users.has(id) ? 'invalid' : undefined);
-    },
-    principalExists(kind: PrincipalKind, id: string): boolean {
-      if (kind === 'team') return declared.teams.has(id) || existingTeams.has(id);
-      if (kind === 'department') return declared.departments.has(id) || departments.has(id);
-      return declared.users.has(id) || users.has(id);
-    },
-    /** The cycle the department's parent chain runs into and which contains it, as ids; undefined when none. */
-    cycleThrough(id: string): string[] | undefined {
-      const chain: string[] = [];
-      const onChain = new Set<string>();
-      let current: string | null | undefined = id;
-      while (current != null && !acyclic.has(current) && !onChain.has(current)) {
-        chain.push(current);
-        onChain.add(current);
-        current = departments.get(current)?.parentId;
-      }
-      if (current != null && onChain.has(current)) {
-        const start = chain.indexOf(current);
-        if (start === 0) return [...chain, id];
-        return undefined; // the chain runs into a cycle this department is not part of: reported at its members
-      }
-      for (const member of chain) acyclic.add(member);
-      return undefined;
-    },
-  };
-}

@@ -1,17 +1,25 @@
-import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
+import type { CompiledQuery } from 'kysely';
 import { isPostgres } from './dialect.js';
-import type { Database } from './schema.js';
+import * as postgres from './postgres/bulk-insert.js';
+import { quoteIdentifier, type BulkStatementSpec, type BulkTable } from './bulk-table.js';
+import type { Database, Db } from './schema.js';
+import * as sqlite from './sqlite/bulk-insert.js';
 
-type Db = Kysely<Database> | Transaction<Database>;
+export type { BulkTable } from './bulk-table.js';
 
-/** A table written in bulk: its columns, their PostgreSQL types, and what a conflicting row does. */
-export interface BulkTable {
+/** PostgreSQL element types of the columns written in bulk. */
+export type PgElementType = 'text' | 'integer' | 'bigint';
+
+/**
+ * A table written in bulk from typed row objects: every column of `Row` with its PostgreSQL element type,
+ * in the order written. The values of each row are taken by column name here, in one place, so a
+ * reordered or added column cannot shift data.
+ */
+export interface RowTable<Row> {
   table: keyof Database;
-  columns: readonly string[];
-  /** PostgreSQL element type of each column (`text`, `integer`), for the unnest arrays. */
-  pgTypes: readonly string[];
+  columns: { readonly [Column in keyof Row & string]-?: PgElementType };
   /** Upsert on this key, updating every other column; absent = plain insert. */
-  conflictKey?: readonly string[];
+  conflictKey?: readonly (keyof Row & string)[];
 }
 
 /** Rows per statement: SQLite gets them as one JSON text, PostgreSQL as one array per column. */
@@ -19,12 +27,27 @@ const ROWS_PER_STATEMENT = 10_000;
 
 /**
  * Inserts (or upserts) many rows with as few statements as the dialect allows, without building a query
- * tree per chunk: SQLite gets `INSERT … SELECT … FROM json_each(?)` with the rows as one JSON array
- * (about twice as fast as multi-row VALUES with thousands of bound parameters), PostgreSQL gets
- * `INSERT … SELECT * FROM unnest($1::text[], …)`, one array per column. Values must be text, numbers or null.
+ * tree per chunk (the statements are built in src/store/sqlite|postgres/bulk-insert.ts). Values must be
+ * text, numbers or null.
  */
 export async function bulkInsert(db: Db, spec: BulkTable, rows: readonly (readonly unknown[])[]): Promise<void> {
   for (const query of insertStatements(db, spec, rows, conflictClause(spec))) await db.executeQuery(query);
+}
+
+/** `bulkInsert` of typed row objects (see `RowTable`). */
+export async function bulkInsertRows<Row>(db: Db, spec: RowTable<Row>, rows: readonly Row[]): Promise<void> {
+  const columns = Object.keys(spec.columns) as (keyof Row & string)[];
+  const table: BulkTable = {
+    table: spec.table,
+    columns,
+    pgTypes: columns.map((column) => spec.columns[column]),
+    ...(spec.conflictKey ? { conflictKey: spec.conflictKey } : {}),
+  };
+  await bulkInsert(
+    db,
+    table,
+    rows.map((row) => columns.map((column) => row[column] ?? null)),
+  );
 }
 
 /**
@@ -38,39 +61,25 @@ export async function insertNewRows<Row>(
   returning: readonly string[],
 ): Promise<Row[]> {
   const inserted: Row[] = [];
-  const tail = ` ON CONFLICT DO NOTHING RETURNING ${returning.map(quote).join(', ')}`;
+  const tail = ` ON CONFLICT DO NOTHING RETURNING ${returning.map(quoteIdentifier).join(', ')}`;
   for (const query of insertStatements(db, spec, rows, tail)) inserted.push(...(await db.executeQuery<Row>(query)).rows);
   return inserted;
 }
 
-function insertStatements(db: Db, spec: Omit<BulkTable, 'conflictKey'>, rows: readonly (readonly unknown[])[], tail: string): CompiledQuery[] {
-  const postgres = isPostgres(db);
-  const columns = spec.columns.map(quote).join(', ');
+function insertStatements(db: Db, spec: BulkStatementSpec, rows: readonly (readonly unknown[])[], tail: string): CompiledQuery[] {
+  const dialect = isPostgres(db) ? postgres : sqlite;
   const statements: CompiledQuery[] = [];
   for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
-    const chunk = rows.slice(start, start + ROWS_PER_STATEMENT);
-    if (postgres) {
-      const unnest = spec.pgTypes.map((type, index) => `$${index + 1}::${type}[]`).join(', ');
-      const arrays = spec.columns.map((_, column) => chunk.map((row) => row[column] ?? null));
-      statements.push(CompiledQuery.raw(`INSERT INTO ${quote(spec.table)} (${columns}) SELECT * FROM unnest(${unnest})${tail}`, arrays));
-    } else {
-      const extract = spec.columns.map((_, index) => `value->>${index}`).join(', ');
-      // WHERE true: SQLite's parser needs it before ON CONFLICT after a SELECT.
-      const text = `INSERT INTO ${quote(spec.table)} (${columns}) SELECT ${extract} FROM json_each(?) WHERE true${tail}`;
-      statements.push(CompiledQuery.raw(text, [JSON.stringify(chunk)]));
-    }
+    statements.push(dialect.bulkInsertStatement(spec, rows.slice(start, start + ROWS_PER_STATEMENT), tail));
   }
   return statements;
 }
 
 function conflictClause(spec: BulkTable): string {
+  if (spec.onConflict) return ` ${spec.onConflict}`;
   if (!spec.conflictKey) return '';
   const updates = spec.columns.filter((column) => !spec.conflictKey!.includes(column));
-  const key = spec.conflictKey.map(quote).join(', ');
+  const key = spec.conflictKey.map(quoteIdentifier).join(', ');
   if (updates.length === 0) return ` ON CONFLICT (${key}) DO NOTHING`;
-  return ` ON CONFLICT (${key}) DO UPDATE SET ${updates.map((column) => `${quote(column)} = excluded.${quote(column)}`).join(', ')}`;
-}
-
-function quote(identifier: string): string {
-  return `"${identifier.replaceAll('"', '""')}"`;
+  return ` ON CONFLICT (${key}) DO UPDATE SET ${updates.map((column) => `${quoteIdentifier(column)} = excluded.${quoteIdentifier(column)}`).join(', ')}`;
 }

@@ -1,21 +1,47 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { DatabaseUnavailableError, isDatabaseUnavailable } from './availability.js';
 import type { DialectName } from './dialect.js';
-import { allMigrations } from './migrations/index.js';
-import { withStatementCache } from './statement-cache.js';
+import { DatabaseTooNewError, MigrationRunner } from './migration-runner.js';
+import { openReadConnection, readKysely } from './sqlite/read-connection.js';
+import { SearchWorkers } from './sqlite/search-workers.js';
+import { withStatementCache } from './sqlite/statement-cache.js';
 import type { Database } from './schema.js';
 
-// COUNT(*) and BIGINT come back from pg as strings by default; every one of ours fits a JS number.
-pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
+/**
+ * COUNT(*) and BIGINT come back from pg as strings by default; every one of ours fits a JS number. Set on
+ * our own pool only: a host application's other `pg` clients keep pg's defaults.
+ */
+const PG_TYPES = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === pg.types.builtins.INT8 ? (value: string) => Number.parseInt(value, 10) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
 
 export interface OpenDatabaseOptions {
   /** PostgreSQL only: the schema to work in (tests use one fresh schema per suite). */
   schema?: string;
   /** PostgreSQL only: pool size. */
   poolSize?: number;
+  /**
+   * Apply pending migrations on open (default true). Off, the store opens as it is (`collab-host migrate`
+   * applies them; MIGRATE_ON_START=false). A database migrated by a newer version is refused either way.
+   */
+  migrate?: boolean;
+  /** With `migrate: false`: open a database migrated by a newer version too (`collab-host migrate --status` lists it). */
+  allowNewer?: boolean;
+  /**
+   * PostgreSQL only: told of an error on an idle pooled connection (the server went away). The pool drops
+   * that connection and opens a new one when next needed; without this listener pg would end the process.
+   */
+  onConnectionError?: (error: Error) => void;
+  /**
+   * SQLite files only: worker threads that answer searches, each with its own read connection and caches
+   * (src/store/sqlite/search-workers.ts); 0 or absent: searches run on the calling thread.
+   */
+  searchWorkers?: number;
 }
 
 /** An open database with its migrations applied. */
@@ -27,32 +53,64 @@ export interface OpenDatabase {
    * Absent for PostgreSQL and for `sqlite::memory:` (another connection would see another database).
    */
   sqliteReader?: SQLite.Database;
+  /** SQLite files only: Kysely over `sqliteReader`, for the directory's reads (never behind a write transaction). */
+  readDb?: Kysely<Database>;
   /** PostgreSQL only: the pool under Kysely, for named (prepared) statements on the hottest lookups. */
   pgPool?: pg.Pool;
+  /** The migrations of this store: status (applied, pending, unknown) and applying what is pending. */
+  migrations: MigrationRunner;
+  /** SQLite files opened with `searchWorkers`: the workers that answer searches. */
+  searchWorkers?: SearchWorkers;
   close(): Promise<void>;
 }
 
-/** Opens `sqlite:PATH`, `sqlite::memory:` or `postgres://…` and applies every pending migration. */
+/**
+ * Opens `sqlite:PATH`, `sqlite::memory:` or `postgres://…` and applies every pending migration (unless
+ * `migrate: false`). A database that cannot be reached is a DatabaseUnavailableError naming it (password
+ * redacted) and the reason; one migrated by a newer version a DatabaseTooNewError.
+ */
 export async function openDatabase(url: string, options: OpenDatabaseOptions = {}): Promise<OpenDatabase> {
-  const { db, dialect, pgPool } = url.startsWith('sqlite:') ? openSqlite(url.slice('sqlite:'.length)) : openPostgres(url, options);
+  let opened: ReturnType<typeof openSqlite> | ReturnType<typeof openPostgres>;
   try {
-    await migrate(db, dialect);
+    opened = url.startsWith('sqlite:') ? openSqlite(url.slice('sqlite:'.length)) : openPostgres(url, options);
   } catch (error) {
+    throw new DatabaseUnavailableError(url, error);
+  }
+  const { db, dialect, pgPool } = opened;
+  const migrations = new MigrationRunner(db, dialect);
+  try {
+    if (options.migrate === false) {
+      if (!options.allowNewer) await migrations.status().then(refuseNewer);
+    }
+    else await migrations.migrateToLatest();
+  } catch (error) {
+    await db.destroy();
+    throw isDatabaseUnavailable(error) ? new DatabaseUnavailableError(url, error) : error;
+  }
+  const path = url.slice('sqlite:'.length);
+  if (pgPool) return { db, dialect, pgPool, migrations, close: () => db.destroy() };
+  if (path === ':memory:') return { db, dialect, migrations, close: () => db.destroy() };
+  // Opened after the migrations, so they see every table the migrations made.
+  const sqliteReader = openReadConnection(path);
+  const readDb = readKysely(sqliteReader);
+  let searchWorkers: SearchWorkers | undefined;
+  try {
+    if (options.searchWorkers) searchWorkers = await SearchWorkers.start(path, options.searchWorkers);
+  } catch (error) {
+    sqliteReader.close();
     await db.destroy();
     throw error;
   }
-  const path = url.slice('sqlite:'.length);
-  if (pgPool) return { db, dialect, pgPool, close: () => db.destroy() };
-  if (path === ':memory:') return { db, dialect, close: () => db.destroy() };
-  // Opened after the migrations, so it sees every table they made.
-  const sqliteReader = new SQLite(path, { readonly: true });
-  sqliteReader.pragma('busy_timeout = 5000');
   return {
     db,
     dialect,
     sqliteReader,
+    migrations,
+    readDb,
+    ...(searchWorkers ? { searchWorkers } : {}),
     close: async () => {
-      sqliteReader.close();
+      await searchWorkers?.close();
+      await readDb.destroy();
       await db.destroy();
     },
   };
@@ -74,29 +132,25 @@ function openPostgres(url: string, options: OpenDatabaseOptions): { db: Kysely<D
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
+    // A request waits at most this long for a connection, then fails (503) instead of hanging while the
+    // database is away; keep-alive notices a peer that vanished without closing the connection.
+    connectionTimeoutMillis: 5000,
+    keepAlive: true,
+    types: PG_TYPES,
     ...(options.schema ? { options: `-c search_path=${options.schema},public` } : {}),
   });
   // No JIT: its compile time (tens of ms) dwarfs our indexed queries, and the planner's cost estimates of
   // search queries over large tables cross jit_above_cost even when they touch a handful of rows.
+  pool.on('error', (error) => options.onConnectionError?.(error));
   pool.on('connect', (client) => {
+    // A connection cut while checked out (between the queries of a transaction) errors on the client
+    // itself: its query fails and the pool discards it, but with no listener pg would end the process.
+    client.on('error', (error) => options.onConnectionError?.(error));
     client.query('SET jit = off').catch(() => undefined);
   });
   return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres', pgPool: pool };
 }
 
-async function migrate(db: Kysely<Database>, dialect: DialectName): Promise<void> {
-  // Kysely looks its bookkeeping tables up by name across every schema; on PostgreSQL pin them to the
-  // schema we work in, or a second collab-host schema in the same database would be taken for ours.
-  const migrationTableSchema =
-    dialect === 'postgres' ? (await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(db)).rows[0]?.schema : undefined;
-  const migrator = new Migrator({
-    db,
-    provider: { getMigrations: async () => allMigrations(dialect) },
-    ...(migrationTableSchema ? { migrationTableSchema } : {}),
-  });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) {
-    const failed = results?.find((result) => result.status === 'Error');
-    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${String((error as Error).message ?? error)}`);
-  }
+function refuseNewer(status: Awaited<ReturnType<MigrationRunner['status']>>): void {
+  if (status.unknown.length > 0) throw new DatabaseTooNewError(status.unknown);
 }

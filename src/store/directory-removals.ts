@@ -1,14 +1,10 @@
-import type { Kysely, Transaction } from 'kysely';
-import { roleRank } from '../directory/permissions.js';
-import type { Grant, PrincipalKind } from '../directory/types.js';
-import type { Database } from './schema.js';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import type { PrincipalKind } from '../directory/types.js';
+import type { Db } from './schema.js';
 
 /**
- * Deletes of directory rows and single-grant writes (the management API). A delete that would leave
- * rows pointing at nothing is refused: it answers what still depends on the row, and removes nothing.
- * Each returns `not-found`, `blocked` with the reason, or `deleted`. Run them inside a transaction.
+ * Deletes of directory rows (the one write path's removals). A delete that would leave rows pointing at
+ * nothing is refused: it answers what still depends on the row, and removes nothing. Each returns
+ * `not-found`, `blocked` with the reason, or `deleted`. Run them inside a transaction.
  */
 export type RemovalResult = { status: 'deleted' } | { status: 'not-found' } | { status: 'blocked'; reason: string };
 
@@ -78,24 +74,3 @@ export async function deleteFile(db: Db, fileId: string): Promise<RemovalResult>
   await db.deleteFrom('files').where('id', '=', fileId).execute();
   return DELETED;
 }
-
-/** Sets one principal's role on a file (insert or replace). */
-export async function putGrant(db: Db, grant: Grant): Promise<void> {
-  await db
-    .insertInto('file_grants')
-    .values({ file_id: grant.fileId, principal_kind: grant.principalKind, principal_id: grant.principalId, role_rank: roleRank(grant.role) })
-    .onConflict((oc) => oc.columns(['file_id', 'principal_kind', 'principal_id']).doUpdateSet((eb) => ({ role_rank: eb.ref('excluded.role_rank') })))
-    .execute();
-}
-
-/** Removes one principal's grant on a file. */
-export async function deleteGrant(db: Db, fileId: string, kind: PrincipalKind, principalId: string): Promise<RemovalResult> {
-  const result = await db
-    .deleteFrom('file_grants')
-    .where('file_id', '=', fileId)
-    .where('principal_kind', '=', kind)
-    .where('principal_id', '=', principalId)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows) > 0 ? DELETED : NOT_FOUND;
-}
-

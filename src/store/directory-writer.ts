@@ -1,11 +1,9 @@
-import type { Insertable, Kysely, Transaction } from 'kysely';
 import { nameKeys } from '../directory/search-keys.js';
 import { roleRank } from '../directory/permissions.js';
 import type { Department, FileRecord, Grant, Team, User } from '../directory/types.js';
-import { bulkInsert, type BulkTable } from './bulk-insert.js';
-import type { Database } from './schema.js';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import { bulkInsertRows, type RowTable } from './bulk-insert.js';
+import { writeInlineContent } from './file-objects.js';
+import type { Database, Db } from './schema.js';
 
 /** Ids per DELETE … IN (…) statement: well under both dialects' bound-parameter limits. */
 const ID_CHUNK = 1_000;
@@ -18,39 +16,39 @@ async function deleteIn(db: Db, table: 'user_departments' | 'file_grants', colum
   }
 }
 
-const TEAMS: BulkTable = { table: 'teams', columns: ['id', 'name'], pgTypes: ['text', 'text'], conflictKey: ['id'] };
+type Row<Table extends keyof Database> = Database[Table];
+
+const TEAMS: RowTable<Row<'teams'>> = { table: 'teams', columns: { id: 'text', name: 'text' }, conflictKey: ['id'] };
 
 export async function upsertTeams(db: Db, teams: readonly Team[]): Promise<void> {
-  await bulkInsert(
+  await bulkInsertRows(
     db,
     TEAMS,
-    teams.map((team) => [team.id, team.name]),
+    teams.map((team) => ({ id: team.id, name: team.name })),
   );
 }
 
-const DEPARTMENTS: BulkTable = {
+const DEPARTMENTS: RowTable<Row<'departments'>> = {
   table: 'departments',
-  columns: ['id', 'team_id', 'parent_id', 'name', 'name_pinyin', 'name_initials'],
-  pgTypes: ['text', 'text', 'text', 'text', 'text', 'text'],
+  columns: { id: 'text', team_id: 'text', parent_id: 'text', name: 'text', name_pinyin: 'text', name_initials: 'text' },
   conflictKey: ['id'],
 };
 
 /** Upserts departments; call rebuildDepartmentClosure afterwards. */
 export async function upsertDepartments(db: Db, departments: readonly Department[]): Promise<void> {
-  await bulkInsert(
+  await bulkInsertRows(
     db,
     DEPARTMENTS,
     departments.map((department) => {
       const keys = nameKeys(department.name);
-      return [department.id, department.teamId, department.parentId, department.name, keys.pinyin, keys.initials];
+      return { id: department.id, team_id: department.teamId, parent_id: department.parentId, name: department.name, name_pinyin: keys.pinyin, name_initials: keys.initials };
     }),
   );
 }
 
-const DEPARTMENT_ANCESTORS: BulkTable = {
+const DEPARTMENT_ANCESTORS: RowTable<Row<'department_ancestors'>> = {
   table: 'department_ancestors',
-  columns: ['department_id', 'ancestor_id', 'depth'],
-  pgTypes: ['text', 'text', 'integer'],
+  columns: { department_id: 'text', ancestor_id: 'text', depth: 'integer' },
 };
 
 /**
@@ -60,49 +58,69 @@ const DEPARTMENT_ANCESTORS: BulkTable = {
 export async function rebuildDepartmentClosure(db: Db): Promise<void> {
   const departments = await db.selectFrom('departments').select(['id', 'parent_id']).execute();
   const parentOf = new Map(departments.map((d) => [d.id, d.parent_id]));
-  const rows: [string, string, number][] = [];
+  const rows: Row<'department_ancestors'>[] = [];
   for (const { id } of departments) {
     let current: string | null | undefined = id;
     let depth = 0;
     const seen = new Set<string>();
     while (current != null && !seen.has(current)) {
       seen.add(current);
-      rows.push([id, current, depth]);
+      rows.push({ department_id: id, ancestor_id: current, depth });
       current = parentOf.get(current);
       depth += 1;
     }
   }
   await db.deleteFrom('department_ancestors').execute();
-  await bulkInsert(db, DEPARTMENT_ANCESTORS, rows);
+  await bulkInsertRows(db, DEPARTMENT_ANCESTORS, rows);
 }
 
-const USERS: BulkTable = {
+type UserRow = Omit<Row<'users'>, 'active'> & { active: number };
+
+const USERS: RowTable<UserRow> = {
   table: 'users',
-  columns: ['id', 'name', 'email', 'avatar', 'team_id', 'watermark', 'name_pinyin', 'name_initials'],
-  pgTypes: ['text', 'text', 'text', 'text', 'text', 'text', 'text', 'text'],
+  columns: {
+    id: 'text',
+    name: 'text',
+    email: 'text',
+    avatar: 'text',
+    team_id: 'text',
+    watermark: 'text',
+    name_pinyin: 'text',
+    name_initials: 'text',
+    active: 'integer',
+  },
   conflictKey: ['id'],
 };
 
-const USER_DEPARTMENTS: BulkTable = { table: 'user_departments', columns: ['user_id', 'department_id'], pgTypes: ['text', 'text'] };
+const USER_DEPARTMENTS: RowTable<Row<'user_departments'>> = { table: 'user_departments', columns: { user_id: 'text', department_id: 'text' } };
 
 export interface UpsertOptions {
   /** The store holds none of these rows yet (an import after a clear): skip removing old links. */
   fresh?: boolean;
 }
 
-/** Upserts users and replaces their department memberships with `departmentIds`. */
+/** Upserts users (absent `active` = active) and replaces their department memberships with `departmentIds`. */
 export async function upsertUsers(
   db: Db,
   users: readonly (User & { departmentIds: readonly string[] })[],
   options: UpsertOptions = {},
 ): Promise<void> {
-  await bulkInsert(
+  await bulkInsertRows(
     db,
     USERS,
     users.map((user) => {
       const keys = nameKeys(user.name);
-      const watermark = user.watermark === null ? null : JSON.stringify(user.watermark);
-      return [user.id, user.name, user.email, user.avatar, user.teamId, watermark, keys.pinyin, keys.initials];
+      return {
+        id: user.id,
+        name: user.name,
+        email: user.email,
+        avatar: user.avatar,
+        team_id: user.teamId,
+        watermark: user.watermark === null ? null : JSON.stringify(user.watermark),
+        name_pinyin: keys.pinyin,
+        name_initials: keys.initials,
+        active: user.active === false ? 0 : 1,
+      };
     }),
   );
   if (!options.fresh) {
@@ -113,17 +131,19 @@ export async function upsertUsers(
       users.map((user) => user.id),
     );
   }
-  await bulkInsert(
+  await bulkInsertRows(
     db,
     USER_DEPARTMENTS,
-    users.flatMap((user) => user.departmentIds.map((departmentId) => [user.id, departmentId])),
+    users.flatMap((user) => user.departmentIds.map((departmentId) => ({ user_id: user.id, department_id: departmentId }))),
   );
 }
 
 export type FileInput = Omit<FileRecord, 'hasStoredContent'>;
 
+type FileRow = Omit<Row<'files'>, 'version'>;
+
 /** The `files` row of a file (its search keys computed here, once, on write). */
-export function fileRow(file: FileInput): Insertable<Database['files']> {
+export function fileRow(file: FileInput): FileRow {
   const keys = nameKeys(file.name);
   return {
     id: file.id,
@@ -145,73 +165,52 @@ export function fileRow(file: FileInput): Insertable<Database['files']> {
   };
 }
 
-const FILE_COLUMNS = [
-  'id',
-  'name',
-  'type',
-  'creator_id',
-  'team_id',
-  'created_at',
-  'updated_at',
-  'views',
-  'ext',
-  'download_url',
-  'full_url',
-  'restrict_copy',
-  'restrict_export',
-  'status',
-  'name_pinyin',
-  'name_initials',
-] as const;
-
-const FILES: BulkTable = {
+const FILES: RowTable<FileRow> = {
   table: 'files',
-  columns: FILE_COLUMNS,
-  pgTypes: FILE_COLUMNS.map((column) => (['views', 'restrict_copy', 'restrict_export'].includes(column) ? 'integer' : 'text')),
+  columns: {
+    id: 'text',
+    name: 'text',
+    type: 'text',
+    creator_id: 'text',
+    team_id: 'text',
+    created_at: 'text',
+    updated_at: 'text',
+    views: 'integer',
+    ext: 'text',
+    download_url: 'text',
+    full_url: 'text',
+    restrict_copy: 'integer',
+    restrict_export: 'integer',
+    status: 'text',
+    name_pinyin: 'text',
+    name_initials: 'text',
+  },
   conflictKey: ['id'],
 };
 
 /** Upserts files (metadata only; grants and contents are written separately). */
 export async function upsertFiles(db: Db, files: readonly FileInput[]): Promise<void> {
-  await bulkInsert(
-    db,
-    FILES,
-    files.map((file) => {
-      const row = fileRow(file) as Record<string, unknown>;
-      return FILE_COLUMNS.map((column) => row[column] ?? null);
-    }),
-  );
+  await bulkInsertRows(db, FILES, files.map(fileRow));
 }
 
-const FILE_GRANTS: BulkTable = {
+const FILE_GRANTS: RowTable<Row<'file_grants'>> = {
   table: 'file_grants',
-  columns: ['file_id', 'principal_kind', 'principal_id', 'role_rank'],
-  pgTypes: ['text', 'text', 'text', 'integer'],
+  columns: { file_id: 'text', principal_kind: 'text', principal_id: 'text', role_rank: 'integer' },
 };
 
 /** Replaces the grants of each file named in `fileIds` with the given grants. */
 export async function replaceGrants(db: Db, fileIds: readonly string[], grants: readonly Grant[]): Promise<void> {
   await deleteIn(db, 'file_grants', 'file_id', fileIds);
-  await bulkInsert(
+  await bulkInsertRows(
     db,
     FILE_GRANTS,
-    grants.map((grant) => [grant.fileId, grant.principalKind, grant.principalId, roleRank(grant.role)]),
+    grants.map((grant) => ({ file_id: grant.fileId, principal_kind: grant.principalKind, principal_id: grant.principalId, role_rank: roleRank(grant.role) })),
   );
 }
 
-/** Stores (or replaces) the bytes collab-host serves for a third-party file. */
+/** Stores (or replaces) the bytes collab-host serves for a third-party file, in its database row. */
 export async function putFileContent(db: Db, fileId: string, contentType: string, content: Buffer): Promise<void> {
-  await db
-    .insertInto('file_contents')
-    .values({ file_id: fileId, content_type: contentType, content, size: content.length })
-    .onConflict((oc) =>
-      oc.column('file_id').doUpdateSet((eb) => ({
-        content_type: eb.ref('excluded.content_type'),
-        content: eb.ref('excluded.content'),
-        size: eb.ref('excluded.size'),
-      })),
-    )
-    .execute();
+  await writeInlineContent(db, fileId, contentType, content);
 }
 
 /** Removes every directory row: teams, departments, users, files, grants and contents. */

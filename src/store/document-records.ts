@@ -1,10 +1,27 @@
 import type { Kysely } from 'kysely';
-import type { DocumentRecords } from '../platform/create-document.js';
-import { fileRow } from './directory-writer.js';
+import type { FileRecord } from '../directory/types.js';
+import { fileRow, putFileContent } from './directory-writer.js';
 import type { Database } from './schema.js';
 
-/** The create-document flow's writes over the store's `files` table. */
-export function sqlDocumentRecords(db: Kysely<Database>): DocumentRecords {
+/**
+ * The writes of the platform's document flows (create, copy, import, export, delete) over the `files`
+ * table. It matches the `DocumentRecords` port of src/platform/create-document.ts by shape, so the store
+ * does not import the domain.
+ */
+export interface SqlDocumentRecords {
+  /** Writes the file `pending`; false when the id is taken by a file that is not `failed` (whose row is then overwritten). */
+  reserve(file: Omit<FileRecord, 'hasStoredContent' | 'status'>): Promise<boolean>;
+  /** Sets the file's status. */
+  setStatus(fileId: string, status: 'active' | 'failed'): Promise<void>;
+  /** Removes a file that is not `active`, with its grants. */
+  remove(fileId: string): Promise<void>;
+  /** Removes a file whatever its status, with its grants and stored bytes. */
+  removeDocument(fileId: string): Promise<void>;
+  /** Stores (or replaces) the bytes collab-host serves for a third-party file. */
+  putContent(fileId: string, contentType: string, bytes: Buffer): Promise<void>;
+}
+
+export function sqlDocumentRecords(db: Kysely<Database>): SqlDocumentRecords {
   return {
     async reserve(file) {
       const row = fileRow({ ...file, status: 'pending' });
@@ -30,6 +47,17 @@ export function sqlDocumentRecords(db: Kysely<Database>): DocumentRecords {
         await trx.deleteFrom('file_grants').where('file_id', '=', fileId).execute();
         await trx.deleteFrom('files').where('id', '=', fileId).where('status', '!=', 'active').execute();
       });
+    },
+    async removeDocument(fileId) {
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('file_grants').where('file_id', '=', fileId).execute();
+        await trx.deleteFrom('file_contents').where('file_id', '=', fileId).execute();
+        await trx.deleteFrom('files').where('id', '=', fileId).execute();
+      });
+    },
+    async putContent(fileId, contentType, bytes) {
+      // The existing file-content write; the storage engineer's FileStorage replaces this one line.
+      await putFileContent(db, fileId, contentType, bytes);
     },
   };
 }

@@ -1,63 +1,46 @@
+import type { Selectable } from 'kysely';
+import type { DialectSql } from './dialect-sql.js';
+import { DIRECTORY_AREAS } from './migrations/070-directory-versions.js';
+import type { Database } from './schema.js';
+import { Statement } from './statement.js';
+
+/** A file row with `has_content`, the viewer's strongest granted rank, and the people version read with it. */
+export type FileForViewerRow = Selectable<Database['files']> & { has_content: number; granted_rank: number | null; people_version: number };
+
 /**
  * The statements of every document open (the token's user; the file with the viewer's strongest grant),
- * written once with `{1}`, `{2}` for the parameters and turned into each driver's placeholders. They run as prepared statements: better-sqlite3 statements on SQLite's read connection,
- * named statements on PostgreSQL (planning the grant join costs more than running it).
+ * run as prepared statements (src/store/prepared-reads.ts). The grant check takes the viewer's principals
+ * from the cached scope (src/store/viewer-scope.ts) as a list parameter, so it reads only the file's own
+ * few grants; the people version comes back with the row, so a scope made stale by a write (here or on
+ * another instance) is noticed by the same statement and read again.
  */
-
-/**
- * The strongest role rank granted to the user on the file: the user, the user's team, and every ancestor
- * (self included) of each of the user's departments, as three UNION ALL branches that are each a
- * primary-key probe of file_grants.
- */
-const GRANTED_RANK = `
-  SELECT MAX(role_rank) FROM (
-    SELECT role_rank FROM file_grants
-     WHERE file_id = {1} AND principal_kind = 'user' AND principal_id = {2}
-    UNION ALL
-    SELECT g.role_rank FROM users u
-      JOIN file_grants g ON g.file_id = {1} AND g.principal_kind = 'team' AND g.principal_id = u.team_id
-     WHERE u.id = {2}
-    UNION ALL
-    SELECT g.role_rank FROM user_departments ud
-      JOIN department_ancestors a ON a.department_id = ud.department_id
-      JOIN file_grants g ON g.file_id = {1} AND g.principal_kind = 'department' AND g.principal_id = a.ancestor_id
-     WHERE ud.user_id = {2}
-  ) granted`;
-
-export const HOT_SQL = {
-  /** {1}: the user. */
-  userById: 'SELECT * FROM users WHERE id = {1}',
-  /** {1}: the file, {2}: the user (also below). */
-  grantedRank: `SELECT (${GRANTED_RANK}) AS rank`,
-  fileWithGrant: `
-    SELECT f.*, CASE WHEN c.file_id IS NULL THEN 0 ELSE 1 END AS has_content, (${GRANTED_RANK}) AS granted_rank
-      FROM files f LEFT JOIN file_contents c ON c.file_id = f.id
-     WHERE f.id = {1}`,
-} as const;
-
-/** A statement in SQLite's anonymous `?` placeholders, with which parameter each `?` takes. */
-export interface SqliteStatementText {
-  text: string;
-  /** For each `?` in order, the index (0-based) of the parameter it binds. */
-  order: number[];
+export interface HotStatements {
+  /** $1: the user. */
+  userById: Statement;
+  /** $1: the file, $2: the principal keys (`kind:id`). The file in any status. */
+  fileForViewer: Statement;
+  /** $1: the file, $2: the principal keys. One row: `rank` (or null) and `people_version`. */
+  grantedRank: Statement;
 }
 
-/** SQLite text (better-sqlite3 binds `?` by position only, so repeated parameters are repeated). */
-export function forSqlite(text: string): SqliteStatementText {
-  const order: number[] = [];
-  const converted = text.replace(/\{(\d)\}/g, (_match, n: string) => {
-    order.push(Number(n) - 1);
-    return '?';
-  });
-  return { text: converted, order };
-}
+const PEOPLE_VERSION = `(SELECT version FROM directory_versions WHERE id = ${DIRECTORY_AREAS.people}) AS people_version`;
 
-/** The values of a `forSqlite` statement, in its placeholders' order. */
-export function sqliteValues(statement: SqliteStatementText, parameters: readonly unknown[]): unknown[] {
-  return statement.order.map((index) => parameters[index]);
-}
+const byDialect = new Map<string, HotStatements>();
 
-/** PostgreSQL's parameters `$1`, `$2`. */
-export function forPostgres(text: string): string {
-  return text.replace(/\{(\d)\}/g, (_match, n: string) => `$${n}`);
+export function hotStatements(dialect: DialectSql): HotStatements {
+  let statements = byDialect.get(dialect.name);
+  if (!statements) {
+    const rank = `(SELECT MAX(g.role_rank) FROM file_grants g
+                    WHERE g.file_id = $1 AND (g.principal_kind || ':' || g.principal_id) IN ${dialect.idList('$2')})`;
+    statements = {
+      userById: new Statement('SELECT * FROM users WHERE id = $1'),
+      fileForViewer: new Statement(`
+        SELECT f.*, CASE WHEN c.file_id IS NULL THEN 0 ELSE 1 END AS has_content, ${rank} AS granted_rank, ${PEOPLE_VERSION}
+          FROM files f LEFT JOIN file_contents c ON c.file_id = f.id
+         WHERE f.id = $1`),
+      grantedRank: new Statement(`SELECT ${rank} AS rank, ${PEOPLE_VERSION}`),
+    };
+    byDialect.set(dialect.name, statements);
+  }
+  return statements;
 }

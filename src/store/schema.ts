@@ -1,4 +1,10 @@
-import type { Generated } from 'kysely';
+import type { Generated, Kysely, Transaction } from 'kysely';
+import type { PlatformTables } from './tables/platform.js';
+import type { SyncTables } from './tables/sync.js';
+import type { StorageTables } from './tables/storage.js';
+import type { ConsoleTables } from './tables/console.js';
+import type { EventTables } from './tables/events.js';
+import type { DirectoryVersionTables } from './tables/directory-versions.js';
 
 /**
  * The tables of the store, shared by SQLite and PostgreSQL. Times of the directory are text in the
@@ -29,6 +35,8 @@ export interface DirectoryTables {
     watermark: string | null;
     name_pinyin: string;
     name_initials: string;
+    /** 1 active, 0 deactivated (kept with their files and history, left out of every list of people). */
+    active: Generated<number>;
   };
   user_departments: { user_id: string; department_id: string };
   files: {
@@ -67,83 +75,12 @@ export interface ActivityTables {
     /** open | edit | comment | discussion | mention | revision */
     kind: string;
     occurred_at: string;
+    /** The event that wrote the row (020): re-processing an event adds no second row. */
+    event_id: Generated<number | null>;
   };
 }
 
-/** Events (issue 5): the log, the outbox, reminders, presence, revisions, callback failures. */
-export interface EventTables {
-  events: {
-    id: Generated<number>;
-    delivery_key: string;
-    /** The header's kind: Comment, FileContent, … (or whatever unknown kind was pushed). */
-    kind: string;
-    action: string | null;
-    file_id: string | null;
-    user_id: string | null;
-    /** token | token-expired | signature | unsigned */
-    credential: string;
-    /** processed | stored (an unknown kind or action, kept but not acted on) */
-    status: string;
-    received_at: string;
-    /** The body exactly as received. */
-    body: string;
-  };
-  notifications: {
-    seq: Generated<number>;
-    id: string;
-    type: string;
-    occurred_at: string;
-    /** JSON */
-    data: string;
-    /** pending | delivered | failed, summarising the deliveries */
-    status: string;
-    attempts: Generated<number>;
-    dedupe_key: string | null;
-    event_id: number | null;
-    created_at: string;
-  };
-  notification_deliveries: {
-    id: Generated<number>;
-    notification_id: string;
-    receiver: string;
-    /** pending | delivered | failed */
-    status: string;
-    attempts: Generated<number>;
-    next_attempt_ms: number;
-    claim_token: string | null;
-    last_error: string | null;
-    delivered_at: string | null;
-  };
-  reminders: {
-    seq: Generated<number>;
-    file_id: string;
-    id: string;
-    author_id: string;
-    content: string;
-    /** JSON array of user ids */
-    remind_user_ids: string;
-    remind_at: string;
-    due_at_ms: number;
-    /** scheduled | fired | cancelled */
-    status: string;
-    created_at: string;
-    updated_at: string;
-    fired_at: string | null;
-  };
-  presence: { file_id: string; user_id: string; client_id: string; present: number; since: string; changed_ms: number };
-  revisions: {
-    seq: Generated<number>;
-    file_id: string;
-    revision_id: number;
-    action: string;
-    user_id: string;
-    title: string | null;
-    label: string | null;
-    doc_history_id: string | null;
-    occurred_at: string;
-    event_id: number;
-  };
-  callback_failures: { url: string; status: number; count: number; last_seen_at: string; last_error: string | null };
-}
+export type Database = DirectoryTables & ActivityTables & EventTables & StorageTables & PlatformTables & SyncTables & ConsoleTables & DirectoryVersionTables;
 
-export type Database = DirectoryTables & ActivityTables & EventTables;
+/** The store, or a transaction of it: what every repository function takes. */
+export type Db = Kysely<Database> | Transaction<Database>;

@@ -12,16 +12,16 @@ const sign = (claims: Record<string, unknown>, header: Record<string, string> = 
 const verify = (token: string, binding = {}) => verifySignature(token, credentials, binding, now);
 
 describe('verifySignature (contracts.md, Platform signature)', () => {
-  it('accepts a signature minted with the app credentials, with its claims', () => {
+  it('accepts a signature minted with the app credentials, with its claims', async () => {
     const token = mintSignature(credentials, { ttlSeconds: 60, fileId: 'f1', userId: 'u1', now });
-    expect(verify(token, { fileId: 'f1', userId: 'u1' })).toEqual({
+    expect(await verify(token, { fileId: 'f1', userId: 'u1' })).toEqual({
       ok: true,
       claims: { exp: nowSeconds + 60, iat: nowSeconds, fileId: 'f1', userId: 'u1' },
     });
   });
 
-  it('accepts one without kid and without iat (both optional)', () => {
-    expect(verify(sign({ exp: nowSeconds + 60 }, {})).ok).toBe(true);
+  it('accepts one without kid and without iat (both optional)', async () => {
+    expect((await verify(sign({ exp: nowSeconds + 60 }, {}))).ok).toBe(true);
   });
 
   it.each([
@@ -37,36 +37,59 @@ describe('verifySignature (contracts.md, Platform signature)', () => {
     ['issued 10 minutes ahead', sign({ exp: nowSeconds + 900, iat: nowSeconds + 600 }), 'iat'],
     ['not a JWT', 'not-a-jwt', 'malformed'],
     ['with a body that is not JSON', `${b64('{"alg":"HS256"}')}.${b64('nope')}.abc`, 'malformed'],
-  ])('refuses a signature %s', (_what, token, failure) => {
-    expect(verify(token)).toEqual({ ok: false, failure });
+  ])('refuses a signature %s', async (_what, token, failure) => {
+    expect(await verify(token)).toEqual({ ok: false, failure });
   });
 
-  it('refuses a tampered payload (fileId changed after signing)', () => {
+  it('refuses a tampered payload (fileId changed after signing)', async () => {
     const token = sign({ exp: nowSeconds + 60, fileId: 'f1' });
     const [head, , signature] = token.split('.');
     const forged = `${head}.${b64(JSON.stringify({ exp: nowSeconds + 60, fileId: 'f2' }))}.${signature}`;
-    expect(verify(forged, { fileId: 'f2' })).toEqual({ ok: false, failure: 'signature' });
+    expect(await verify(forged, { fileId: 'f2' })).toEqual({ ok: false, failure: 'signature' });
   });
 
-  it('refuses every other spelling of the signature segment, including ones that decode to the same bytes', () => {
+  it('refuses every other spelling of the signature segment, including ones that decode to the same bytes', async () => {
     const token = sign({ exp: nowSeconds + 60 });
     const last = token.at(-1)!;
     for (const replacement of 'AEIMQUYcgkosw048'.split('').filter((c) => c !== last)) {
-      expect(verify(token.slice(0, -1) + replacement).ok).toBe(false);
+      expect((await verify(token.slice(0, -1) + replacement)).ok).toBe(false);
     }
   });
 
-  it('binds fileId and userId to the request', () => {
+  it('binds fileId and userId to the request', async () => {
     const token = sign({ exp: nowSeconds + 60, fileId: 'f1', userId: 'u1' });
-    expect(verify(token, { fileId: 'f2' })).toEqual({ ok: false, failure: 'file-mismatch' });
-    expect(verify(token, { fileId: 'f1', userId: 'u2' })).toEqual({ ok: false, failure: 'user-mismatch' });
-    expect(verify(sign({ exp: nowSeconds + 60 }), { fileId: 'f1' })).toEqual({ ok: false, failure: 'file-mismatch' });
+    expect(await verify(token, { fileId: 'f2' })).toEqual({ ok: false, failure: 'file-mismatch' });
+    expect(await verify(token, { fileId: 'f1', userId: 'u2' })).toEqual({ ok: false, failure: 'user-mismatch' });
+    expect(await verify(sign({ exp: nowSeconds + 60 }), { fileId: 'f1' })).toEqual({ ok: false, failure: 'file-mismatch' });
   });
 
-  it('refuses the scopes collab-host mints for elsewhere when told to', () => {
+  it('refuses the scopes collab-host mints for elsewhere when told to', async () => {
     const license = mintLicenseSignature(credentials, now);
-    expect(verify(license).ok).toBe(true);
-    expect(verify(license, { refusedScopes: OUTBOUND_SCOPES })).toEqual({ ok: false, failure: 'scope' });
+    expect((await verify(license)).ok).toBe(true);
+    expect(await verify(license, { refusedScopes: OUTBOUND_SCOPES })).toEqual({ ok: false, failure: 'scope' });
+  });
+});
+
+describe('key rotation (APP_SECRET_PREVIOUS)', () => {
+  const old = { appId: 'test-app', appSecret: 'old-app-secret-0123456789' };
+  const rotating = { ...credentials, previousAppSecret: old.appSecret };
+
+  it('accepts a signature made with the previous secret while it is configured, and refuses it after', async () => {
+    const madeWithOld = mintSignature(old, { ttlSeconds: 60, fileId: 'f1', now });
+    expect(await verifySignature(madeWithOld, rotating, { fileId: 'f1' }, now)).toMatchObject({ ok: true, claims: { fileId: 'f1' } });
+    expect(await verifySignature(madeWithOld, credentials, { fileId: 'f1' }, now)).toEqual({ ok: false, failure: 'signature' });
+  });
+
+  it('keeps every other rule for signatures made with the previous secret', async () => {
+    expect(await verifySignature(mintSignature(old, { ttlSeconds: 60, fileId: 'f1', now }), rotating, { fileId: 'f2' }, now)).toEqual({ ok: false, failure: 'file-mismatch' });
+    expect(await verifySignature(sign({ exp: nowSeconds - 1 }, { kid: 'test-app' }, old.appSecret), rotating, {}, now)).toEqual({ ok: false, failure: 'expired' });
+    expect(await verifySignature(sign({ exp: nowSeconds + 60 }, { kid: 'test-app' }, 'a-third-secret-0123456789'), rotating, {}, now)).toEqual({ ok: false, failure: 'signature' });
+  });
+
+  it('mints with the current secret only', async () => {
+    const minted = mintSignature(rotating, { ttlSeconds: 60, now });
+    expect((await verifySignature(minted, credentials, {}, now)).ok).toBe(true);
+    expect((await verifySignature(minted, old, {}, now)).ok).toBe(false);
   });
 });
 

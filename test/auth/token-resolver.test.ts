@@ -28,4 +28,12 @@ describe('default token resolver', () => {
     expect(await resolve(forged)).toEqual({ ok: false, reason: 'forged' });
     expect(await resolve('not-a-token')).toEqual({ ok: false, reason: 'malformed' });
   });
+
+  it('during a key rotation accepts tokens of the previous secret too, and only while it is configured', async () => {
+    const previous = 'resolver-previous-secret-0123';
+    const old = mintUserToken('u1', previous, 60);
+    expect(await defaultTokenResolver([SECRET, previous])(old)).toMatchObject({ ok: true, userId: 'u1' });
+    expect(await defaultTokenResolver([SECRET, undefined])(old)).toEqual({ ok: false, reason: 'forged' });
+    expect(await defaultTokenResolver(SECRET)(old)).toEqual({ ok: false, reason: 'forged' });
+  });
 });

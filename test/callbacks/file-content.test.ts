@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DownloadLinks } from '../../src/auth/download-link.js';
 import { contentDisposition, downloadName } from '../../src/callbacks/file-content.js';
 import { asUser, buildTestApp, makeTestConfig } from '../helpers/app.js';
+import type { Directory } from '../../src/directory/directory.js';
+import { SqlDirectory } from '../../src/store/sql-directory.js';
 import { describeEachStore } from '../helpers/stores.js';
 import { MANUAL_BYTES, seedWithExtras } from '../directory/fixture-extras.js';
 
@@ -62,6 +64,26 @@ describeEachStore('stored file content', (store) => {
   it('a link without its parameters is a 400', async () => {
     for (const url of ['/content/manual', '/content/manual?expires=abc&sig=x', '/content/manual?expires=1&sig=bad%20sig']) {
       expect((await app.inject({ method: 'GET', url })).statusCode, url).toBe(400);
+    }
+  });
+});
+
+describeEachStore('stored content of a host application directory', (store) => {
+  it("serves the bytes of the host directory's getFileContent behind the same signed links", async () => {
+    await seedWithExtras(store().db);
+    const host = SqlDirectory.over(store());
+    // The store's directory, but with the host's own bytes.
+    const directory: Directory = Object.assign(Object.create(host) as Directory, {
+      getFileContent: async (id: string) => (id === 'manual' ? { contentType: 'application/pdf', content: Buffer.from('host bytes') } : undefined),
+    });
+    const app = await buildTestApp(store(), {}, { directory });
+    try {
+      const response = await app.inject({ method: 'GET', url: local(links.linkFor('manual')), headers: { range: 'bytes=5-' } });
+      expect(response.statusCode).toBe(206);
+      expect(response.body).toBe('bytes');
+      expect(response.headers['content-type']).toBe('application/pdf');
+    } finally {
+      await app.close();
     }
   });
 });

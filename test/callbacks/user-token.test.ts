@@ -62,6 +62,22 @@ describeEachStore('user token on every user-context callback', (store) => {
     }
   });
 
+  it("a deactivated user's token is refused at once, and works again after re-activation", async () => {
+    const token = mintUserToken('zhang', secret, 3600);
+    const setActive = (active: number) => store().db.updateTable('users').set({ active }).where('id', '=', 'zhang').execute();
+    await setActive(0);
+    try {
+      for (const route of ROUTES) {
+        const response = await call(route, { 'x-platform-token': token });
+        expect(response.statusCode, `${route.method} ${route.url}`).toBe(401);
+        expect(response.json().error).toEqual({ code: 'token_user_inactive', message: 'the user of this token is deactivated' });
+      }
+    } finally {
+      await setActive(1);
+    }
+    expect((await call(ROUTES[3]!, { 'x-platform-token': token })).statusCode).toBe(200);
+  });
+
   it('the token is checked before the request is validated', async () => {
     const response = await app.inject({ method: 'GET', url: '/files?limit=abc' });
     expect(response.statusCode).toBe(401);

@@ -1,7 +1,17 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
-export const BIN = fileURLToPath(new URL('../../bin/collab-host.js', import.meta.url));
+/**
+ * The command as tests run it: `src/cli/main.ts` through tsx, so a test sees the sources as they are now
+ * and needs no build. `bin/collab-host.js` runs the same entry compiled (dist/); test/ops/build.test.ts
+ * builds it and runs that.
+ */
+export const CLI_ENTRY = [
+  '--import',
+  pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href,
+  fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url)),
+];
 export const CLI_TOKEN_SECRET = 'cli-test-token-secret-0123456789';
 
 export interface CliRun {
@@ -18,19 +28,19 @@ export function cliEnv(databaseUrl: string, extra: Record<string, string> = {}):
 /** Runs `collab-host ARGS` as a child process in `cwd` (a temp directory: no stray `.env`). */
 export function runCli(args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<CliRun> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: options.cwd, env: options.env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [...CLI_ENTRY, ...args], { cwd: options.cwd, env: options.env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
       resolve({ code, stdout, stderr });
     });
   });
 }
 
-/** Starts a long-running command and resolves once its stdout matches `ready`. */
+/** Starts a long-running command (`entry`: another entry point than the sources) and resolves once its stdout matches `ready`. */
 export function startCli(
   args: string[],
-  options: { cwd: string; env: NodeJS.ProcessEnv; ready: RegExp; timeoutMs?: number },
+  options: { cwd: string; env: NodeJS.ProcessEnv; ready: RegExp; timeoutMs?: number; entry?: readonly string[] },
 ): Promise<{ child: ChildProcess; stdout: () => string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...(options.entry ?? CLI_ENTRY), ...args], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   const stop = () =>

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server.js';
 import { startupBanner } from '../../src/startup-banner.js';
+import { withEphemeralAdminKey } from '../../src/config.js';
 import { makeTestConfig } from '../helpers/app.js';
 import { cliEnv, startCli } from './run-cli.js';
 
@@ -19,7 +20,7 @@ describe('collab-host serve (child process)', { timeout: 120_000 }, () => {
     const dir = mkdtempSync(join(tmpdir(), 'ch-serve-'));
     const env = cliEnv(`sqlite:${join(dir, 'collab-host.db')}`, { PORT: '0', LOG_LEVEL: 'warn' });
 
-    const first = await startCli(['serve'], { cwd: dir, env, ready: /curl -H .*\n/ });
+    const first = await startCli(['serve'], { cwd: dir, env, ready: /console: .*\n/ });
     try {
       const banner = first.stdout();
       expect(banner).toMatch(/^collab-host listening on http:\/\/127\.0\.0\.1:\d+\n/);
@@ -29,11 +30,21 @@ describe('collab-host serve (child process)', { timeout: 120_000 }, () => {
       const response = await fetch(curl.url, { headers: { [curl.header]: curl.value } });
       expect(response.status).toBe(200);
       expect(await response.json()).toMatchObject({ id: 'zhangsan', name: '张三', teamGuid: 'galaxy' });
+      // Ready: database, migrations, the reminder scheduler and the outbox worker started by serve.
+      const address = /listening on (\S+)/.exec(banner)![1]!;
+      const ready = await fetch(`${address}/readyz`);
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', migrations: 'ok', workers: 'ok', load: 'ok' } });
+      // Without ADMIN_API_KEY a development start makes one for itself and prints it: the management API works.
+      const key = /management API and console key \(this start only: ADMIN_API_KEY is not set\):\n {2}(\S+)\n/.exec(banner)![1]!;
+      expect(banner).toContain(`console: ${address}/console\n`);
+      expect((await fetch(`${address}/api/teams`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
+      expect((await fetch(`${address}/api/teams`, { headers: { authorization: 'Bearer not-the-key-0123456789' } })).status).toBe(401);
     } finally {
       await first.stop();
     }
 
-    const second = await startCli(['serve'], { cwd: dir, env, ready: /curl -H .*\n/ });
+    const second = await startCli(['serve'], { cwd: dir, env, ready: /console: .*\n/ });
     try {
       expect(second.stdout()).not.toContain('loaded the demo');
       const curl = curlLine(second.stdout());
@@ -78,6 +89,19 @@ describe('startupBanner', () => {
     expect(banner).toContain('collab-host listening on http://0.0.0.0:3000\n');
     expect(banner).toContain('token of user zhangsan (valid 2h');
     expect(curlLine(banner)).toEqual({ header: 'X-Shimo-Token', value: 'abc.def.ghi', url: 'http://127.0.0.1:3000/users/current/info' });
+  });
+
+  it('makes a management key for a development start only, never in production or when ADMIN_API_KEY is set', () => {
+    const dev = withEphemeralAdminKey(makeTestConfig());
+    expect(dev.ephemeralAdminKey).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(dev.config.adminApiKey).toBe(dev.ephemeralAdminKey);
+    expect(withEphemeralAdminKey(makeTestConfig()).ephemeralAdminKey).not.toBe(dev.ephemeralAdminKey);
+    expect(withEphemeralAdminKey(makeTestConfig({ production: true }))).toMatchObject({ ephemeralAdminKey: undefined, config: { adminApiKey: undefined } });
+    const set = withEphemeralAdminKey(makeTestConfig({ adminApiKey: 'a-key-of-the-operator-0123' }));
+    expect(set).toMatchObject({ ephemeralAdminKey: undefined, config: { adminApiKey: 'a-key-of-the-operator-0123' } });
+    const banner = startupBanner(set.config, { address: 'http://127.0.0.1:3000' });
+    expect(banner).toContain('console: http://127.0.0.1:3000/console (sign in with ADMIN_API_KEY)');
+    expect(banner).not.toContain('a-key-of-the-operator-0123');
   });
 
   it('says how to load a directory when there is no user', () => {

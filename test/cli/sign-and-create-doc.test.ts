@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { openDatabase, type OpenDatabase } from '../../src/store/database.js';
+import type { OpenDatabase } from '../../src/store/database.js';
 import type { DialectName } from '../../src/store/dialect.js';
 import { asUser, buildTestApp, makeTestConfig, TEST_CONFIG_OVERRIDES } from '../helpers/app.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
-import { createTestSchema, describeEachStore, dialects, postgresUrl } from '../helpers/stores.js';
+import { commandDatabase, describeEachStore, dialects } from '../helpers/stores.js';
 import { decodeJwt, StandInPlatform } from '../platform/stand-in-platform.js';
 import { CLI_TOKEN_SECRET, cliEnv, runCli } from './run-cli.js';
 
@@ -65,13 +65,14 @@ describe('collab-host sign options', () => {
     expect((claims.exp as number) - (claims.iat as number)).toBe(120);
 
     const tooLong = await runCli(['sign', '--scope', 'license', '--ttl', '300'], { cwd, env: cliEnv('sqlite::memory:', APP) });
-    expect(tooLong.code).toBe(1);
-    expect(tooLong.stderr).toBe('--ttl must be under 300 seconds with --scope license: the platform refuses longer license signatures\n');
+    // Usage mistakes: exit 2, the reason on the first line, then the usage.
+    expect(tooLong.code).toBe(2);
+    expect(tooLong.stderr.split('\n')[0]).toBe('--ttl must be under 300 seconds with --scope license: the platform refuses longer license signatures');
     const bad = await runCli(['sign', '--ttl', 'soon'], { cwd, env: cliEnv('sqlite::memory:', APP) });
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--ttl must be a number of seconds');
     const unknown = await runCli(['sign', '--file', 'x'], { cwd, env: cliEnv('sqlite::memory:', APP) });
-    expect(unknown.code).toBe(1);
+    expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('usage: collab-host sign');
   });
 });
@@ -93,21 +94,7 @@ describe('a malformed PLATFORM_API_URL', () => {
 });
 
 /** A DATABASE_URL for the CLI on the dialect, seeded with the fixture, and a store over the same data. */
-async function seededDatabase(dialect: DialectName): Promise<{ url: string; open: () => Promise<OpenDatabase>; drop: () => Promise<void> }> {
-  if (dialect === 'sqlite') {
-    const url = `sqlite:${join(cwd, `create-doc-${Date.now()}.db`)}`;
-    const store = await openDatabase(url);
-    await seedDirectory(store.db);
-    await store.close();
-    return { url, open: () => openDatabase(url), drop: async () => {} };
-  }
-  const { schema, drop } = await createTestSchema();
-  const url = `${postgresUrl!}${postgresUrl!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-  const store = await openDatabase(postgresUrl!, { schema });
-  await seedDirectory(store.db);
-  await store.close();
-  return { url, open: () => openDatabase(postgresUrl!, { schema }), drop };
-}
+const seededDatabase = (dialect: DialectName) => commandDatabase(dialect, cwd, (store) => seedDirectory(store.db));
 
 for (const dialect of dialects) {
   describe(`collab-host create-doc [${dialect}]`, () => {
@@ -137,7 +124,9 @@ for (const dialect of dialects) {
       const call = platform.calls.at(-1)!;
       expect(call.body).toEqual({ type: 'spreadsheet', fileId: 'cli-sheet' });
       expect(call.query.get('appId')).toBe('test-app');
-      expect(decodeJwt(call.query.get('signature')!).claims.scope).toBe('license');
+      // An unscoped signature, in the query and in the kit's header (create is not a license call).
+      expect(decodeJwt(call.query.get('signature')!).claims.scope).toBeUndefined();
+      expect(call.headers['x-platform-signature']).toBe(call.query.get('signature'));
 
       store = await database.open();
       app = await buildTestApp(store, { tokenSecret: CLI_TOKEN_SECRET });
@@ -155,7 +144,9 @@ for (const dialect of dialects) {
       const run = await runCli(['create-doc', '--user', 'lilei', '--type', 'document', '--file-id', 'cli-dup'], { cwd, env: env() });
       expect(run.code).toBe(1);
       expect(run.stdout).toBe('');
-      expect(run.stderr).toBe('create-doc: the platform refused the request: platform error 70012 (file id already exists): file exists\n');
+      expect(run.stderr).toBe(
+        'create-doc: the platform refused POST /sdk/v2/api/files: HTTP 409, platform error 70012 (file id already exists): file exists; body {"code":70012,"message":"file exists"}\n',
+      );
       expect(await store.db.selectFrom('files').select('id').where('id', '=', 'cli-dup').executeTakeFirst()).toBeUndefined();
     });
 
@@ -164,7 +155,7 @@ for (const dialect of dialects) {
       expect(ghost.code).toBe(1);
       expect(ghost.stderr).toBe('create-doc: user ghost does not exist\n');
       const missing = await runCli(['create-doc', '--user', 'lilei'], { cwd, env: env() });
-      expect(missing.code).toBe(1);
+      expect(missing.code).toBe(2);
       expect(missing.stderr).toContain('--user and --type are required');
     });
   });

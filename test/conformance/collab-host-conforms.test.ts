@@ -7,6 +7,15 @@ import { buildTestApp, TEST_CONFIG_OVERRIDES, tokenFor } from '../helpers/app.js
 import { seedDirectory } from '../helpers/directory-fixture.js';
 import { describeEachStore } from '../helpers/stores.js';
 
+const ADMIN_API_KEY = 'conforms-admin-key-0123456789';
+
+/**
+ * The production shapes collab-host's intake still refuses with 400 (it reads part 6 to the letter):
+ * Comment delete without deleteComment.guid, DateMention with its ids only in createData (and update and
+ * remove with none), FileContent with top-level timestamp and auto_mention without userId, Collaborator
+ * without collaboratorChanged, Revision without revisionId. The events engineer's tolerant intake (issue 11,
+ * section 1) makes them pass; this list must then become empty.
+ */
 const CREDENTIALS = { appId: TEST_CONFIG_OVERRIDES.appId as string, appSecret: TEST_CONFIG_OVERRIDES.appSecret as string };
 
 const lines = (report: Report) => report.results.map((r) => `${r.id}: ${r.status}${r.problems.length ? ` ${r.problems.join('; ')}` : ''}${r.reason ? ` (${r.reason})` : ''}`);
@@ -16,20 +25,22 @@ describeEachStore('the conformance kit against collab-host', (store) => {
   let baseUrl: string;
   beforeAll(async () => {
     await seedDirectory(store().db);
-    app = await buildTestApp(store());
+    app = await buildTestApp(store(), { adminApiKey: ADMIN_API_KEY });
     baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
   });
   afterAll(() => app.close());
 
-  it('passes every check as zhang with the app credentials, skipping none', async () => {
-    const report = await runChecks({ baseUrl, token: tokenFor('zhang'), credentials: CREDENTIALS });
+  it('passes every check as zhang with the app credentials, the production event shapes included, skipping none', async () => {
+    const report = await runChecks({ baseUrl, token: tokenFor('zhang'), credentials: CREDENTIALS, adminKey: ADMIN_API_KEY });
     expect(lines(report)).toEqual(ALL_CHECKS.map((check) => `${check.id}: pass`));
+    const problems = lines(report).filter((line) => line.includes(': fail')).join('\n');
+    expect(problems).not.toMatch(/not in GET \/api\/events/);
     expect(report).toMatchObject({ user: 'zhang', team: 'acme' });
   });
 
   it('fails nothing as alice, on her spreadsheet, and without credentials skips only what needs them', async () => {
     const report = await runChecks({ baseUrl, token: tokenFor('alice'), fileId: 'sheet' });
-    expect(report.summary.failed).toBe(0);
+    expect(report.results.filter((r) => r.status === 'fail')).toEqual([]);
     const skipped = report.results.filter((r) => r.status === 'skip');
     expect(skipped.map((r) => r.id)).toEqual([
       'signed.admin-file',
@@ -39,6 +50,8 @@ describeEachStore('the conformance kit against collab-host', (store) => {
       'signed.forged-refused',
       'events.file-content',
       'events.collaborator',
+      'production.file-content',
+      'production.collaborator',
     ]);
     // Without credentials isManager is still compared for alice herself (the creator of sheet).
     expect(report.results.find((r) => r.id === 'collaborators.is-manager')?.status).toBe('pass');

@@ -63,7 +63,7 @@ describe('collab-host check', () => {
   it('exits 2 with a message on a usage mistake', async () => {
     const unknown = await runCli(['check', good.url, '--token', 'x', '--only', 'nonsense'], { cwd, env: env() });
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toBe('unknown check group "nonsense"; groups are users, team, departments, files, collaborators, time, search, auth, signed, events\n');
+    expect(unknown.stderr).toMatch(/^unknown check group "nonsense"; groups are users, team, departments, files, collaborators, time, search, auth, signed, events, production\nusage: collab-host check BASE_URL/);
     const noToken = await runCli(['check', good.url], { cwd, env: env() });
     expect(noToken.code).toBe(2);
     expect(noToken.stderr).toContain('--token is required');
@@ -92,6 +92,24 @@ describe('collab-host simulate push', () => {
     expect(server.events[1]?.body).toMatchObject({ kind: 'fileContent', action: 'update', fileContent: { version: expect.any(Number) } });
   });
 
+  it('pushes the production shapes: a DateMention with its ids only in createData, a FileContent auto_mention without userId', async () => {
+    const before = server.events.length;
+    const date = await runCli(['simulate', 'push', '--to', server.url, '--shape', 'production', '--kind', 'DateMention', '--file-id', 'f1', '--user-id', 'u2', '--token', tokenOf('u2')], { cwd, env: env() });
+    expect(date.stdout).toBe('DateMention create (production) -> 200 {}\n');
+    const auto = await runCli(
+      ['simulate', 'push', '--to', server.url, '--shape', 'production', '--kind', 'FileContent', '--action', 'auto_mention', '--file-id', 'f1', '--user-id', 'u1', '--app-id', FAKE_APP.appId, '--app-secret', FAKE_APP.appSecret],
+      { cwd, env: env() },
+    );
+    expect(auto.code).toBe(0);
+    const [dateBody, autoBody] = server.events.slice(before).map((e) => e.body as Record<string, unknown>);
+    expect(dateBody).toMatchObject({ kind: 'mention', type: 'date_mention', action: 'create', createData: { fileId: 'f1', authorId: 'u2' } });
+    expect(dateBody).not.toHaveProperty('fileId');
+    expect(autoBody).toMatchObject({ type: 'auto_mention', fileId: 'f1', timestamp: expect.any(Number), autoMention: { editorProviderId: 'u1' } });
+    expect(autoBody).not.toHaveProperty('userId');
+    const wrong = await runCli(['simulate', 'push', '--to', server.url, '--shape', 'production', '--kind', 'Comment', '--action', 'create', '--file-id', 'f1', '--user-id', 'u1', '--token', 't'], { cwd, env: env() });
+    expect({ code: wrong.code, first: wrong.stderr.split('\n')[0] }).toEqual({ code: 2, first: '--action for Comment (production shape) is one of like, delete' });
+  }, 60_000);
+
   it('exits 1 when the server refuses the event, and 2 on an unknown kind', async () => {
     const wrongSecret = await runCli(
       ['simulate', 'push', '--to', server.url, '--kind', 'Collaborator', '--action', 'leave', '--file-id', 'f1', '--user-id', 'u1', '--app-id', 'a', '--app-secret', 'wrong'],
@@ -101,7 +119,7 @@ describe('collab-host simulate push', () => {
     expect(wrongSecret.stdout).toMatch(/^Collaborator leave -> 401 /);
     const unknown = await runCli(['simulate', 'push', '--to', server.url, '--kind', 'Like', '--file-id', 'f1', '--token', 't'], { cwd, env: env() });
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toBe('unknown --kind "Like"; kinds are Comment, Discussion, MentionAt, DateMention, FileContent, Collaborator, Revision, System\n');
+    expect(unknown.stderr.split('\n')[0]).toBe('unknown --kind "Like"; kinds are Comment, Discussion, MentionAt, DateMention, FileContent, Collaborator, Revision, System');
   });
 });
 
@@ -118,14 +136,14 @@ describe('collab-host create-doc against collab-host simulate', () => {
   });
   afterAll(() => sim.close());
 
-  it('is accepted (the platform now knows the document and the creator\'s token), and an id the platform already holds is refused with 70012', async () => {
+  it('is accepted (the platform now knows the document and the creator\'s token), and an id the platform already holds is refused with 70012', { timeout: 90_000 }, async () => {
     const envWithPlatform = cliEnv(databaseUrl, { ...APP, PLATFORM_API_URL: sim.url });
     const run = await runCli(['create-doc', '--user', 'zhang', '--type', 'documentPro', '--file-id', 'sim-doc', '--name', 'Simulated'], { cwd, env: envWithPlatform });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(sim.platform.files.get('sim-doc')).toMatchObject({ fileId: 'sim-doc', type: 'documentPro', token: expect.any(String) });
     // An id the platform already holds (created by another integrator system): the platform's 70012 comes through.
-    sim.platform.files.set('sim-doc-3', { fileId: 'sim-doc-3', type: 'document', token: 't', createdAt: '2024-01-01T00:00:00Z' });
+    sim.platform.world.addFile('sim-doc-3', 'document', 't');
     const taken = await runCli(['create-doc', '--user', 'zhang', '--type', 'document', '--file-id', 'sim-doc-3'], { cwd, env: envWithPlatform });
     expect(taken.code).toBe(1);
     expect(taken.stderr).toContain('platform error 70012 (file id already exists)');
@@ -143,7 +161,7 @@ describe('collab-host simulate', () => {
       const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(running.stdout())?.[1] as string;
       expect(running.stdout()).toContain('(app a1, callbacks to http://127.0.0.1:9)');
       const refused = await fetch(`${url}/sdk/v2/api/files?appId=a1&token=t`, { method: 'POST', body: '{}' });
-      expect(await refused.json()).toEqual({ code: 70001, message: 'signature is required' });
+      expect(await refused.json()).toEqual({ code: 70001, message: 'signature is required (X-Platform-Signature or ?signature=)' });
     } finally {
       await running.stop();
     }

@@ -17,7 +17,14 @@ export type Fault =
   | 'members-paged-from-0'
   | 'wrong-page-count'
   | 'admin-accepts-unsigned'
-  | 'events-answer-500';
+  | 'events-answer-500'
+  /** A strict reader: refuses an event without top-level fileId and userId (production DateMention, auto_mention). */
+  | 'events-refuse-production'
+  /** Acknowledges events but keeps none (GET /api/events does not list them). */
+  | 'events-not-stored';
+
+/** The fake's management key for `GET /api/events` (collab-host's listing, which the production checks read). */
+export const FAKE_ADMIN_KEY = 'fake-admin-key-0123456789';
 
 export const FAKE_APP = { appId: 'fake-app', appSecret: 'fake-app-secret-0123456789' };
 export const FAKE_TEAM = { id: 't1', name: 'Acme' };
@@ -172,8 +179,14 @@ export async function startFakeServer(faults: Fault[] = []): Promise<FakeServer>
       if (kind === 'FileContent' || kind === 'Collaborator') requireSignature(request, { fileId: String((body as { fileId?: unknown }).fileId) });
       else if (!(kind === 'System' && request.headers['x-platform-signature'])) viewer(request);
       if (has('events-answer-500')) throw new Refusal(500, 'internal');
-      events.push({ kind, body });
+      const record = body as { fileId?: unknown; userId?: unknown };
+      if (has('events-refuse-production') && kind !== 'System' && (typeof record.fileId !== 'string' || typeof record.userId !== 'string')) throw new Refusal(400, 'fileId and userId are required');
+      if (!has('events-not-stored')) events.push({ kind, body });
       return {};
+    }
+    if (method === 'GET' && a === 'api' && b === 'events') {
+      if (request.headers.authorization !== `Bearer ${FAKE_ADMIN_KEY}`) throw new Refusal(401, 'admin key');
+      return { items: events.filter((event) => event.kind === q('kind')).map((event) => ({ kind: event.kind, body: event.body })), nextCursor: null };
     }
     if (a === 'admin' && b === 'files' && c !== undefined) {
       const target = file(c);

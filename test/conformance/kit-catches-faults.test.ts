@@ -2,12 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_CHECKS } from '../../src/conformance/checks/index.js';
 import type { Report } from '../../src/conformance/report.js';
 import { runChecks } from '../../src/conformance/runner.js';
-import { FAKE_APP, startFakeServer, tokenOf, type Fault, type FakeServer } from './fake-callback-server.js';
+import { FAKE_ADMIN_KEY, FAKE_APP, startFakeServer, tokenOf, type Fault, type FakeServer } from './fake-callback-server.js';
 
 async function checkFake(faults: Fault[], extra: { credentials?: boolean } = {}): Promise<Report> {
   const server = await startFakeServer(faults);
   try {
-    return await runChecks({ baseUrl: server.url, token: tokenOf('u1'), ...(extra.credentials === false ? {} : { credentials: FAKE_APP }) });
+    return await runChecks({ baseUrl: server.url, token: tokenOf('u1'), adminKey: FAKE_ADMIN_KEY, ...(extra.credentials === false ? {} : { credentials: FAKE_APP }) });
   } finally {
     await server.close();
   }
@@ -16,13 +16,14 @@ async function checkFake(faults: Fault[], extra: { credentials?: boolean } = {})
 const failed = (report: Report) => report.results.filter((r) => r.status === 'fail').map((r) => r.id);
 const problemsOf = (report: Report, id: string) => report.results.find((r) => r.id === id)?.problems.join('\n') ?? '';
 const EVENT_CHECKS = ALL_CHECKS.filter((check) => check.group === 'events').map((check) => check.id);
+const PRODUCTION_CHECKS = ALL_CHECKS.filter((check) => check.group === 'production').map((check) => check.id);
 
 describe('the kit on a correct callback server', () => {
   let report: Report;
   let server: FakeServer;
   beforeAll(async () => {
     server = await startFakeServer();
-    report = await runChecks({ baseUrl: server.url, token: tokenOf('u1'), credentials: FAKE_APP });
+    report = await runChecks({ baseUrl: server.url, token: tokenOf('u1'), credentials: FAKE_APP, adminKey: FAKE_ADMIN_KEY });
   });
   afterAll(() => server.close());
 
@@ -54,7 +55,13 @@ describe('the kit names the broken rule', () => {
     },
     { fault: 'wrong-page-count', fails: ['search.page-wrapper'], says: /pageCount must be ceil\(count \/ pageSize\)/ },
     { fault: 'admin-accepts-unsigned', fails: ['signed.unsigned-refused'], says: /GET \/admin\/files\/f1 without any credential answered 200/ },
-    { fault: 'events-answer-500', fails: EVENT_CHECKS, says: /Comment create: answered 500 .*expected 200 \{\}/ },
+    { fault: 'events-answer-500', fails: [...EVENT_CHECKS, ...PRODUCTION_CHECKS], says: /Comment create: answered 500 .*expected 200 \{\}/ },
+    {
+      fault: 'events-refuse-production',
+      fails: ['production.date-mention', 'production.file-content'],
+      says: /DateMention create: answered 400 .*expected 200: the platform does not retry, so this event is lost/,
+    },
+    { fault: 'events-not-stored', fails: PRODUCTION_CHECKS, says: /Comment like: acknowledged, but not in GET \/api\/events\?kind=Comment as sent/ },
   ];
 
   for (const { fault, fails, says } of cases) {
@@ -80,6 +87,8 @@ describe('the kit without app credentials', () => {
       'signed.forged-refused',
       'events.file-content',
       'events.collaborator',
+      'production.file-content',
+      'production.collaborator',
     ]);
     expect(skipped[0]?.reason).toBe('needs --app-id and --app-secret');
     // u1 is an editor of f4 and sees its own manageable: false there, yet is listed as a manager.

@@ -3,34 +3,36 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { epochSeconds, signHs256 } from '../../src/conformance/jwt.js';
 import { startSimulator, type RunningSimulator } from '../../src/conformance/simulator/server.js';
-import { PlatformClient } from '../../src/platform/platform-client.js';
-import { PlatformError } from '../../src/platform/platform-errors.js';
 import { buildTestApp, tokenFor } from '../helpers/app.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
 import { describeEachStore } from '../helpers/stores.js';
 
 const APP = { appId: 'sim-app', appSecret: 'sim-app-secret-0123456789' };
 
-/** A license signature as contracts.md has the integrator mint it (a `jti` keeps each one distinct), with the given changes. */
-function license(claims: Record<string, unknown> = {}, options: { secret?: string; kid?: string | null } = {}): string {
+/** A signature as the platform's kit mints it (a `jti` keeps each one distinct), with the given changes. */
+function sign(claims: Record<string, unknown> = {}, options: { secret?: string; kid?: string | null } = {}): string {
   const now = epochSeconds();
   const header: Record<string, string> = options.kid === null ? {} : { kid: options.kid ?? APP.appId };
-  return signHs256({ scope: 'license', iat: now, exp: now + 240, jti: randomUUID(), ...claims }, options.secret ?? APP.appSecret, header);
+  return signHs256({ iat: now, exp: now + 3600, jti: randomUUID(), ...claims }, options.secret ?? APP.appSecret, header);
 }
+const license = (claims: Record<string, unknown> = {}, options: { secret?: string; kid?: string | null } = {}) => sign({ scope: 'license', exp: epochSeconds() + 240, ...claims }, options);
 
-describe('the simulated platform API: POST /sdk/v2/api/files', () => {
+describe('the simulated platform API: credentials and errors', () => {
   let sim: RunningSimulator;
   beforeAll(async () => {
-    sim = await startSimulator({ credentials: APP });
+    sim = await startSimulator({ credentials: APP, memberLimit: 2 });
   });
   afterAll(() => sim.close());
 
-  const create = (query: Record<string, string | undefined>, body: unknown = { type: 'documentPro', fileId: `doc-${Math.random().toString(36).slice(2)}` }) => {
-    const url = new URL('/sdk/v2/api/files', sim.url);
-    for (const [name, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(name, value);
-    return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const call = (method: string, path: string, options: { query?: Record<string, string | undefined>; headers?: Record<string, string>; body?: unknown } = {}) => {
+    const url = new URL(path, sim.url);
+    for (const [name, value] of Object.entries(options.query ?? {})) if (value !== undefined) url.searchParams.set(name, value);
+    const body = options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+    return fetch(url, { method, headers: { 'content-type': 'application/json', ...options.headers }, ...(body === undefined ? {} : { body }) });
   };
-  const valid = () => ({ appId: APP.appId, signature: license(), token: 'user-token' });
+  const create = (query: Record<string, string | undefined>, body: unknown = { type: 'documentPro', fileId: `doc-${randomUUID().slice(0, 8)}` }) =>
+    call('POST', '/sdk/v2/api/files', { query, body });
+  const valid = () => ({ appId: APP.appId, signature: sign(), token: 'user-token' });
   const refusal = async (response: Response) => ({ status: response.status, code: ((await response.json()) as { code: number }).code });
 
   it('answers 204 and remembers the file with its token; the same fileId again is 70012', async () => {
@@ -43,34 +45,48 @@ describe('the simulated platform API: POST /sdk/v2/api/files', () => {
     expect(await refusal(await create(valid(), { type: 'document', fileId: 'sheet-1' }))).toEqual({ status: 409, code: 70012 });
   });
 
-  it('refuses a replayed license signature (single use) with 70005', async () => {
+  it('takes the credentials from the headers, with the appId from the signature\'s kid, as the kit sends them', async () => {
+    const headers = { 'X-Platform-Signature': sign(), 'X-Platform-Token': 'header-token' };
+    expect((await call('POST', '/sdk/v2/api/files', { headers, body: { type: 'document', fileId: 'by-header' } })).status).toBe(204);
+    expect(sim.platform.files.get('by-header')?.token).toBe('header-token');
+    const weboffice = { 'X-Platform-Signature': sign(), 'X-Weboffice-Token': 'weboffice-token' };
+    expect((await call('POST', '/sdk/v2/api/files', { headers: weboffice, body: { type: 'document', fileId: 'by-weboffice' } })).status).toBe(204);
+    expect(sim.platform.files.get('by-weboffice')?.token).toBe('weboffice-token');
+  });
+
+  it('refuses a replayed license signature (single use) with 70005, and license calls with an unscoped one', async () => {
     const signature = license();
-    expect((await create({ ...valid(), signature })).status).toBe(204);
-    const replay = await create({ ...valid(), signature });
+    expect((await call('GET', `/sdk/v2/api/license/apps/${APP.appId}`, { headers: { 'X-Platform-Signature': signature } })).status).toBe(200);
+    const replay = await call('GET', `/sdk/v2/api/license/apps/${APP.appId}`, { headers: { 'X-Platform-Signature': signature } });
     expect(replay.status).toBe(401);
     expect(await replay.json()).toEqual({ code: 70005, message: 'this license signature was already used (single use)' });
+    expect(await refusal(await call('GET', '/sdk/v2/api/license/users', { query: { signature: sign() } }))).toEqual({ status: 401, code: 70003 });
   });
 
   it('refuses every broken rule with its code', async () => {
     const now = epochSeconds();
     const cases: Array<[string, Promise<Response>, number, number]> = [
-      ['no appId', create({ ...valid(), appId: undefined }), 400, 70001],
       ['no signature', create({ ...valid(), signature: undefined }), 400, 70001],
-      ['no token', create({ ...valid(), token: undefined }), 400, 70001],
+      ['no token on create', create({ ...valid(), token: undefined }), 400, 70001],
       ['another appId', create({ ...valid(), appId: 'other-app' }), 401, 70002],
-      ['another secret', create({ ...valid(), signature: license({}, { secret: 'wrong-secret-0123456789' }) }), 401, 70003],
-      ['no kid', create({ ...valid(), signature: license({}, { kid: null }) }), 401, 70003],
-      ['another kid', create({ ...valid(), signature: license({}, { kid: 'other-app' }) }), 401, 70003],
-      ['not scope license', create({ ...valid(), signature: license({ scope: 'callback' }) }), 401, 70003],
-      ['expired', create({ ...valid(), signature: license({ iat: now - 200, exp: now - 1 }) }), 401, 70004],
-      ['exp 5½ minutes ahead', create({ ...valid(), signature: license({ exp: now + 330 }) }), 401, 70004],
-      ['no exp', create({ ...valid(), signature: license({ exp: undefined }) }), 401, 70004],
-      ['iat 10 minutes off', create({ ...valid(), signature: license({ iat: now - 600 }) }), 401, 70004],
+      ['another kid', create({ ...valid(), signature: sign({}, { kid: 'other-app' }) }), 401, 70002],
+      ['no appId and no kid', create({ ...valid(), appId: undefined, signature: sign({}, { kid: null }) }), 401, 70003],
+      ['another secret', create({ ...valid(), signature: sign({}, { secret: 'wrong-secret-0123456789' }) }), 401, 70003],
+      ['license scope on a file call', create({ ...valid(), signature: license() }), 401, 70003],
+      ['expired', create({ ...valid(), signature: sign({ iat: now - 200, exp: now - 1 }) }), 401, 70004],
+      ['25 hours', create({ ...valid(), signature: sign({ exp: now + 25 * 3600 }) }), 401, 70004],
+      ['no exp', create({ ...valid(), signature: sign({ exp: undefined }) }), 401, 70004],
+      ['iat 10 minutes off', create({ ...valid(), signature: sign({ iat: now - 600 }) }), 401, 70004],
+      ['license exp 5½ minutes ahead', call('GET', '/sdk/v2/api/license/users', { query: { signature: license({ exp: now + 330 }) } }), 401, 70004],
       ['type file', create(valid(), { type: 'file', fileId: 'x1' }), 400, 70001],
       ['no type', create(valid(), { fileId: 'x2' }), 400, 70001],
       ['no fileId', create(valid(), { type: 'document' }), 400, 70001],
       ['fileId of 65 characters', create(valid(), { type: 'document', fileId: 'f'.repeat(65) }), 400, 70001],
+      ['lang ja (the kit says jp)', create({ ...valid(), lang: 'ja' }), 400, 70001],
       ['not JSON', create(valid(), '{"type":'), 400, 70001],
+      ['seats over the member limit', call('POST', '/sdk/v2/api/license/users/activate', { query: { signature: license() }, body: { userIds: ['a', 'b', 'c'] } }), 403, 70014],
+      ['seat status 2', call('POST', '/sdk/v2/api/license/users/set-status', { query: { signature: license() }, body: { userIds: ['a'], status: 2 } }), 400, 70001],
+      ['callback url not http', call('PUT', `/sdk/v2/api/license/apps/${APP.appId}/endpoint-url`, { query: { signature: license() }, body: { url: 'ftp://x' } }), 400, 70001],
     ];
     for (const [what, response, status, code] of cases) expect({ what, ...(await refusal(await response)) }).toEqual({ what, status, code });
     expect([...sim.platform.files.keys()]).not.toContain('x1');
@@ -78,19 +94,9 @@ describe('the simulated platform API: POST /sdk/v2/api/files', () => {
 
   it('deletes a created file (204), then answers 70013 for it', async () => {
     expect((await create(valid(), { type: 'table', fileId: 'gone' })).status).toBe(204);
-    const del = () => fetch(`${sim.url}/sdk/v2/api/files/gone?appId=${APP.appId}&signature=${license()}`, { method: 'DELETE' });
+    const del = () => call('DELETE', '/sdk/v2/api/files/gone', { query: { appId: APP.appId, signature: sign() } });
     expect((await del()).status).toBe(204);
     expect(await refusal(await del())).toEqual({ status: 404, code: 70013 });
-  });
-
-  it('serves collab-host\'s own platform client: created, then the duplicate named by its code', async () => {
-    const client = new PlatformClient({ apiUrl: sim.url, credentials: APP });
-    await client.createDocument({ fileId: 'client-doc', type: 'documentPro', token: 't' });
-    await client.createDocument({ fileId: 'client-doc-2', type: 'document', token: 't' });
-    expect(sim.platform.files.has('client-doc')).toBe(true);
-    const duplicate = client.createDocument({ fileId: 'client-doc', type: 'documentPro', token: 't' });
-    await expect(duplicate).rejects.toBeInstanceOf(PlatformError);
-    await expect(duplicate).rejects.toMatchObject({ platformCode: '70012', status: 409 });
   });
 });
 

@@ -1,14 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { OutboxWorker, backoffDelay } from '../../src/events/outbox-worker.js';
-import { buildTestApp } from '../helpers/app.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
 import { describeEachStore } from '../helpers/stores.js';
-import { commentCreate, postEvent, tokenHeaders } from './event-fixtures.js';
-import { startReceiver, waitFor } from './webhook-receiver.js';
+import { ADMIN_KEY, buildEventApp, commentCreate, postEvent, tokenHeaders } from './event-fixtures.js';
+import { startReceiver } from './webhook-receiver.js';
 
 const SECRET = 'webhook-secret-for-tests';
-const ADMIN_KEY = 'admin-key-0123456789abcdef';
 
 interface Listed {
   id: string;
@@ -22,18 +20,18 @@ describeEachStore('notification delivery', (store) => {
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let other: Awaited<ReturnType<typeof startReceiver>>;
   let app: FastifyInstance;
-  let worker: OutboxWorker | undefined;
+  let settle: () => Promise<void>;
   let sequence = 0;
+  /** The workers' clock: each round of `deliverAll` moves it past the longest backoff. */
+  const clock = { now: Date.now() };
 
   beforeAll(async () => {
     await seedDirectory(store().db);
     receiver = await startReceiver(SECRET);
     other = await startReceiver(SECRET);
-    app = await buildTestApp(store(), { adminApiKey: ADMIN_KEY, notifyWebhookUrls: [receiver.url, other.url], notifyWebhookSecret: SECRET });
+    ({ app, settle } = await buildEventApp(store(), { adminApiKey: ADMIN_KEY, notifyWebhookUrls: [receiver.url, other.url], notifyWebhookSecret: SECRET }));
   });
-  afterEach(async () => {
-    await worker?.stop();
-    worker = undefined;
+  afterEach(() => {
     receiver.state.respond = () => 200;
     other.state.respond = () => 200;
     receiver.state.delayMs = 0;
@@ -44,15 +42,18 @@ describeEachStore('notification delivery', (store) => {
     await other.close();
   });
 
-  const startWorker = (options: Partial<ConstructorParameters<typeof OutboxWorker>[1]> = {}) => {
-    worker = new OutboxWorker(store(), { secret: SECRET, pollMs: 20, baseDelayMs: 20, maxDelayMs: 100, maxAttempts: 5, ...options }).start();
-    return worker;
+  /** Sends what is due, round after round, each round a backoff later on the workers' clock, until nothing is due. */
+  const deliverAll = async (options: Partial<ConstructorParameters<typeof OutboxWorker>[1]> = {}) => {
+    const worker = new OutboxWorker(store(), { secret: SECRET, baseDelayMs: 1000, maxDelayMs: 60_000, maxAttempts: 5, now: () => clock.now, ...options });
+    clock.now = Math.max(clock.now, Date.now()); // due: notifications made since are due by now
+    while ((await worker.runOnce()) > 0) clock.now += 60_000;
   };
   /** Posts a comment; returns the id of its comment.created notification. */
   const newNotification = async (): Promise<string> => {
     sequence += 1;
     const response = await postEvent(app, 'Comment', commentCreate('plan', 'zhang', { guid: `d-${sequence}`, content: `n${sequence}` }), tokenHeaders('zhang'));
     expect(response.statusCode).toBe(200);
+    await settle();
     const all = await listed();
     return all.find((n) => n.type === 'comment.created' && JSON.stringify(n).includes(`"d-${sequence}"`))!.id;
   };
@@ -60,13 +61,16 @@ describeEachStore('notification delivery', (store) => {
     const response = await app.inject({ method: 'GET', url: `/api/notifications?limit=500${query}`, headers: { authorization: `Bearer ${ADMIN_KEY}` } });
     return (response.json() as { items: Listed[] }).items;
   };
-  const settled = (id: string, status: string) =>
-    waitFor(async () => (await listed()).find((n) => n.id === id && n.status === status), 10_000, `notification ${status}`);
+  const settled = async (id: string, status: string) => {
+    const found = (await listed()).find((n) => n.id === id);
+    expect(found?.status).toBe(status);
+    return found!;
+  };
 
   it('a receiver that fails twice then succeeds gets it three times, signed, and it is delivered once', async () => {
     const id = await newNotification();
     receiver.state.respond = (body, attempt) => (body.id === id && attempt <= 2 ? 500 : 200);
-    startWorker();
+    await deliverAll();
     const done = await settled(id, 'delivered');
     const requests = receiver.forNotification(id);
     expect(requests.map((r) => r.status)).toEqual([500, 500, 200]);
@@ -89,7 +93,7 @@ describeEachStore('notification delivery', (store) => {
   it('a receiver that always fails ends failed after the maximum attempts; re-send delivers it', async () => {
     const id = await newNotification();
     receiver.state.respond = (body) => (body.id === id ? 503 : 200);
-    startWorker({ maxAttempts: 3 });
+    await deliverAll({ maxAttempts: 3 });
     const failed = await settled(id, 'failed');
     expect(receiver.forNotification(id)).toHaveLength(3);
     expect(failed.deliveries.find((d) => d.receiver === receiver.url)).toMatchObject({ status: 'failed', attempts: 3, lastError: 'HTTP 503' });
@@ -104,6 +108,7 @@ describeEachStore('notification delivery', (store) => {
     const resend = await app.inject({ method: 'POST', url: `/api/notifications/${id}/resend`, headers: { authorization: `Bearer ${ADMIN_KEY}` } });
     expect(resend.statusCode).toBe(200);
     expect(resend.json()).toEqual({ id, status: 'pending' });
+    await deliverAll();
     await settled(id, 'delivered');
     expect(receiver.forNotification(id).map((r) => r.status)).toEqual([503, 503, 503, 200]);
     // The receiver that had it already did not get it again.
@@ -113,7 +118,7 @@ describeEachStore('notification delivery', (store) => {
   it('an answer slower than the time-out is a failed attempt', async () => {
     const id = await newNotification();
     receiver.state.delayMs = 400;
-    startWorker({ timeoutMs: 100, maxAttempts: 1 });
+    await deliverAll({ timeoutMs: 100, maxAttempts: 1 });
     const failed = await settled(id, 'failed');
     expect(failed.deliveries.find((d) => d.receiver === receiver.url)?.lastError).toBe('no answer within 100 ms');
   });

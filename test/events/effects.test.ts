@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SqlDirectory } from '../../src/store/sql-directory.js';
-import { buildTestApp } from '../helpers/app.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
 import { describeEachStore } from '../helpers/stores.js';
 import {
+  ADMIN_KEY,
+  admin,
+  buildEventApp,
   collaborator,
   commentCreate,
   dateMention,
@@ -17,8 +19,6 @@ import {
   tokenHeaders,
 } from './event-fixtures.js';
 
-const ADMIN_KEY = 'admin-key-0123456789abcdef';
-const admin = { authorization: `Bearer ${ADMIN_KEY}` };
 const T = 1_709_280_000_000; // 2024-03-01T08:00:00Z
 
 interface Notification {
@@ -32,9 +32,10 @@ interface Notification {
 
 describeEachStore('event processors', (store) => {
   let app: FastifyInstance;
+  let settle: () => Promise<void>;
   beforeAll(async () => {
     await seedDirectory(store().db);
-    app = await buildTestApp(store(), { adminApiKey: ADMIN_KEY, notifyWebhookUrls: ['http://receiver-a.test/hook', 'http://receiver-b.test/hook'] });
+    ({ app, settle } = await buildEventApp(store(), { adminApiKey: ADMIN_KEY, notifyWebhookUrls: ['http://receiver-a.test/hook', 'http://receiver-b.test/hook'] }));
   });
   afterAll(async () => {
     await app.close();
@@ -51,6 +52,7 @@ describeEachStore('event processors', (store) => {
   const ok = async (kind: string, body: unknown, headers: Record<string, string>) => {
     const response = await postEvent(app, kind, body, headers);
     expect(response.statusCode, JSON.stringify(response.json())).toBe(200);
+    await settle();
   };
 
   it('comment create: comment.created, one mention.created per user even when MentionAt repeats it, activity', async () => {

@@ -1,7 +1,15 @@
 import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../../src/app.js';
 import { mintSignature } from '../../src/auth/platform-signature.js';
+import { defaultTokenResolver } from '../../src/auth/token-resolver.js';
 import { mintUserToken } from '../../src/auth/user-token.js';
-import { TEST_CONFIG_OVERRIDES } from '../helpers/app.js';
+import type { Config } from '../../src/config.js';
+import type { EventItem } from '../../src/events/event-management.js';
+import { EventPipeline } from '../../src/events/event-pipeline.js';
+import type { OpenDatabase } from '../../src/store/database.js';
+import type { FileInput } from '../../src/store/directory-writer.js';
+import { SqlDirectory } from '../../src/store/sql-directory.js';
+import { buildTestApp, makeTestConfig, TEST_CONFIG_OVERRIDES } from '../helpers/app.js';
 
 /** Event bodies of interface part 6, built the way the platform sends them. */
 
@@ -96,3 +104,59 @@ export const systemCallbackError = (url: string, status: number) => ({
   response: { headers: {}, status, body: '{"error":"not found"}' },
   errorMessage: `request ${url} failed with status ${status}`,
 });
+
+/**
+ * An app whose own processor is off, and the pipeline a test drives instead (same configuration, same
+ * store): `settle()` derives the effects of everything acknowledged so far, so a test reads them at once
+ * without waiting on any clock. `now` is the pipeline's clock.
+ */
+export async function buildEventApp(
+  store: OpenDatabase,
+  overrides: Partial<Config> = {},
+  deps: Partial<AppDeps> & { now?: () => number } = {},
+): Promise<{ app: FastifyInstance; pipeline: EventPipeline; settle: () => Promise<void>; config: Config }> {
+  const config = makeTestConfig(overrides);
+  const { now, ...appDeps } = deps;
+  const app = await buildTestApp(store, { ...overrides, events: { ...config.events, processor: false } }, appDeps);
+  const pipeline = new EventPipeline({
+    db: store.db,
+    directory: deps.directory ?? SqlDirectory.over(store),
+    resolveToken: deps.resolveToken ?? defaultTokenResolver(config.tokenSecret),
+    config,
+    ...(now ? { now } : {}),
+  });
+  return { app, pipeline, settle: () => pipeline.processor.drain(), config };
+}
+
+/** The management API key of the event tests. */
+export const ADMIN_KEY = 'admin-key-0123456789abcdef';
+export const admin = { authorization: `Bearer ${ADMIN_KEY}` };
+
+/** GET on the management API; fails the test unless it answers 200. */
+export async function adminGet<T>(app: FastifyInstance, url: string): Promise<T> {
+  const response = await app.inject({ method: 'GET', url, headers: admin });
+  if (response.statusCode !== 200) throw new Error(`GET ${url} answered ${response.statusCode}: ${response.body}`);
+  return response.json() as T;
+}
+
+/** An event as `GET /api/events` lists it. */
+export type ListedEvent = Omit<EventItem, 'body'> & { body: Record<string, unknown> };
+
+/** A document of the given team and creator, for tests that add one to the fixture directory. */
+export function documentRecord(id: string, creatorId: string, teamId: string): FileInput {
+  return {
+    id,
+    name: `Document ${id}`,
+    type: 'documentPro',
+    creatorId,
+    teamId,
+    createdAt: '2024-03-01T08:00:00Z',
+    updatedAt: '2024-03-01T08:00:00Z',
+    views: null,
+    ext: null,
+    downloadUrl: null,
+    fullUrl: null,
+    restrictions: { copy: true, export: true },
+    status: 'active',
+  };
+}

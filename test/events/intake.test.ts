@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDirectory } from '../helpers/directory-fixture.js';
-import { buildTestApp } from '../helpers/app.js';
 import { describeEachStore } from '../helpers/stores.js';
 import {
+  buildEventApp,
   collaborator,
   commentCreate,
   dateMention,
@@ -138,65 +138,103 @@ const CASES: Array<{ name: string; kind: string; body: Record<string, unknown>; 
 
 describeEachStore('POST /events intake', (store) => {
   let app: FastifyInstance;
+  let settle: () => Promise<void>;
   const countEvents = async () => Number((await store().db.selectFrom('events').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const stored = (raw: string) => store().db.selectFrom('events').selectAll().where('body', '=', raw).executeTakeFirstOrThrow();
 
   beforeAll(async () => {
     await seedDirectory(store().db);
-    app = await buildTestApp(store());
+    ({ app, settle } = await buildEventApp(store()));
   });
   afterAll(async () => {
     await app.close();
   });
 
-  describe('accepts every kind and action of part 6', () => {
+  describe('acknowledges every kind and action of part 6 once logged, and processes it behind the answer', () => {
     for (const testCase of CASES) {
       it(testCase.name, async () => {
         const fileId = (testCase.body.fileId as string | undefined) ?? 'none';
         const headers = testCase.signed ? signedHeaders(fileId) : tokenHeaders((testCase.body.userId as string | undefined) ?? 'zhang');
         const raw = JSON.stringify(testCase.body);
         const response = await postEvent(app, testCase.kind, raw, headers);
-        expect(response.statusCode).toBe(200);
+        expect(response.statusCode, JSON.stringify(response.json())).toBe(200);
         expect(response.json()).toEqual({});
-        const stored = await store().db.selectFrom('events').selectAll().where('body', '=', raw).executeTakeFirstOrThrow();
-        expect(stored).toMatchObject({
+        // Answered means logged, as received; the effects come from the log behind the answer.
+        expect(await stored(raw)).toMatchObject({
           kind: testCase.kind,
           action: testCase.action,
-          status: 'processed',
+          outcome: 'pending',
           file_id: testCase.body.fileId ?? null,
-          user_id: testCase.body.userId ?? null,
+          // The actor: the token's user (the body's own userId, where it has one, is the same).
+          user_id: testCase.body.userId ?? (testCase.signed ? null : 'zhang'),
           credential: testCase.signed ? 'signature' : 'token',
         });
-        expect(stored.received_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+        await settle();
+        const row = await stored(raw);
+        expect({ outcome: row.outcome, problem: row.problem }).toEqual({ outcome: 'processed', problem: null });
+        expect(row.received_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+        expect(Number(row.effects_ms)).toBeGreaterThanOrEqual(Number(row.received_ms));
       });
     }
   });
 
-  it('refuses a body whose kind does not match the header, storing nothing', async () => {
+  it('refuses a body whose kind contradicts the header, storing nothing', async () => {
     const before = await countEvents();
     const body = commentCreate('plan', 'zhang', { guid: 'x1', content: 'c' });
     const response = await postEvent(app, 'Discussion', body, tokenHeaders('zhang'));
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ error: { code: 'event_kind_mismatch' } });
-    const dateWithoutType = { ...dateMention('plan', 'zhang', 'remove', { id: 'r9' }), type: 'other' };
-    expect((await postEvent(app, 'DateMention', dateWithoutType, tokenHeaders('zhang'))).statusCode).toBe(400);
+    // An unknown header kind with the body of a known kind contradicts it too.
+    expect((await postEvent(app, 'Whiteboard', body, tokenHeaders('zhang'))).statusCode).toBe(400);
     expect(await countEvents()).toBe(before);
   });
 
-  it('refuses bad JSON and a body of the wrong shape, storing nothing', async () => {
+  it('refuses a body that is not JSON, storing nothing', async () => {
     const before = await countEvents();
     const bad = await postEvent(app, 'Comment', '{"kind":"comment",', tokenHeaders('zhang'));
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toMatchObject({ error: { code: 'invalid_json' } });
-    const missing = await postEvent(app, 'Comment', { kind: 'comment', action: 'create', fileId: 'plan', userId: 'zhang' }, tokenHeaders('zhang'));
-    expect(missing.statusCode).toBe(400);
-    expect(missing.json()).toMatchObject({ error: { code: 'invalid_event' } });
-    const wrongType = await postEvent(app, 'FileContent', fileContent('plan', 'zhang', 'seven' as unknown as number, T), signedHeaders('plan'));
-    expect(wrongType.statusCode).toBe(400);
-    const badTime = dateMention('plan', 'zhang', 'create', { id: 'r9', content: '', remindAt: '2030-13-45T99:00:00Z' });
-    expect((await postEvent(app, 'DateMention', badTime, tokenHeaders('zhang'))).statusCode).toBe(400);
-    const noHeader = await app.inject({ method: 'POST', url: '/events', headers: { 'content-type': 'application/json', ...tokenHeaders('zhang') }, payload: '{}' });
-    expect(noHeader.statusCode).toBe(400);
+    const empty = await app.inject({ method: 'POST', url: '/events', headers: { 'x-platform-sdk-event': 'Comment', ...tokenHeaders('zhang') } });
+    expect(empty.statusCode).toBe(400);
     expect(await countEvents()).toBe(before);
+  });
+
+  it('acknowledges and keeps a body of any other shape, as unprocessed with the reason', async () => {
+    const shapes = [
+      { kind: 'Comment', body: { kind: 'comment', action: 'create', fileId: 'plan', userId: 'zhang' }, problem: 'comment is missing' },
+      { kind: 'FileContent', body: fileContent('plan', 'zhang', 'seven' as unknown as number, T), problem: 'fileContent.version "seven" is not a whole number', signed: true },
+      { kind: 'DateMention', body: dateMention('plan', 'zhang', 'create', { id: 'r9', content: '', remindAt: '2030-13-45T99:00:00Z' }), problem: 'createData.remindAt "2030-13-45T99:00:00Z" is not a real time' },
+      { kind: 'Comment', body: ['not', 'an', 'object'], problem: 'body is not a JSON object' },
+    ];
+    for (const shape of shapes) {
+      const headers = shape.signed ? signedHeaders('plan') : tokenHeaders('zhang');
+      const response = await postEvent(app, shape.kind, shape.body, headers);
+      expect(response.statusCode, JSON.stringify(response.json())).toBe(200);
+    }
+    await settle();
+    for (const shape of shapes) {
+      const row = await stored(JSON.stringify(shape.body));
+      expect(row.outcome).toBe('unprocessed');
+      expect(row.problem).toContain(shape.problem);
+    }
+    // A JSON push labelled with another content type and one without the kind header are read all the same.
+    const plain = await app.inject({
+      method: 'POST',
+      url: '/events',
+      headers: { 'content-type': 'text/plain', 'x-platform-sdk-event': 'Comment', ...tokenHeaders('zhang') },
+      payload: JSON.stringify(commentCreate('plan', 'zhang', { guid: 'plain-1', content: 'text/plain' })),
+    });
+    expect(plain.statusCode).toBe(200);
+    const noHeader = await app.inject({
+      method: 'POST',
+      url: '/events',
+      headers: { 'content-type': 'application/json', ...tokenHeaders('zhang') },
+      payload: JSON.stringify(commentCreate('plan', 'zhang', { guid: 'no-header-1', content: 'no header' })),
+    });
+    expect(noHeader.statusCode).toBe(200);
+    await settle();
+    const kinds = await store().db.selectFrom('events').select(['kind', 'outcome']).where('body', 'like', '%"guid":"%-1"%').where('body', 'like', '%header%').execute();
+    expect(kinds).toEqual([{ kind: 'Comment', outcome: 'processed' }]);
   });
 
   it('refuses missing and wrong credentials, storing nothing', async () => {
@@ -212,7 +250,7 @@ describeEachStore('POST /events intake', (store) => {
     expect(signatureForToken.statusCode).toBe(401);
 
     const content = fileContent('plan', 'lilei', 99, T);
-    const unsigned = await postEvent(app, 'FileContent', content, tokenHeaders('lilei'));
+    const unsigned = await postEvent(app, 'FileContent', content, {});
     expect(unsigned.statusCode).toBe(401);
     expect(unsigned.json()).toMatchObject({ error: { code: 'signature_missing' } });
     const otherFile = await postEvent(app, 'FileContent', content, signedHeaders('sheet'));
@@ -229,8 +267,7 @@ describeEachStore('POST /events intake', (store) => {
     const late = commentCreate('plan', 'zhang', { guid: 'late-1', content: 'late' });
     const recent = await postEvent(app, 'Comment', late, tokenHeaders('zhang', 3600, Date.now() - 2 * dayMs));
     expect(recent.statusCode).toBe(200);
-    const row = await store().db.selectFrom('events').select('credential').where('body', '=', JSON.stringify(late)).executeTakeFirstOrThrow();
-    expect(row.credential).toBe('token-expired');
+    expect((await stored(JSON.stringify(late))).credential).toBe('token-expired');
     const ancient = await postEvent(app, 'Comment', commentCreate('plan', 'zhang', { guid: 'late-2', content: 'x' }), tokenHeaders('zhang', 3600, Date.now() - 9 * dayMs));
     expect(ancient.statusCode).toBe(401);
     expect(ancient.json()).toMatchObject({ error: { code: 'token_expired' } });
@@ -244,8 +281,10 @@ describeEachStore('POST /events intake', (store) => {
   it('acknowledges a duplicate delivery without a second effect', async () => {
     const body = JSON.stringify(commentCreate('plan', 'zhang', { guid: 'dup-1', content: 'once', userIds: ['wang'] }));
     const first = await postEvent(app, 'Comment', body, tokenHeaders('zhang'));
-    // The same event again, even with a freshly minted token.
+    await settle();
+    // The same event again, even with a freshly minted token, after its effects were derived.
     const second = await postEvent(app, 'Comment', body, tokenHeaders('zhang', 7200));
+    await settle();
     expect([first.statusCode, second.statusCode]).toEqual([200, 200]);
     expect(second.json()).toEqual({});
     const events = await store().db.selectFrom('events').select('id').where('body', '=', body).execute();
@@ -262,30 +301,32 @@ describeEachStore('POST /events intake', (store) => {
       ...Array.from({ length: 5 }, () => postEvent(app, 'FileContent', copies, signedHeaders('sheet'))),
     ]);
     expect(responses.map((r) => r.statusCode)).toEqual(Array(25).fill(200));
-    const stored = await store().db.selectFrom('events').select('body').where('body', 'in', [...distinct, copies]).execute();
-    expect(stored).toHaveLength(21);
+    const logged = await store().db.selectFrom('events').select('body').where('body', 'in', [...distinct, copies]).execute();
+    expect(logged).toHaveLength(21);
+    await settle();
     const version = await store().db.selectFrom('files').select('version').where('id', '=', 'teamdoc').executeTakeFirstOrThrow();
     expect(version.version).toBe(119);
     const updates = await store().db.selectFrom('notifications').select('id').where('type', '=', 'file.updated').where('data', 'like', '%"fileId":"sheet"%').execute();
     expect(updates).toHaveLength(1);
   });
 
-  it('stores and acknowledges unknown kinds and actions without acting on them', async () => {
+  it('stores and acknowledges unknown kinds and actions, kept as unprocessed without effects', async () => {
     const whiteboard = { kind: 'whiteboard', action: 'draw', fileId: 'plan', userId: 'zhang' };
     const unknownKind = await postEvent(app, 'Whiteboard', whiteboard, tokenHeaders('zhang'));
     expect(unknownKind.statusCode).toBe(200);
     const resolve = { kind: 'comment', type: 'comment', action: 'resolve', fileId: 'plan', userId: 'zhang', resolveComment: { guid: 'c1' } };
     const unknownAction = await postEvent(app, 'Comment', resolve, tokenHeaders('zhang'));
     expect(unknownAction.statusCode).toBe(200);
+    await settle();
     const rows = await store()
       .db.selectFrom('events')
-      .select(['kind', 'action', 'status', 'id'])
+      .select(['kind', 'action', 'outcome', 'problem', 'id'])
       .where('body', 'in', [JSON.stringify(whiteboard), JSON.stringify(resolve)])
       .orderBy('id')
       .execute();
-    expect(rows.map(({ kind, action, status }) => ({ kind, action, status }))).toEqual([
-      { kind: 'Whiteboard', action: 'draw', status: 'stored' },
-      { kind: 'Comment', action: 'resolve', status: 'stored' },
+    expect(rows.map(({ kind, action, outcome, problem }) => ({ kind, action, outcome, problem }))).toEqual([
+      { kind: 'Whiteboard', action: 'draw', outcome: 'unprocessed', problem: 'kind "Whiteboard" is not a kind collab-host knows' },
+      { kind: 'Comment', action: 'resolve', outcome: 'unprocessed', problem: 'action "resolve" is not one collab-host knows for Comment' },
     ]);
     const derived = await store().db.selectFrom('notifications').select('id').where('event_id', 'in', rows.map((r) => r.id)).execute();
     expect(derived).toEqual([]);
@@ -295,7 +336,7 @@ describeEachStore('POST /events intake', (store) => {
 describeEachStore('POST /events with SIGNATURE_REQUIRED=false', (store) => {
   let app: FastifyInstance;
   beforeAll(async () => {
-    app = await buildTestApp(store(), { signatureRequired: false });
+    ({ app } = await buildEventApp(store(), { signatureRequired: false }));
   });
   afterAll(async () => {
     await app.close();

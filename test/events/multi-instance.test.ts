@@ -1,14 +1,30 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { enqueueNotifications } from '../../src/events/notification-writer.js';
+import { DirectoryService } from '../../src/directory/directory-service.js';
+import { EventProcessor } from '../../src/events/event-processor.js';
+import { EventCounters } from '../../src/events/event-stats.js';
 import { OutboxWorker } from '../../src/events/outbox-worker.js';
 import { ReminderScheduler } from '../../src/events/reminder-scheduler.js';
 import { openDatabase, type OpenDatabase } from '../../src/store/database.js';
+import { outbox } from '../../src/store/outbox.js';
+import { SqlDirectory } from '../../src/store/sql-directory.js';
+import { seedDirectory } from '../helpers/directory-fixture.js';
 import { createTestSchema, postgresUrl } from '../helpers/stores.js';
-import { startReceiver, waitFor } from './webhook-receiver.js';
+import { buildEventApp, postEvent, revision, signedHeaders, fileContent, tokenHeaders } from './event-fixtures.js';
+import { startReceiver } from './webhook-receiver.js';
 
 const SECRET = 'multi-instance-secret';
 
-/** Several collab-host instances over one PostgreSQL schema share the outbox and the reminders. */
+/** Runs every task's `runOnce` side by side, round after round, until a whole round finds no work. */
+async function roundsUntilIdle(tasks: Array<{ runOnce(): Promise<number> }>): Promise<number[]> {
+  const totals = tasks.map(() => 0);
+  for (;;) {
+    const counts = await Promise.all(tasks.map((task) => task.runOnce()));
+    counts.forEach((count, index) => (totals[index]! += count));
+    if (counts.every((count) => count === 0)) return totals;
+  }
+}
+
+/** Several collab-host instances over one PostgreSQL schema share the event log, the outbox and the reminders. */
 describe.skipIf(!postgresUrl)('two instances on one PostgreSQL [postgres]', () => {
   let first: OpenDatabase;
   let second: OpenDatabase;
@@ -20,6 +36,7 @@ describe.skipIf(!postgresUrl)('two instances on one PostgreSQL [postgres]', () =
     drop = schema.drop;
     first = await openDatabase(postgresUrl as string, { schema: schema.schema, poolSize: 4 });
     second = await openDatabase(postgresUrl as string, { schema: schema.schema, poolSize: 4 });
+    await seedDirectory(first.db);
     receiver = await startReceiver(SECRET);
   });
   afterAll(async () => {
@@ -29,34 +46,78 @@ describe.skipIf(!postgresUrl)('two instances on one PostgreSQL [postgres]', () =
     await drop();
   });
 
+  it('two event processors derive each event once, the events of each file in the order they were logged', async () => {
+    const { app } = await buildEventApp(first);
+    try {
+      // Revisions on four files by their editors, and content versions: each file's events in a known order.
+      const authors: Record<string, string> = { plan: 'zhang', sheet: 'alice', secret: 'zhang', locked: 'alice' };
+      const posted: Array<{ fileId: string; body: string }> = [];
+      for (let round = 0; round < 15; round += 1) {
+        for (const [fileId, author] of Object.entries(authors)) {
+          const body = JSON.stringify(revision(fileId, author, 'create', round * 10 + 1));
+          expect((await postEvent(app, 'Revision', body, tokenHeaders(author))).statusCode).toBe(200);
+          const content = JSON.stringify(fileContent(fileId, author, round + 1, 1_709_280_000_000 + round));
+          expect((await postEvent(app, 'FileContent', content, signedHeaders(fileId))).statusCode).toBe(200);
+          posted.push({ fileId, body }, { fileId, body: content });
+        }
+      }
+      const counters = [new EventCounters(), new EventCounters()];
+      const processors = [first, second].map(
+        (store, index) =>
+          new EventProcessor(store.db, new DirectoryService(SqlDirectory.over(store), { watermarkTemplate: [] }), {
+            receivers: [],
+            maxFanout: 100,
+            batchSize: 7,
+            counters: counters[index],
+          }),
+      );
+      const totals = await roundsUntilIdle(processors);
+      expect(totals[0]! + totals[1]!).toBe(posted.length);
+
+      const events = await first.db.selectFrom('events').select(['id', 'outcome', 'file_id']).orderBy('id').execute();
+      expect(events.every((event) => event.outcome === 'processed')).toBe(true);
+      const notifications = await first.db.selectFrom('notifications').select('event_id').execute();
+      expect(notifications).toHaveLength(posted.length); // one revision.changed or file.updated per event
+      expect(new Set(notifications.map((row) => row.event_id)).size).toBe(posted.length);
+      // Per file, the revision log was written in the order of the events.
+      for (const fileId of Object.keys(authors)) {
+        const log = await first.db.selectFrom('revisions').select(['event_id']).where('file_id', '=', fileId).orderBy('seq').execute();
+        const ids = log.map((row) => Number(row.event_id));
+        expect(ids).toEqual([...ids].sort((a, b) => a - b));
+        expect(ids).toHaveLength(15);
+        const version = await first.db.selectFrom('files').select('version').where('id', '=', fileId).executeTakeFirstOrThrow();
+        expect(version.version).toBe(15);
+      }
+    } finally {
+      await app.close();
+    }
+  });
+
   it('two outbox workers deliver each notification exactly once', async () => {
     const drafts = Array.from({ length: 60 }, (_, index) => ({
-      type: 'file.updated' as const,
+      type: 'file.updated',
       occurredAt: '2024-03-01T08:00:00Z',
       data: { fileId: `f${index}`, version: index },
+      dedupeKey: `multi:${index}`,
       eventId: null,
     }));
-    const ids = await enqueueNotifications(first.db, drafts, [receiver.url], Date.now());
+    const nowMs = Date.now();
+    const ids = await outbox.enqueue(first.db, drafts, [receiver.url], nowMs);
     expect(ids).toHaveLength(60);
-    const workers = [first, second].map((store) => new OutboxWorker(store, { secret: SECRET, pollMs: 10, batchSize: 4 }).start());
-    try {
-      await waitFor(async () => (receiver.received.length >= 60 ? true : undefined), 15_000, 'all deliveries');
-      // Give a double delivery the chance to show up.
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    } finally {
-      await Promise.all(workers.map((worker) => worker.stop()));
-    }
+    const workers = [first, second].map((store) => new OutboxWorker(store, { secret: SECRET, batchSize: 4, now: () => nowMs }));
+    const totals = await roundsUntilIdle(workers);
+    expect(totals[0]! + totals[1]!).toBe(60);
     const perId = new Map<string, number>();
     for (const request of receiver.received) perId.set(request.body.id, (perId.get(request.body.id) ?? 0) + 1);
     expect([...perId.keys()].sort()).toEqual([...ids].sort());
     expect([...perId.values()].every((count) => count === 1)).toBe(true);
     expect(receiver.received.every((request) => request.signatureValid)).toBe(true);
-    const statuses = await first.db.selectFrom('notifications').select('status').distinct().execute();
+    const statuses = await first.db.selectFrom('notifications').select('status').distinct().where('dedupe_key', 'like', 'multi:%').execute();
     expect(statuses).toEqual([{ status: 'delivered' }]);
   });
 
   it('two schedulers fire each due reminder exactly once', async () => {
-    const now = Date.now();
+    const now = Date.parse('2030-01-01T00:00:00Z');
     const rows = Array.from({ length: 40 }, (_, index) => ({
       file_id: 'plan',
       id: `r${index}`,
@@ -70,18 +131,9 @@ describe.skipIf(!postgresUrl)('two instances on one PostgreSQL [postgres]', () =
       updated_at: '2024-03-01T08:00:00Z',
     }));
     await first.db.insertInto('reminders').values(rows).execute();
-    const schedulers = [first, second].map((store) => new ReminderScheduler(store, { receivers: [], batchSize: 3 }));
-    const counts = await Promise.all(
-      schedulers.map(async (scheduler) => {
-        let total = 0;
-        for (let fired = -1; fired !== 0; ) {
-          fired = await scheduler.runOnce();
-          total += fired;
-        }
-        return total;
-      }),
-    );
-    expect(counts[0]! + counts[1]!).toBe(40);
+    const schedulers = [first, second].map((store) => new ReminderScheduler(store, { receivers: [], batchSize: 3, now: () => now }));
+    const totals = await roundsUntilIdle(schedulers);
+    expect(totals[0]! + totals[1]!).toBe(40);
     const due = await first.db.selectFrom('notifications').select('data').where('type', '=', 'reminder.due').execute();
     expect(due).toHaveLength(40);
     expect(new Set(due.map((row) => JSON.parse(row.data).reminderId)).size).toBe(40);

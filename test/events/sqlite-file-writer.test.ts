@@ -3,12 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/store/database.js';
-import { buildTestApp } from '../helpers/app.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
-import { collaborator, commentCreate, dateMention, fileContent, postEvent, signedHeaders, tokenHeaders } from './event-fixtures.js';
+import { buildEventApp, collaborator, commentCreate, dateMention, fileContent, postEvent, signedHeaders, tokenHeaders } from './event-fixtures.js';
 
 // On an SQLite file (the production default) the service reads through a second connection (the hot
-// reads); these checks read what the event writer committed, and again after a restart.
+// reads); these checks read what the intake logged and the processor derived, and again after a restart.
 describe('events on an SQLite file', () => {
   let dir: string;
   let url: string;
@@ -25,7 +24,7 @@ describe('events on an SQLite file', () => {
 
   it('answers each of many concurrent events after its commit, and everything is there after a restart', async () => {
     let store = await openDatabase(url);
-    let app = await buildTestApp(store);
+    let { app, settle } = await buildEventApp(store);
     const versions = Array.from({ length: 30 }, (_, index) => fileContent('teamdoc', 'carol', 10 + index, T + index));
     const copy = commentCreate('plan', 'zhang', { guid: 'c-file', content: '看看 @lilei', userIds: ['lilei'] });
     const responses = await Promise.all([
@@ -36,14 +35,16 @@ describe('events on an SQLite file', () => {
     ]);
     expect(responses.map((response) => response.statusCode)).toEqual(Array(35).fill(200));
 
-    // Answered means committed: the service's own connection sees every effect at once.
+    // Answered means logged: every event is in the log at once; its effects follow from it.
+    expect(await store.db.selectFrom('events').select('id').execute()).toHaveLength(33);
+    await settle();
     const file = await store.db.selectFrom('files').select(['version']).where('id', '=', 'teamdoc').executeTakeFirstOrThrow();
     expect(file.version).toBe(39);
     await app.close();
     await store.close();
 
     store = await openDatabase(url);
-    app = await buildTestApp(store);
+    ({ app, settle } = await buildEventApp(store));
     try {
       const events = await store.db.selectFrom('events').select(['kind']).execute();
       expect(events).toHaveLength(33); // the three identical comments are one event
@@ -55,7 +56,9 @@ describe('events on an SQLite file', () => {
       expect(reminder).toEqual({ status: 'scheduled', remind_at: '2030-01-01T00:00:00Z' });
       // A copy delivered after the restart is still recognised.
       expect((await postEvent(app, 'Comment', JSON.stringify(copy), tokenHeaders('zhang'))).statusCode).toBe(200);
+      await settle();
       expect(await store.db.selectFrom('events').select('id').execute()).toHaveLength(33);
+      expect(await store.db.selectFrom('notifications').select('id').where('type', '=', 'mention.created').execute()).toHaveLength(1);
     } finally {
       await app.close();
       await store.close();

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { openDatabase, type OpenDatabase } from '../../src/store/database.js';
@@ -14,13 +15,15 @@ export async function openTestStore(dialect: DialectName): Promise<OpenDatabase>
   if (dialect === 'sqlite') return openDatabase('sqlite::memory:');
   if (!postgresUrl) throw new Error('TEST_POSTGRES_URL is not set');
   const schema = testSchemaName();
-  await withAdminClient((client) => client.query(`CREATE SCHEMA "${schema}"`));
-  const store = await openDatabase(postgresUrl, { schema, poolSize: 4 });
+  const store = await withSchemaLock('shared', async (client) => {
+    await client.query(`CREATE SCHEMA "${schema}"`);
+    return openDatabase(postgresUrl, { schema, poolSize: 4 });
+  });
   return {
     ...store,
     async close() {
       await store.close();
-      await withAdminClient((client) => client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
+      await dropSchema(schema);
     },
   };
 }
@@ -29,12 +32,31 @@ export async function openTestStore(dialect: DialectName): Promise<OpenDatabase>
 export async function createTestSchema(): Promise<{ schema: string; drop: () => Promise<void> }> {
   const schema = testSchemaName();
   await withAdminClient((client) => client.query(`CREATE SCHEMA "${schema}"`));
-  return { schema, drop: () => withAdminClient((client) => client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)).then(() => undefined) };
+  return { schema, drop: () => dropSchema(schema) };
 }
 
 /** `ch_test_<creation time in base 36>_<random>`: the global setup drops only old ones. */
 function testSchemaName(): string {
   return `ch_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+}
+
+/**
+ * Kysely's migrator reads the catalog of every schema (has_schema_privilege over each); a schema that
+ * another suite drops meanwhile fails it with "schema … does not exist". Opening a test store holds this
+ * advisory lock shared (opens run side by side), dropping a schema holds it exclusive.
+ */
+const SCHEMA_LOCK = 7_307_101;
+
+async function withSchemaLock<T>(mode: 'shared' | 'exclusive', work: (client: pg.Client) => Promise<T>): Promise<T> {
+  return withAdminClient(async (client) => {
+    await client.query(mode === 'shared' ? 'SELECT pg_advisory_lock_shared($1)' : 'SELECT pg_advisory_lock($1)', [SCHEMA_LOCK]);
+    // Ending the admin session (withAdminClient) releases the lock.
+    return work(client);
+  });
+}
+
+async function dropSchema(schema: string): Promise<void> {
+  await withSchemaLock('exclusive', (client) => client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
 }
 
 async function withAdminClient<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
@@ -67,4 +89,28 @@ export function describeEachStore(title: string, suite: (store: () => OpenDataba
       }, dialect);
     });
   }
+}
+
+/**
+ * A DATABASE_URL that a command run as a child process can use (a SQLite file in `dir`, or a fresh
+ * PostgreSQL schema named in the URL's options), written by `seed` first, and a way to open it here.
+ */
+export async function commandDatabase(
+  dialect: DialectName,
+  dir: string,
+  seed: (store: OpenDatabase) => Promise<void>,
+): Promise<{ url: string; open: () => Promise<OpenDatabase>; drop: () => Promise<void> }> {
+  if (dialect === 'sqlite') {
+    const url = `sqlite:${join(dir, `command-${Date.now()}-${randomBytes(3).toString('hex')}.db`)}`;
+    const store = await openDatabase(url);
+    await seed(store);
+    await store.close();
+    return { url, open: () => openDatabase(url), drop: async () => {} };
+  }
+  const { schema, drop } = await createTestSchema();
+  const url = `${postgresUrl!}${postgresUrl!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  const store = await openDatabase(postgresUrl!, { schema });
+  await seed(store);
+  await store.close();
+  return { url, open: () => openDatabase(postgresUrl!, { schema }), drop };
 }

@@ -65,11 +65,15 @@ describeEachStore('management API', (store) => {
   const asZhang = (url: string) => app.inject({ method: 'GET', url, headers: asUser('zhang') });
 
   describe('directory records', () => {
-    it('creates and renames a team', async () => {
+    it('creates a team (201) and renames it (200), and reads it back', async () => {
       const created = await api({ method: 'PUT', url: '/api/teams/newco', payload: { name: 'New Co' } });
-      expect(created.statusCode).toBe(200);
+      expect(created.statusCode).toBe(201);
       expect(created.json()).toEqual({ id: 'newco', name: 'New Co' });
-      expect((await api({ method: 'PUT', url: '/api/teams/newco', payload: { id: 'newco', name: 'New Co 2' } })).statusCode).toBe(200);
+      const renamed = await api({ method: 'PUT', url: '/api/teams/newco', payload: { id: 'newco', name: 'New Co 2' } });
+      expect(renamed.statusCode).toBe(200);
+      expect((await api({ method: 'GET', url: '/api/teams/newco' })).json()).toEqual({ id: 'newco', name: 'New Co 2' });
+      const unchanged = await api({ method: 'PUT', url: '/api/teams/newco', payload: { name: 'New Co 2' } });
+      expect(unchanged.statusCode).toBe(200);
     });
 
     it('creates a user in a department, visible to the callbacks', async () => {
@@ -78,7 +82,8 @@ describeEachStore('management API', (store) => {
         url: '/api/users/newbie',
         payload: { name: '新人', email: 'newbie@example.com', teamId: 'acme', departmentIds: ['web'] },
       });
-      expect(response.statusCode).toBe(200);
+      expect(response.statusCode).toBe(201);
+      expect(response.json()).toEqual({ id: 'newbie', name: '新人', email: 'newbie@example.com', teamId: 'acme', departmentIds: ['web'], active: true });
       const seen = await asZhang('/users/newbie');
       expect(seen.json()).toEqual({ id: 'newbie', name: '新人', avatar: '', email: 'newbie@example.com' });
       const paths = await asZhang('/users/newbie/department-paths');
@@ -126,7 +131,7 @@ describeEachStore('management API', (store) => {
           sharing: [{ principal: 'department:sales', role: 'viewer' }],
         },
       });
-      expect(put.statusCode).toBe(200);
+      expect(put.statusCode).toBe(201);
       const permissions = async (userId: string) =>
         (await app.inject({ method: 'GET', url: '/files/memo', headers: asUser(userId) })).json().permissions;
       expect((await permissions('alice')).readable).toBe(true);
@@ -167,7 +172,11 @@ describeEachStore('management API', (store) => {
       expect(team.statusCode).toBe(409);
       const parent = await api({ method: 'DELETE', url: '/api/departments/fe' });
       expect(parent.statusCode).toBe(409);
-      expect(parent.json().error).toEqual({ code: 'in_use', message: 'department fe still has 1 sub-departments' });
+      expect(parent.json().error).toEqual({
+        code: 'in_use',
+        message: 'department fe still has 1 sub-departments',
+        problems: [{ path: '$', message: 'department fe still has 1 sub-departments' }],
+      });
 
       expect((await api({ method: 'DELETE', url: '/api/departments/web' })).statusCode).toBe(204);
       expect((await asZhang('/users/newbie/department-paths')).json()).toEqual([]);
@@ -214,7 +223,10 @@ describeEachStore('management API', (store) => {
       platform.answerNext({ kind: 'error', status: 409, body: { code: 70012, message: 'exists' } });
       const exists = await api({ method: 'POST', url: '/api/documents', payload: { userId: 'alice', type: 'document', name: 'x', fileId: 'dup' } });
       expect(exists.statusCode).toBe(409);
-      expect(exists.json().error).toEqual({ code: 'platform_file_exists', message: 'the platform refused the request: platform error 70012 (file id already exists): exists' });
+      expect(exists.json().error).toEqual({
+        code: 'platform_file_exists',
+        message: 'the platform refused POST /sdk/v2/api/files: HTTP 409, platform error 70012 (file id already exists): exists; body {"code":70012,"message":"exists"}',
+      });
       expect((await api({ method: 'POST', url: '/api/documents', payload: { userId: 'alice', type: 'document', name: 'x', fileId: 'weekly' } })).statusCode).toBe(409);
       const badType = await api({ method: 'POST', url: '/api/documents', payload: { userId: 'alice', type: 'file', name: 'x' } });
       expect(badType.statusCode).toBe(400);
@@ -231,8 +243,8 @@ describeEachStore('management API', (store) => {
       expect(response.statusCode).toBe(200);
       const body = response.json();
       expect(body).toMatchObject({ endpoint: `${platform.url}/sdk/v2`, fileId: 'plan', debug: false });
-      expect(verifyUserToken(body.token, config.tokenSecret)).toMatchObject({ ok: true, userId: 'lilei' });
-      const signature = verifySignature(body.signature, config, { fileId: 'plan', userId: 'lilei' });
+      expect(await verifyUserToken(body.token, config.tokenSecret)).toMatchObject({ ok: true, userId: 'lilei' });
+      const signature = await verifySignature(body.signature, config, { fileId: 'plan', userId: 'lilei' });
       expect(signature).toMatchObject({ ok: true, claims: { scope: 'editor', fileId: 'plan', userId: 'lilei' } });
       const reused = await app.inject({ method: 'GET', url: '/admin/files/plan', headers: { 'x-platform-signature': body.signature } });
       expect(reused.statusCode).toBe(401);
@@ -245,5 +257,173 @@ describeEachStore('management API', (store) => {
       expect((await api({ method: 'GET', url: '/api/documents/plan/editor-config?userId=ghost' })).statusCode).toBe(404);
       expect((await api({ method: 'GET', url: '/api/documents/plan/editor-config' })).statusCode).toBe(400);
     });
+  });
+});
+
+/** What the first store answered to each NUL request; the next store must answer the same. */
+const nulAnswers = new Map<string, unknown>();
+
+describeEachStore('management API: the directory through the one validated path', (store) => {
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    await seedDirectory(store().db);
+    app = await buildTestApp(store(), { adminApiKey: ADMIN_API_KEY });
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+  const api = (options: InjectOptions) => app.inject({ ...options, headers: { ...admin, ...(options.headers ?? {}) } });
+  const as = (userId: string, url: string) => app.inject({ method: 'GET', url, headers: asUser(userId) });
+  const memo = (extra: Record<string, unknown> = {}) => ({
+    name: 'Memo',
+    type: 'document',
+    creatorId: 'zhang',
+    teamId: 'acme',
+    createdAt: '2024-04-01T08:00:00Z',
+    updatedAt: '2024-04-02T08:00:00Z',
+    ...extra,
+  });
+
+  it('refuses to move a department to another team (409): the other team sees none of its members', async () => {
+    const moved = await api({ method: 'PUT', url: '/api/departments/fe', payload: { name: '前端组', teamId: 'other', parentId: null } });
+    expect(moved.statusCode).toBe(409);
+    const { error } = moved.json();
+    expect(error.code).toBe('cross_team_move');
+    expect(error.problems).toEqual([{ path: '$.teamId', message: expect.stringContaining('it has 2 members, 1 sub-department, 1 grant in team "acme"') }]);
+    expect((await as('olga', '/departments/fe/members')).statusCode).toBe(404);
+    expect((await as('olga', '/teams/other/members')).json().map((user: { id: string }) => user.id)).toEqual(['olga']);
+    expect((await api({ method: 'GET', url: '/api/departments/fe' })).json()).toEqual({ id: 'fe', name: '前端组', teamId: 'acme', parentId: 'rd' });
+  });
+
+  it('refuses records that break a rule against what is stored (400, every problem), writing nothing', async () => {
+    const cases: Array<[string, InjectOptions['payload'], Array<{ path: string; message: unknown }>]> = [
+      ['/api/users/olga', { name: 'Olga', teamId: 'other', departmentIds: ['fe'] }, [{ path: '$.departmentIds[0]', message: 'names department "fe" of team "acme", not the user\'s team "other"' }]],
+      ['/api/files/memo', memo({ sharing: [{ principal: 'user:ghost', role: 'viewer' }] }), [{ path: '$.sharing[0].principal', message: 'names unknown user "ghost"' }]],
+      ['/api/files/memo', memo({ type: 'file' }), [{ path: '$.downloadUrl', message: expect.stringContaining('is required for a file of type "file"') }]],
+      ['/api/files/memo', memo({ updatedAt: '2024-03-01T08:00:00Z' }), [{ path: '$.updatedAt', message: 'is earlier than createdAt (2024-04-01T08:00:00Z)' }]],
+      ['/api/files/memo', memo({ views: 2 ** 31 }), [{ path: '$.views', message: 'must be at most 2147483647' }]],
+    ];
+    for (const [url, payload, problems] of cases) {
+      const response = await api({ method: 'PUT', url, payload });
+      expect(response.statusCode, url).toBe(400);
+      expect(response.json().error).toMatchObject({ code: 'invalid_record', problems });
+    }
+    expect((await api({ method: 'GET', url: '/api/files/memo' })).statusCode).toBe(404);
+    expect((await api({ method: 'GET', url: '/api/users/olga' })).json().departmentIds).toEqual(['ops']);
+  });
+
+  it('answers control characters in any id with the same 400 on every store', async () => {
+    const controls = 'must not contain control characters (U+0000 to U+001F, U+007F)';
+    const put = await api({ method: 'PUT', url: '/api/users/a%01b', payload: { name: 'x' } });
+    expect(put.statusCode).toBe(400);
+    expect(put.json()).toEqual({ error: { code: 'invalid_record', message: `$.id ${controls}`, problems: [{ path: '$.id', message: controls }] } });
+    for (const [method, url, param] of [
+      ['GET', '/api/users/a%1Fb', 'userId'],
+      ['DELETE', '/api/teams/a%0Ab', 'teamId'],
+      ['GET', '/api/files/a%01b', 'fileId'],
+      ['DELETE', '/api/files/a%7Fb/grants/user:olga', 'fileId'],
+    ] as const) {
+      const response = await api({ method, url });
+      expect(response.statusCode, url).toBe(400);
+      expect(response.json(), url).toEqual({ error: { code: 'invalid_request', message: `params.${param} ${controls}` } });
+    }
+    const grant = await api({ method: 'PUT', url: '/api/files/plan/grants/user:a%02b', payload: { role: 'viewer' } });
+    expect(grant.statusCode).toBe(400);
+    expect(grant.json().error.problems).toEqual([{ path: '$.principal', message: controls }]);
+    const nulCursor = Buffer.from(JSON.stringify({ after: 'a\u0000' })).toString('base64url');
+    expect((await api({ method: 'GET', url: `/api/users?cursor=${nulCursor}` })).json().error.code).toBe('invalid_cursor');
+
+    // NUL, which PostgreSQL's text cannot hold: a 400 in the error shape, the same on every store.
+    for (const [method, url, payload] of [
+      ['PUT', '/api/users/a%00b', { name: 'x' }],
+      ['GET', '/api/users/a%00b', undefined],
+      ['DELETE', '/api/departments/a%00b', undefined],
+      ['PUT', '/api/files/plan/grants/user:a%00b', { role: 'viewer' }],
+    ] as const) {
+      const response = await api({ method, url, ...(payload ? { payload } : {}) });
+      expect(response.statusCode, url).toBe(400);
+      const body = response.json() as { error: { code: string; message: string } };
+      expect(typeof body.error.code, url).toBe('string');
+      expect(typeof body.error.message, url).toBe('string');
+      const key = `${method} ${url}`;
+      const first = nulAnswers.get(key);
+      if (first === undefined) nulAnswers.set(key, body);
+      else expect(body, `${key} answers the same on every store`).toEqual(first);
+    }
+  });
+
+  it('reads back exactly what it wrote: a file with its sharing and restrictions, a user with departmentIds and active', async () => {
+    const file = memo({ views: 7, sharing: [{ principal: 'department:sales', role: 'viewer' }, { principal: 'user:olga', role: 'editor' }], restrictions: { copy: false, export: true } });
+    expect((await api({ method: 'PUT', url: '/api/files/memo', payload: file })).statusCode).toBe(201);
+    expect((await api({ method: 'GET', url: '/api/files/memo' })).json()).toEqual({ id: 'memo', ...file });
+    expect((await api({ method: 'GET', url: '/api/files/contract' })).json()).toEqual({
+      id: 'contract',
+      name: '合同.docx',
+      type: 'file',
+      creatorId: 'zhang',
+      teamId: 'acme',
+      createdAt: '2024-03-01T08:00:00Z',
+      updatedAt: '2024-03-02T08:00:00Z',
+      sharing: [{ principal: 'user:alice', role: 'viewer' }],
+      restrictions: { copy: true, export: true },
+      ext: 'docx',
+      downloadUrl: 'https://files.example.com/contract',
+      fullUrl: 'https://oa.example.com/contract',
+    });
+    const user = { name: '韩梅梅', email: 'han@example.com', teamId: 'acme', departmentIds: ['be', 'fe'], watermark: ['机密'], active: false };
+    expect((await api({ method: 'PUT', url: '/api/users/hanmeimei', payload: user })).statusCode).toBe(200);
+    expect((await api({ method: 'GET', url: '/api/users/hanmeimei' })).json()).toEqual({ id: 'hanmeimei', ...user });
+    expect((await as('hanmeimei', '/users/current/info')).json().error.code).toBe('token_user_inactive');
+    expect((await api({ method: 'PUT', url: '/api/users/hanmeimei', payload: { ...user, active: true } })).statusCode).toBe(200);
+    expect((await as('hanmeimei', '/users/current/info')).statusCode).toBe(200);
+    expect((await api({ method: 'GET', url: '/api/departments/web' })).json()).toEqual({ id: 'web', name: 'Web 小组', teamId: 'acme', parentId: 'fe' });
+    expect((await api({ method: 'GET', url: '/api/teams/nope' })).json().error).toEqual({ code: 'not_found', message: 'no team nope' });
+  });
+
+  it('lists each section by id a page at a time', async () => {
+    const ids: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const response = await api({ method: 'GET', url: `/api/users?limit=4${cursor ? `&cursor=${cursor}` : ''}` });
+      expect(response.statusCode).toBe(200);
+      const page = response.json() as { items: Array<{ id: string; departmentIds: string[]; active: boolean }>; nextCursor: string | null };
+      expect(page.items.length).toBeLessThanOrEqual(4);
+      ids.push(...page.items.map((user) => user.id));
+      cursor = page.nextCursor;
+      pages += 1;
+    } while (cursor !== null);
+    expect(ids).toEqual(['alice', 'bob', 'carol', 'hanmeimei', 'lilei', 'olga', 'outsider', 'wang', 'zhang']);
+    expect(pages).toBe(3);
+    const teams = (await api({ method: 'GET', url: '/api/teams' })).json();
+    expect(teams).toEqual({ items: [{ id: 'acme', name: 'Acme 公司' }, { id: 'other', name: 'Other Co' }], nextCursor: null });
+    const files = (await api({ method: 'GET', url: '/api/files?limit=2' })).json();
+    expect(files.items.map((file: { id: string }) => file.id)).toEqual(['contract', 'locked']);
+    expect((await api({ method: 'GET', url: '/api/departments?limit=0' })).statusCode).toBe(400);
+    expect((await api({ method: 'GET', url: '/api/departments?limit=501' })).statusCode).toBe(400);
+    const bad = await api({ method: 'GET', url: '/api/departments?cursor=not-ours' });
+    expect(bad.json().error).toEqual({ code: 'invalid_cursor', message: 'cursor is not one this API gave out' });
+  });
+
+  it('runs the listeners in the write transaction: one that throws rolls the write back (500)', async () => {
+    const failing = await buildTestApp(
+      store(),
+      { adminApiKey: ADMIN_API_KEY },
+      {
+        directoryListeners: [
+          async () => {
+            throw new Error('audit table unavailable');
+          },
+        ],
+      },
+    );
+    try {
+      const response = await failing.inject({ method: 'PUT', url: '/api/teams/newco', headers: admin, payload: { name: 'New Co' } });
+      expect(response.statusCode).toBe(500);
+      expect(response.json()).toEqual({ error: { code: 'internal', message: 'internal server error' } });
+      expect((await api({ method: 'GET', url: '/api/teams/newco' })).statusCode).toBe(404);
+    } finally {
+      await failing.close();
+    }
   });
 });

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { verifyUserToken } from '../../src/auth/user-token.js';
-import { createDocument, type CreateDocumentDeps } from '../../src/platform/create-document.js';
+import { createDocument, type DocumentDeps } from '../../src/platform/create-document.js';
 import { PlatformClient } from '../../src/platform/platform-client.js';
 import { mintUserToken } from '../../src/auth/user-token.js';
 import { sqlDocumentRecords } from '../../src/store/document-records.js';
@@ -15,7 +15,7 @@ const config = makeTestConfig();
 
 describeEachStore('createDocument', (store) => {
   const platform = new StandInPlatform();
-  let deps: CreateDocumentDeps;
+  let deps: DocumentDeps;
   let app: FastifyInstance;
 
   beforeAll(async () => {
@@ -24,8 +24,8 @@ describeEachStore('createDocument', (store) => {
     deps = {
       directory: new SqlDirectory(store().db),
       records: sqlDocumentRecords(store().db),
-      platform: new PlatformClient({ apiUrl: platform.url, credentials: config, timeoutMs: 300 }),
-      tokenFor: (userId) => mintUserToken(userId, config.tokenSecret, 3600),
+      platform: new PlatformClient({ apiUrl: platform.url, credentials: config, timeoutMs: 10_000 }),
+      userFor: (userId) => ({ token: mintUserToken(userId, config.tokenSecret, 3600) }),
     };
     app = await buildTestApp(store());
   });
@@ -42,7 +42,9 @@ describeEachStore('createDocument', (store) => {
     expect(file).toMatchObject({ id: 'new-sheet', name: '新表格', type: 'spreadsheet', creatorId: 'lilei', teamId: 'acme', status: 'active' });
     const call = platform.calls.at(-1)!;
     expect(call.body).toEqual({ type: 'spreadsheet', fileId: 'new-sheet' });
-    const token = verifyUserToken(call.query.get('token')!, config.tokenSecret);
+    expect(call.query.get('lang')).toBe('zh-CN');
+    expect(call.headers['x-platform-token']).toBe(call.query.get('token'));
+    const token = await verifyUserToken(call.query.get('token')!, config.tokenSecret);
     expect(token).toMatchObject({ ok: true, userId: 'lilei' });
 
     const seen = await app.inject({ method: 'GET', url: '/files/new-sheet', headers: asUser('lilei') });
@@ -60,12 +62,14 @@ describeEachStore('createDocument', (store) => {
 
   it('keeps the record pending while the platform works, so it is never served half-created', async () => {
     platform.answerNext({ kind: 'hang' });
+    const arrived = platform.nextArrival();
     const creating = createDocument(deps, { creatorId: 'zhang', type: 'document', name: 'Slow', fileId: 'slow-doc' }).catch((e: unknown) => e);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await arrived; // the platform holds the call: nothing is answered yet
     expect(await statusOf('slow-doc')).toBe('pending');
     expect((await app.inject({ method: 'GET', url: '/files/slow-doc', headers: asUser('zhang') })).statusCode).toBe(404);
-    // The time-out leaves it `failed` (the platform may or may not have made it): still not served.
-    expect(await creating).toMatchObject({ failure: 'timeout' });
+    // The connection drops: the platform may or may not have made it, so it is kept `failed`, still not served.
+    platform.release();
+    expect(await creating).toMatchObject({ failure: 'unreachable' });
     expect(await statusOf('slow-doc')).toBe('failed');
     expect((await app.inject({ method: 'GET', url: '/files/slow-doc', headers: asUser('zhang') })).statusCode).toBe(404);
 
@@ -79,7 +83,9 @@ describeEachStore('createDocument', (store) => {
   it('removes the record when the platform refuses, and names the code', async () => {
     platform.answerNext({ kind: 'error', status: 400, body: { code: 70001, message: 'bad type' } });
     const error = await createDocument(deps, { creatorId: 'zhang', type: 'table', name: 'T', fileId: 'refused-doc' }).catch((e: unknown) => e);
-    expect((error as Error).message).toBe('the platform refused the request: platform error 70001 (bad parameters): bad type');
+    expect((error as Error).message).toBe(
+      'the platform refused POST /sdk/v2/api/files: HTTP 400, platform error 70001 (bad parameters): bad type; body {"code":70001,"message":"bad type"}',
+    );
     expect(await statusOf('refused-doc')).toBeUndefined();
 
     platform.answerNext({ kind: 'error', status: 409, body: { code: 70012, message: 'exists' } });

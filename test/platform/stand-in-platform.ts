@@ -6,30 +6,58 @@ export interface ReceivedCall {
   method: string;
   path: string;
   query: URLSearchParams;
+  /** Header names in lower case. */
+  headers: Record<string, string | undefined>;
   contentType: string | undefined;
+  /** JSON when it parses, else the text (multipart bodies stay text). */
   body: unknown;
 }
 
 /** How the stand-in answers the next call. */
 export type Answer =
   | { kind: 'created' }
+  | { kind: 'json'; status: number; body: unknown }
   | { kind: 'error'; status: number; body: unknown }
   | { kind: 'hang' };
 
+export interface StandInOptions {
+  /**
+   * Accept credentials only as headers, as the platform's kit sends them: a call without
+   * `X-{brand}-Signature` is answered 401, whatever its query says.
+   */
+  headerCredentialsOnly?: boolean;
+  brand?: string;
+}
+
 /**
  * A stand-in for the platform's API on a real socket (port 0): records every call and answers as told
- * (204 by default). `hang` never answers, to prove the client's time-out.
+ * (204 by default). `hang` holds the call until `release()`, so a test can look at what happens while
+ * the platform works, then end it, without waiting on the clock.
  */
 export class StandInPlatform {
   readonly calls: ReceivedCall[] = [];
   private answers: Answer[] = [];
   private readonly hanging = new Set<ServerResponse>();
+  private arrivals: Array<() => void> = [];
   private server: Server | undefined;
   url = '';
+
+  constructor(private readonly options: StandInOptions = {}) {}
 
   /** Queues answers for the next calls; when the queue is empty the stand-in answers 204. */
   answerNext(...answers: Answer[]): void {
     this.answers.push(...answers);
+  }
+
+  /** Resolves when the next call arrives (or at once for a call already held). */
+  nextArrival(): Promise<void> {
+    return new Promise((resolve) => this.arrivals.push(resolve));
+  }
+
+  /** Ends every held call: `drop` closes its connection (the client sees a network failure). */
+  release(): void {
+    for (const response of this.hanging) response.destroy();
+    this.hanging.clear();
   }
 
   async start(): Promise<this> {
@@ -41,7 +69,7 @@ export class StandInPlatform {
   }
 
   async stop(): Promise<void> {
-    for (const response of this.hanging) response.destroy();
+    this.release();
     this.server?.closeAllConnections();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
@@ -57,7 +85,16 @@ export class StandInPlatform {
     } catch {
       // kept as text
     }
-    this.calls.push({ method: request.method ?? '', path: url.pathname, query: url.searchParams, contentType: request.headers['content-type'], body });
+    const headers: Record<string, string | undefined> = {};
+    for (const [name, value] of Object.entries(request.headers)) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+    this.calls.push({ method: request.method ?? '', path: url.pathname, query: url.searchParams, headers, contentType: request.headers['content-type'], body });
+    for (const arrived of this.arrivals.splice(0)) arrived();
+
+    const signatureHeader = `x-${(this.options.brand ?? 'Platform').toLowerCase()}-signature`;
+    if (this.options.headerCredentialsOnly && !headers[signatureHeader]) {
+      response.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ code: 401, message: `${signatureHeader} is required` }));
+      return;
+    }
     const answer = this.answers.shift() ?? { kind: 'created' };
     if (answer.kind === 'hang') {
       this.hanging.add(response);
@@ -67,7 +104,7 @@ export class StandInPlatform {
       response.writeHead(204).end();
       return;
     }
-    response.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body));
+    response.writeHead(answer.status, { 'content-type': 'application/json' }).end(typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body));
   }
 }
 

@@ -8,6 +8,7 @@ export interface Wrapper<T = Record<string, unknown>> {
   pageSize: number;
   pageCount: number;
   results: T[];
+  countCapped?: true;
 }
 
 export interface SearchBody {

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normaliseKeyword } from '../../src/directory/search-keyword.js';
 import { SEARCH_COUNT_CAP } from '../../src/directory/search-page.js';
 import { replaceGrants, upsertFiles, upsertUsers } from '../../src/store/directory-writer.js';
-import { SqlSearch } from '../../src/store/sql-search.js';
+import { SqlDirectory } from '../../src/store/sql-directory.js';
+import { SEARCH_BOUNDS } from '../../src/store/search/search-bounds.js';
 import { FILES } from '../helpers/directory-fixture.js';
 import { buildTestApp } from '../helpers/app.js';
 import { describeEachStore } from '../helpers/stores.js';
@@ -32,11 +33,11 @@ describeEachStore('search at scale: capped counts, the empty keyword, both file 
   describe('count cap', () => {
     it(`reports at most ${SEARCH_COUNT_CAP} matches, with pages over exactly those`, async () => {
       const first = await search(app, 'zhang', { type: 'team_member', keyword: 'bulk', page: 0, pageSize: 50 });
-      expect(first.teamMembers).toMatchObject({ count: SEARCH_COUNT_CAP, pageCount: SEARCH_COUNT_CAP / 50 });
+      expect(first.teamMembers).toMatchObject({ count: SEARCH_COUNT_CAP, pageCount: SEARCH_COUNT_CAP / 50, countCapped: true });
       const last = await search(app, 'zhang', { type: 'team_member', keyword: 'bulk', page: SEARCH_COUNT_CAP / 50 - 1, pageSize: 50 });
       expect(last.teamMembers.results).toHaveLength(50);
       const past = await search(app, 'zhang', { type: 'team_member', keyword: 'bulk', page: SEARCH_COUNT_CAP / 50, pageSize: 50 });
-      expect(past.teamMembers).toEqual({ count: SEARCH_COUNT_CAP, page: SEARCH_COUNT_CAP / 50, pageSize: 50, pageCount: SEARCH_COUNT_CAP / 50, results: [] });
+      expect(past.teamMembers).toEqual({ count: SEARCH_COUNT_CAP, page: SEARCH_COUNT_CAP / 50, pageSize: 50, pageCount: SEARCH_COUNT_CAP / 50, results: [], countCapped: true });
       // A page size that does not divide the cap: the last page holds the remainder.
       const odd = await search(app, 'zhang', { type: 'team_member', keyword: 'bulk', page: 142, pageSize: 7 });
       expect(odd.teamMembers).toMatchObject({ count: SEARCH_COUNT_CAP, pageCount: 143 });
@@ -46,6 +47,7 @@ describeEachStore('search at scale: capped counts, the empty keyword, both file 
     it('still counts exactly under the cap', async () => {
       const found = await search(app, 'zhang', { type: 'team_member', keyword: 'bulk 09', pageSize: 50 });
       expect(found.teamMembers).toMatchObject({ count: 100, pageCount: 2 });
+      expect(found.teamMembers).not.toHaveProperty('countCapped');
     });
   });
 
@@ -67,9 +69,54 @@ describeEachStore('search at scale: capped counts, the empty keyword, both file 
     });
   });
 
+  describe('scan bounds', () => {
+    const bounded = (bounds: Partial<typeof SEARCH_BOUNDS>) => new SqlDirectory(store().db, { bounds: { ...SEARCH_BOUNDS, ...bounds } });
+
+    it('rank only the first matches of a keyword too common to read whole, and say the count is capped', async () => {
+      const narrow = await buildTestApp(store(), {}, { directory: bounded({ peopleScan: 5 }) });
+      try {
+        const found = await search(narrow, 'zhang', { type: 'team_member,department', keyword: 'tester', pageSize: 50 });
+        expect(found.teamMembers).toMatchObject({ count: 5, pageCount: 1, countCapped: true });
+        expect(ids(found.teamMembers).every((id) => id.startsWith('tester'))).toBe(true);
+        // Ranked among themselves as always: names in order.
+        expect(ids(found.teamMembers)).toEqual([...ids(found.teamMembers)].sort());
+        // A keyword with fewer matches than the bound is exact and says nothing.
+        const few = await search(narrow, 'zhang', { type: 'team_member', keyword: 'tester 1' });
+        expect(few.teamMembers).toMatchObject({ count: 3 });
+        expect(few.teamMembers).not.toHaveProperty('countCapped');
+      } finally {
+        await narrow.close();
+      }
+    });
+
+    it('match files one by one for a searcher with few readable files, exactly', async () => {
+      const exact = bounded({});
+      const scanned = bounded({ fileScan: 2, readableScan: 1000 });
+      for (const keyword of ['周报', '', 'e']) {
+        const query = { viewerId: 'hanmeimei', keyword: normaliseKeyword(keyword), page: { offset: 0, limit: 50 } };
+        const a = await exact.searchReadableFiles(query);
+        const b = await scanned.searchReadableFiles(query);
+        expect(b.items.map((item) => item.file.id), keyword).toEqual(a.items.map((item) => item.file.id));
+        expect([b.total, b.capped], keyword).toEqual([a.total, a.capped]);
+      }
+    });
+
+    it('keep to the first files read for a searcher who may read many, readable ones only, and say so', async () => {
+      const exact = await bounded({}).searchReadableFiles({ viewerId: 'hanmeimei', keyword: normaliseKeyword('周报'), page: { offset: 0, limit: 50 } });
+      const cut = await bounded({ fileScan: 3, readableScan: 0 }).searchReadableFiles({ viewerId: 'hanmeimei', keyword: normaliseKeyword('周报'), page: { offset: 0, limit: 50 } });
+      expect(cut.capped).toBe(true);
+      expect(cut.total).toBe(cut.items.length);
+      expect(cut.items.length).toBeGreaterThan(0);
+      const all = exact.items.map((item) => item.file.id);
+      expect(cut.items.every((item) => all.includes(item.file.id) && !UNREADABLE_FOR_HANMEIMEI.includes(item.file.id))).toBe(true);
+    });
+  });
+
   describe('file plans', () => {
-    // Probe 1: every keyword with a match takes the readable-set plan; the default takes the match plan.
-    const plans = () => ({ fromMatches: new SqlSearch(store().db), fromReadable: new SqlSearch(store().db, { fileMatchProbe: 1 }) });
+    // fileScan 1: every keyword with more than one match is matched over the searcher's readable files;
+    // the default ranks the keyword's matches and keeps the readable ones.
+    const withBounds = (bounds: Partial<typeof SEARCH_BOUNDS>) => new SqlDirectory(store().db, { bounds: { ...SEARCH_BOUNDS, ...bounds } });
+    const plans = () => ({ fromMatches: withBounds({}), fromReadable: withBounds({ fileScan: 1 }) });
 
     it('give the same ranked, readable-only results and counts', async () => {
       const { fromMatches, fromReadable } = plans();
@@ -97,9 +144,9 @@ describeEachStore('search at scale: capped counts, the empty keyword, both file 
       // hanmeimei worked on two files lately: they lead, then the rest by updatedAt.
       await addActivity(store().db, { userId: 'hanmeimei', kind: 'edit', occurredAt: '2024-06-01T08:00:00Z', fileId: 'report3' });
       await addActivity(store().db, { userId: 'hanmeimei', kind: 'open', occurredAt: '2024-06-02T08:00:00Z', fileId: 'plan' });
-      const walk = new SqlSearch(store().db);
-      const short = new SqlSearch(store().db, { recentFileWalk: 3 });
-      const ranked = new SqlSearch(store().db, { recentFileWalk: 0 });
+      const walk = withBounds({});
+      const short = withBounds({ fileScan: 3 });
+      const ranked = withBounds({ fileScan: 0 });
       for (const viewerId of ['hanmeimei', 'zhang', 'bob', 'outsider']) {
         for (const excludeFileId of [undefined, 'report5']) {
           for (const offset of [0, 1, 2, 4, 8, 20]) {

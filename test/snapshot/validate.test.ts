@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateSnapshot } from '../../src/snapshot/validate.js';
 import type { SnapshotProblem } from '../../src/snapshot/problems.js';
+import { EMPTY_DIRECTORY } from '../../src/snapshot/existing-directory.js';
 
 /** A small valid snapshot to break one rule at a time. */
 function base() {
@@ -193,5 +194,50 @@ describe('validateSnapshot', () => {
       { path: '$.files[1].contentFile', message: 'is only for files of type "file"' },
     ]);
     expect(await problemsOf(withContent('present.txt'))).toEqual([{ path: '$.files[1].contentFile', message: expect.stringContaining('only accepted in a snapshot file') }]);
+  });
+
+  it('refuses control characters in ids and references, and NUL in any text', async () => {
+    const snapshot = base();
+    snapshot.teams[1]!.id = 't\u00002';
+    snapshot.departments[0]!.id = 'd\n1';
+    snapshot.users[1]!.name = 'Bo\u0000b';
+    (snapshot.users[1] as Record<string, unknown>).departmentIds = ['d\u007f'];
+    snapshot.files[0]!.sharing[0]!.principal = 'user:u\u00012';
+    const controls = 'must not contain control characters (U+0000 to U+001F, U+007F)';
+    // A record whose id is refused is left out of the rules between records: what pointed to it is unknown.
+    expect(await problemsOf(snapshot)).toEqual([
+      { path: '$.teams[1].id', message: controls },
+      { path: '$.departments[0].id', message: controls },
+      { path: '$.departments[1].parentId', message: 'names unknown department "d1"' },
+      { path: '$.departments[2].teamId', message: 'names unknown team "t2"' },
+      { path: '$.users[1].name', message: 'must not contain NUL (U+0000)' },
+      { path: '$.users[1].departmentIds[0]', message: controls },
+      { path: '$.files[0].sharing[0].principal', message: controls },
+    ]);
+  });
+
+  it('refuses an updatedAt earlier than createdAt', async () => {
+    const snapshot = base();
+    snapshot.files[0]!.updatedAt = '2024-02-29T23:59:59Z';
+    expect(await problemsOf(snapshot)).toEqual([{ path: '$.files[0].updatedAt', message: 'is earlier than createdAt (2024-03-01T08:00:00Z)' }]);
+    snapshot.files[0]!.updatedAt = snapshot.files[0]!.createdAt;
+    expect(await problemsOf(snapshot)).toEqual([]);
+  });
+
+  it('refuses a file of type "file" with neither a downloadUrl nor bytes, unless the store holds its bytes', async () => {
+    const snapshot = base();
+    snapshot.files.push({ ...snapshot.files[0]!, id: 'f2', type: 'file', sharing: [] });
+    expect(await problemsOf(snapshot)).toEqual([{ path: '$.files[1].downloadUrl', message: expect.stringContaining('is required for a file of type "file"') }]);
+    const storedBytes = { ...EMPTY_DIRECTORY, filesWithStoredContent: async (ids: readonly string[]) => new Set(ids.filter((id) => id === 'f2')) };
+    expect(await problemsOf(snapshot, { existing: storedBytes })).toEqual([]);
+  });
+
+  it('takes a user\'s active flag, true when absent, and refuses anything but a boolean', async () => {
+    const snapshot = base();
+    (snapshot.users[1] as Record<string, unknown>).active = false;
+    const result = await validateSnapshot(snapshot);
+    expect(result.ok && result.snapshot.users.map((user) => user.active)).toEqual([true, false]);
+    (snapshot.users[1] as Record<string, unknown>).active = 'False';
+    expect(await problemsOf(snapshot)).toEqual([{ path: '$.users[1].active', message: 'must be boolean' }]);
   });
 });

@@ -1,39 +1,37 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type OpenDatabase } from '../../src/store/database.js';
+import { expect, it } from 'vitest';
+import type { DialectName } from '../../src/store/dialect.js';
 import { withIndexesDeferred } from '../../src/store/deferred-indexes.js';
+import type { Db } from '../../src/store/schema.js';
+import { describeEachStore } from '../helpers/stores.js';
 
-const indexesOf = async (db: OpenDatabase['db']) =>
-  (
-    await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('files', 'file_grants') ORDER BY name`.execute(db)
-  ).rows.map((row) => row.name);
+/** The secondary indexes of files and file_grants, as the database lists them. */
+async function indexesOf(db: Db, dialect: DialectName): Promise<string[]> {
+  const query =
+    dialect === 'sqlite'
+      ? sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('files', 'file_grants') ORDER BY name`
+      : sql<{ name: string }>`SELECT indexname AS name FROM pg_indexes WHERE schemaname = current_schema() AND tablename IN ('files', 'file_grants') AND indexdef NOT LIKE 'CREATE UNIQUE%' ORDER BY indexname`;
+  return (await query.execute(db)).rows.map((row) => row.name);
+}
 
-describe('deferred indexes (SQLite bulk loads)', () => {
-  let store: OpenDatabase;
-  beforeAll(async () => {
-    store = await openDatabase('sqlite::memory:');
-  });
-  afterAll(async () => {
-    await store.close();
-  });
-
-  it('drops the secondary indexes during the load and builds the same ones again', async () => {
-    const before = await indexesOf(store.db);
+describeEachStore('deferred indexes (bulk loads)', (store, dialect) => {
+  it('builds the secondary indexes after the load on SQLite, and keeps them (readers need them) on PostgreSQL', async () => {
+    const before = await indexesOf(store().db, dialect);
     expect(before.length).toBeGreaterThan(0);
-    const during = await store.db.transaction().execute((trx) => withIndexesDeferred(trx, 'sqlite', ['files', 'file_grants'], () => indexesOf(trx)));
-    expect(during).toEqual([]);
-    expect(await indexesOf(store.db)).toEqual(before);
+    const during = await store().db.transaction().execute((trx) => withIndexesDeferred(trx, ['files', 'file_grants'], () => indexesOf(trx, dialect)));
+    expect(during).toEqual(dialect === 'sqlite' ? [] : before);
+    expect(await indexesOf(store().db, dialect)).toEqual(before);
   });
 
   it('keeps the indexes when the load fails and its transaction rolls back', async () => {
-    const before = await indexesOf(store.db);
+    const before = await indexesOf(store().db, dialect);
     await expect(
-      store.db.transaction().execute((trx) =>
-        withIndexesDeferred(trx, 'sqlite', ['files', 'file_grants'], async () => {
+      store().db.transaction().execute((trx) =>
+        withIndexesDeferred(trx, ['files', 'file_grants'], async () => {
           throw new Error('load failed');
         }),
       ),
     ).rejects.toThrow('load failed');
-    expect(await indexesOf(store.db)).toEqual(before);
+    expect(await indexesOf(store().db, dialect)).toEqual(before);
   });
 });

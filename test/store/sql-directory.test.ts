@@ -1,6 +1,8 @@
 import { beforeAll, expect, it } from 'vitest';
+import { SEARCH_BOUNDS } from '../../src/store/search/search-bounds.js';
 import { SqlDirectory } from '../../src/store/sql-directory.js';
-import { FILES, USERS, seedDirectory } from '../helpers/directory-fixture.js';
+import { FILES, GRANTS, USERS, seedDirectory } from '../helpers/directory-fixture.js';
+import { expectedGrantedRole } from './permission-oracle.js';
 import { describeEachStore } from '../helpers/stores.js';
 
 describeEachStore('SqlDirectory', (store) => {
@@ -28,6 +30,23 @@ describeEachStore('SqlDirectory', (store) => {
   it('lists the readable files of a user, newest first', async () => {
     const files = await directory.listReadableFiles('wang', { limit: 10, orderBy: 'updated_at' });
     expect(files.map((f) => f.file.id)).toEqual(['plan', 'sheet', 'teamdoc', 'locked']);
+    expect(files.map((f) => f.grantedRole)).toEqual(['viewer', 'commenter', 'viewer', 'editor']);
+  });
+
+  it('lists them the same from a walk of the newest files as from the readable set, any order and type', async () => {
+    // readableScan 0: every user is walked; fileScan 2: a walk that stops after two files.
+    const walk = new SqlDirectory(store().db, { bounds: { ...SEARCH_BOUNDS, readableScan: 0 } });
+    const short = new SqlDirectory(store().db, { bounds: { ...SEARCH_BOUNDS, readableScan: 0, fileScan: 2 } });
+    for (const user of USERS.map((u) => u.id)) {
+      for (const orderBy of ['updated_at', 'created_at'] as const) {
+        for (const options of [{ limit: 10, orderBy }, { limit: 2, orderBy }, { limit: 10, orderBy, types: ['spreadsheet', 'documentPro'] }]) {
+          const expected = await directory.listReadableFiles(user, options);
+          expect(await walk.listReadableFiles(user, options), `${user} ${JSON.stringify(options)}`).toEqual(expected);
+          const cut = await short.listReadableFiles(user, options);
+          expect(cut.every((file) => expected.some((e) => e.file.id === file.file.id))).toBe(true);
+        }
+      }
+    }
   });
 
   it('gives one department path per department, top-down', async () => {
@@ -45,18 +64,22 @@ describeEachStore('SqlDirectory', (store) => {
   });
 });
 
-describeEachStore('SqlDirectory prepared hot reads', (store) => {
-  it('agree with the Kysely path on every user, file and grant', async () => {
+describeEachStore('SqlDirectory grants, by the permission rules', (store) => {
+  it('give every user the role the rules give them on every file', async () => {
     await seedDirectory(store().db);
-    const hot = SqlDirectory.over(store());
-    const plain = new SqlDirectory(store().db);
-    for (const user of [...USERS.map((u) => u.id), 'nobody']) expect(await hot.getUser(user)).toEqual(await plain.getUser(user));
+    // The store's own reads: prepared statements where the store has them (PostgreSQL, SQLite files).
+    const directory = SqlDirectory.over(store());
+    const files = new Map((await Promise.all(FILES.map((file) => directory.getFile(file.id)))).map((file) => [file!.id, file]));
     for (const file of [...FILES.map((f) => f.id), 'nofile']) {
-      for (const user of USERS.map((u) => u.id)) {
-        expect(await hot.getGrantedRole(file, user), `${file} ${user}`).toBe(await plain.getGrantedRole(file, user));
-        expect(await hot.getFileForViewer(file, user), `${file} ${user}`).toEqual(await plain.getFileForViewer(file, user));
+      for (const user of [...USERS.map((u) => u.id), 'nobody']) {
+        const expected = expectedGrantedRole(file, user);
+        expect(await directory.getGrantedRole(file, user), `${file} ${user}`).toBe(expected);
+        const seen = await directory.getFileForViewer(file, user);
+        expect(seen, `${file} ${user}`).toEqual(files.has(file) ? { file: files.get(file), grantedRole: expected } : undefined);
       }
     }
-    expect((await hot.getFileForViewer('plan', 'wang'))?.grantedRole).toBe('viewer');
+    // The fixture reaches a role through each kind of principal, a department's ancestor included.
+    expect(GRANTS.map((g) => g.principalKind).sort()).toEqual(expect.arrayContaining(['department', 'team', 'user']));
+    expect([expectedGrantedRole('plan', 'wang'), expectedGrantedRole('teamdoc', 'alice'), expectedGrantedRole('plan', 'alice')]).toEqual(['viewer', 'viewer', null]);
   });
 });

@@ -1,10 +1,9 @@
-import { parseArgs } from 'node:util';
 import { formatReport } from '../../conformance/report.js';
 import { runChecks, SelectionError } from '../../conformance/runner.js';
-import { CliError } from '../cli-error.js';
+import { parseCommandArgs, usageError } from '../command-args.js';
 
 const USAGE =
-  'usage: collab-host check BASE_URL --token T [--app-id A --app-secret S] [--file-id F] [--json] [--only G,…] [--skip G,…] [--brand Platform] [--timeout 10000]';
+  'usage: collab-host check BASE_URL --token T [--app-id A --app-secret S] [--file-id F] [--json] [--only G,…] [--skip G,…] [--brand Platform] [--timeout 10000] [--admin-key K]';
 
 const list = (text: string | undefined): string[] =>
   (text ?? '')
@@ -18,12 +17,9 @@ const list = (text: string | undefined): string[] =>
  * usage error.
  */
 export async function checkCommand(args: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
+  const { values, positionals } = parseCommandArgs(
+    {
+      usage: USAGE,
       options: {
         token: { type: 'string' },
         'app-id': { type: 'string' },
@@ -34,21 +30,20 @@ export async function checkCommand(args: string[]): Promise<number> {
         skip: { type: 'string' },
         brand: { type: 'string' },
         timeout: { type: 'string' },
+        'admin-key': { type: 'string' },
       },
-    });
-  } catch (error) {
-    throw new CliError(`${(error as Error).message}\n${USAGE}`, 2);
-  }
-  const { values, positionals } = parsed;
-  const baseUrl = positionals[0];
-  if (positionals.length !== 1 || baseUrl === undefined) throw new CliError(USAGE, 2);
-  if (!/^https?:\/\//.test(baseUrl)) throw new CliError(`BASE_URL must start with http(s)://, not "${baseUrl}"`, 2);
-  if (!values.token) throw new CliError(`--token is required: a user token the server accepts\n${USAGE}`, 2);
+      positionals: { min: 1, max: 1 },
+    },
+    args,
+  );
+  const baseUrl = positionals[0]!;
+  if (!/^https?:\/\//.test(baseUrl)) throw usageError(`BASE_URL must start with http(s)://, not "${baseUrl}"`, USAGE);
+  if (!values.token) throw usageError('--token is required: a user token the server accepts', USAGE);
   const appId = values['app-id'];
   const appSecret = values['app-secret'];
-  if ((appId === undefined) !== (appSecret === undefined)) throw new CliError('--app-id and --app-secret go together', 2);
+  if ((appId === undefined) !== (appSecret === undefined)) throw usageError('--app-id and --app-secret go together', USAGE);
   const timeoutMs = values.timeout === undefined ? undefined : Number(values.timeout);
-  if (timeoutMs !== undefined && (!Number.isInteger(timeoutMs) || timeoutMs <= 0)) throw new CliError('--timeout must be a number of milliseconds', 2);
+  if (timeoutMs !== undefined && (!Number.isInteger(timeoutMs) || timeoutMs <= 0)) throw usageError('--timeout must be a number of milliseconds', USAGE);
 
   let report;
   try {
@@ -59,11 +54,12 @@ export async function checkCommand(args: string[]): Promise<number> {
       ...(values['file-id'] !== undefined ? { fileId: values['file-id'] } : {}),
       brand: values.brand || process.env.HEADER_BRAND || 'Platform',
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      ...(values['admin-key'] ? { adminKey: values['admin-key'] } : {}),
       only: list(values.only),
       skip: list(values.skip),
     });
   } catch (error) {
-    if (error instanceof SelectionError) throw new CliError(error.message, 2);
+    if (error instanceof SelectionError) throw usageError(error.message, USAGE);
     throw error;
   }
   process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));

@@ -1,12 +1,14 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { loadConfig } from '../../config.js';
 import { countStoredContents, exportSnapshot } from '../../snapshot/export.js';
 import { openDatabase } from '../../store/database.js';
-import { CliError } from '../cli-error.js';
+import { parseCommandArgs } from '../command-args.js';
 
-const USAGE = 'usage: collab-host export [--out FILE]';
+const USAGE = `usage: collab-host export [--out FILE]
+
+Prints the directory of DATABASE_URL as a snapshot (JSON) on stdout.
+  --out FILE  write FILE instead, and the stored bytes of third-party files into FILE-contents/ beside it`;
 
 /**
  * `collab-host export`: prints the directory as a snapshot (JSON) on stdout. With `--out FILE` it writes
@@ -15,8 +17,7 @@ const USAGE = 'usage: collab-host export [--out FILE]';
  * `contentFile` is left out and a note on stderr says how many contents were not exported.
  */
 export async function exportCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parseCommandArgs(args);
-  if (positionals.length > 0) throw new CliError(USAGE);
+  const { values } = parseCommandArgs({ usage: USAGE, options: { out: { type: 'string' } } }, args);
 
   const config = loadConfig();
   const store = await openDatabase(config.databaseUrl);
@@ -48,14 +49,6 @@ export async function exportCommand(args: string[]): Promise<number> {
     return 0;
   } finally {
     await store.close();
-  }
-}
-
-function parseCommandArgs(args: string[]) {
-  try {
-    return parseArgs({ args, options: { out: { type: 'string' } }, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new CliError(`${(error as Error).message}\n${USAGE}`);
   }
 }
 

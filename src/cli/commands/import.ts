@@ -1,52 +1,67 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { loadConfig } from '../../config.js';
-import { importSnapshot } from '../../snapshot/import.js';
+import { composeDirectoryChanges } from '../../directory-writes.js';
+import { describeDiff } from '../../snapshot/describe-diff.js';
+import { importSnapshot, type ImportCounts, type ImportResult } from '../../snapshot/import.js';
 import { openDatabase } from '../../store/database.js';
 import { CliError } from '../cli-error.js';
+import { EXIT, parseCommandArgs } from '../command-args.js';
 
-const USAGE = 'usage: collab-host import FILE [--replace]';
+const USAGE = `usage: collab-host import FILE [--replace] [--dry-run] [--allow-empty]
+
+Loads the directory snapshot FILE into DATABASE_URL in one transaction: all of it, or nothing.
+  --replace      the directory becomes exactly FILE (default: upsert by id, other records stay)
+  --dry-run      check FILE and print what would change; write nothing
+  --allow-empty  allow an import that leaves a team with no active users, or removes every team`;
 
 /**
- * `collab-host import FILE [--replace]`: loads a directory snapshot into DATABASE_URL in one transaction.
- * Upsert by id by default; `--replace` makes the directory exactly the snapshot. A snapshot that breaks
- * a rule is refused whole: every problem on stderr with its JSON path, exit 1, nothing written.
+ * `collab-host import FILE`: a snapshot through the one validated path (source `snapshot`). A snapshot
+ * that breaks a rule is refused whole: every problem on stderr with its JSON path, exit 1, nothing
+ * written. On success (or with --dry-run) it prints what the snapshot holds and what changed.
  */
 export async function importCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parseCommandArgs(args);
-  if (positionals.length !== 1) throw new CliError(USAGE);
+  const { values, positionals } = parseCommandArgs(
+    {
+      usage: USAGE,
+      options: { replace: { type: 'boolean', default: false }, 'dry-run': { type: 'boolean', default: false }, 'allow-empty': { type: 'boolean', default: false } },
+      positionals: { min: 1, max: 1 },
+    },
+    args,
+  );
   const path = resolve(positionals[0]!);
   const snapshot = await readSnapshotFile(path);
 
   const config = loadConfig();
   const store = await openDatabase(config.databaseUrl);
   try {
-    const result = await importSnapshot(store, snapshot, { replace: values.replace, baseDir: dirname(path) });
+    const options = { replace: values.replace, dryRun: values['dry-run'], allowEmpty: values['allow-empty'], baseDir: dirname(path) };
+    const result = await importSnapshot(composeDirectoryChanges(config, store), snapshot, options);
     if (!result.ok) {
-      const lines = result.problems.map((problem) => `  ${problem.path}: ${problem.message}`);
-      const count = result.problems.length === 1 ? '1 problem' : `${result.problems.length} problems`;
-      process.stderr.write(`snapshot refused, nothing written (${count}):\n${lines.join('\n')}\n`);
-      return 1;
+      process.stderr.write(refusalText(result));
+      return EXIT.failure;
     }
-    const { teams, departments, users, files, grants, contents } = result.counts;
-    const mode = values.replace ? 'replaced the directory with' : 'upserted';
-    process.stdout.write(
-      `${mode} ${plural(teams, 'team')}, ${plural(departments, 'department')}, ${plural(users, 'user')}, ` +
-        `${plural(files, 'file')} (${plural(grants, 'grant')}, ${plural(contents, 'stored content')})\n`,
-    );
-    return 0;
+    const what = summary(result.counts);
+    const head = result.dryRun
+      ? `dry run, nothing written: the import would ${values.replace ? `replace the directory with ${what}` : `upsert ${what}`}`
+      : `${values.replace ? 'replaced the directory with' : 'upserted'} ${what}`;
+    process.stdout.write(`${[head, ...describeDiff(result.diff).map((line) => `  ${line}`)].join('\n')}\n`);
+    return EXIT.ok;
   } finally {
     await store.close();
   }
 }
 
-function parseCommandArgs(args: string[]) {
-  try {
-    return parseArgs({ args, options: { replace: { type: 'boolean', default: false } }, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new CliError(`${(error as Error).message}\n${USAGE}`);
-  }
+function summary(counts: ImportCounts): string {
+  const { teams, departments, users, files, grants, contents } = counts;
+  return `${plural(teams, 'team')}, ${plural(departments, 'department')}, ${plural(users, 'user')}, ${plural(files, 'file')} (${plural(grants, 'grant')}, ${plural(contents, 'stored content')})`;
+}
+
+function refusalText(result: Extract<ImportResult, { ok: false }>): string {
+  const lines = result.problems.map((problem) => `  ${problem.path}: ${problem.message}`);
+  if (result.status === 400) return `snapshot refused, nothing written (${plural(result.problems.length, 'problem')}):\n${lines.join('\n')}\n`;
+  const hint = result.code === 'directory_would_be_empty' ? ['pass --allow-empty to import it anyway'] : [];
+  return `import refused (${result.code}), nothing written:\n${[...lines, ...hint].join('\n')}\n`;
 }
 
 async function readSnapshotFile(path: string): Promise<unknown> {

@@ -1,18 +1,28 @@
 import { mintUserToken } from '../../auth/user-token.js';
-import { loadConfig } from '../../config.js';
+import { loadConfig, withEphemeralAdminKey } from '../../config.js';
 import { bannerUserId } from '../../demo-data.js';
 import { closeOnSignals, startServer } from '../../server.js';
 import { startupBanner } from '../../startup-banner.js';
+import { parseCommandArgs } from '../command-args.js';
 
-/** `collab-host serve`: runs the service until SIGINT or SIGTERM. */
-export async function serve(_args: string[]): Promise<number> {
-  const config = loadConfig();
+const USAGE = `usage: collab-host serve
+
+Runs the service with the configuration of the environment (and .env): the callbacks, /events, the
+management API, the console and the background workers, until SIGINT or SIGTERM. On a store without
+users outside production it loads the demo company first. See docs/operations.md.`;
+
+/** `collab-host serve`: runs the service until SIGINT or SIGTERM (pending migrations first, unless MIGRATE_ON_START=false). */
+export async function serve(args: string[]): Promise<number> {
+  parseCommandArgs({ usage: USAGE, options: {} }, args);
+  const { config, ephemeralAdminKey } = withEphemeralAdminKey(loadConfig());
   const server = await startServer(config);
   closeOnSignals(server, (message) => process.stderr.write(`${message}\n`));
   // Outside production: a user to try the service as, with a fresh token and a curl line.
   const userId = config.production ? undefined : await bannerUserId(server.store);
   const user = userId === undefined ? undefined : { id: userId, token: mintUserToken(userId, config.tokenSecret, config.tokenTtlSeconds) };
-  process.stdout.write(startupBanner(config, { address: server.address, seeded: server.seeded, ...(user ? { user } : {}) }));
+  process.stdout.write(
+    startupBanner(config, { address: server.address, seeded: server.seeded, ...(user ? { user } : {}), ...(ephemeralAdminKey ? { ephemeralAdminKey } : {}) }),
+  );
   // Keep running: the signal handlers end the process.
   await new Promise<never>(() => {});
   return 0;

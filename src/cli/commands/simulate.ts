@@ -1,25 +1,18 @@
-import { parseArgs } from 'node:util';
 import { loadConfig } from '../../config.js';
 import { EVENT_ACTIONS, EVENT_KINDS, type EventKind } from '../../conformance/event-bodies.js';
+import { PRODUCTION_VARIANTS } from '../../conformance/production-bodies.js';
 import { brandHeaders } from '../../conformance/headers.js';
 import { callHttp, HttpFailure } from '../../conformance/http-client.js';
 import { isRecord } from '../../conformance/jwt.js';
 import { PushError, pushEvent } from '../../conformance/push.js';
 import { startSimulator } from '../../conformance/simulator/server.js';
 import { CliError } from '../cli-error.js';
+import { parseCommandArgs, usageError } from '../command-args.js';
 
-const USAGE = `usage: collab-host simulate [--port 4000] [--host 127.0.0.1] [--endpoint-url URL] [--app-id A --app-secret S]
-       collab-host simulate push --to BASE_URL --kind KIND [--action A] --file-id F [--user-id U] [--token T] [--app-id A --app-secret S] [--brand B]
-kinds: ${EVENT_KINDS.map((kind) => `${kind} (${EVENT_ACTIONS[kind].join('|')})`).join(', ')}`;
-
-/** Runs the argument parser, turning its complaint into a usage error. */
-function parse<T>(run: () => T): T {
-  try {
-    return run();
-  } catch (error) {
-    throw new CliError(`${(error as Error).message}\n${USAGE}`, 2);
-  }
-}
+const USAGE = `usage: collab-host simulate [--port 4000] [--host 127.0.0.1] [--endpoint-url URL] [--app-id A --app-secret S] [--member-limit 100]
+       collab-host simulate push --to BASE_URL --kind KIND [--action A] [--shape document|production] --file-id F [--user-id U] [--token T] [--app-id A --app-secret S] [--brand B]
+kinds and actions (document shape, interface part 6): ${EVENT_KINDS.map((kind) => `${kind} (${EVENT_ACTIONS[kind].join('|')})`).join(', ')}
+production shape (platform-api.md 5): ${EVENT_KINDS.map((kind) => `${kind} (${PRODUCTION_VARIANTS[kind].join('|')})`).join(', ')}`;
 
 /** The application's credentials: the flags, else APP_ID / APP_SECRET (as the service reads them). */
 function credentialsFrom(values: Record<string, unknown>): { appId: string; appSecret: string } {
@@ -43,18 +36,21 @@ export async function simulateCommand(args: string[]): Promise<number> {
     'endpoint-url': { type: 'string' },
     'app-id': { type: 'string' },
     'app-secret': { type: 'string' },
+    'member-limit': { type: 'string' },
   } as const;
-  const { values, positionals } = parse(() => parseArgs({ args, options, allowPositionals: true, strict: true }));
-  if (positionals.length > 0) throw new CliError(USAGE, 2);
+  const { values } = parseCommandArgs({ usage: USAGE, options }, args);
   const port = values.port === undefined ? 4000 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError('--port must be a number from 0 to 65535', 2);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw usageError('--port must be a number from 0 to 65535', USAGE);
+  const memberLimit = values['member-limit'] === undefined ? undefined : Number(values['member-limit']);
+  if (memberLimit !== undefined && (!Number.isInteger(memberLimit) || memberLimit < 0)) throw usageError('--member-limit must be a whole number', USAGE);
   const config = loadConfig();
   const endpointUrl = values['endpoint-url'] ?? config.publicUrl;
   const credentials = credentialsFrom(values);
-  const simulator = await startSimulator({ port, host: values.host ?? '127.0.0.1', credentials, endpointUrl, brand: config.headerBrand });
+  const simulator = await startSimulator({ port, host: values.host ?? '127.0.0.1', credentials, endpointUrl, brand: config.headerBrand, ...(memberLimit === undefined ? {} : { memberLimit }) });
   process.stdout.write(
     `collab-host simulator listening on ${simulator.url} (app ${credentials.appId}, callbacks to ${endpointUrl})\n` +
       `  create documents against it:  PLATFORM_API_URL=${simulator.url} npx collab-host create-doc --user U --type documentPro\n` +
+      `  call its API:                 PLATFORM_API_URL=${simulator.url} npx collab-host platform --help\n` +
       `  open one in the editor page:  ${simulator.url}/editor?fileId=F\n`,
   );
   await new Promise<void>((resolve) => {
@@ -76,14 +72,18 @@ async function push(args: string[]): Promise<number> {
     'app-id': { type: 'string' },
     'app-secret': { type: 'string' },
     brand: { type: 'string' },
+    shape: { type: 'string' },
   } as const;
-  const { values, positionals } = parse(() => parseArgs({ args, options, allowPositionals: true, strict: true }));
-  if (positionals.length > 0 || !values.to || !values.kind || !values['file-id']) throw new CliError(USAGE, 2);
-  if (!/^https?:\/\//.test(values.to)) throw new CliError(`--to must start with http(s)://, not "${values.to}"`, 2);
+  const { values } = parseCommandArgs({ usage: USAGE, options }, args);
+  if (!values.to || !values.kind || !values['file-id']) throw usageError('--to, --kind and --file-id are required', USAGE);
+  if (!/^https?:\/\//.test(values.to)) throw usageError(`--to must start with http(s)://, not "${values.to}"`, USAGE);
   const kind = EVENT_KINDS.find((known) => known.toLowerCase() === values.kind?.toLowerCase()) as EventKind | undefined;
-  if (!kind) throw new CliError(`unknown --kind "${values.kind}"; kinds are ${EVENT_KINDS.join(', ')}`, 2);
-  const action = values.action ?? (EVENT_ACTIONS[kind][0] as string);
-  if (!EVENT_ACTIONS[kind].includes(action)) throw new CliError(`--action for ${kind} is one of ${EVENT_ACTIONS[kind].join(', ')}`, 2);
+  if (!kind) throw usageError(`unknown --kind "${values.kind}"; kinds are ${EVENT_KINDS.join(', ')}`, USAGE);
+  const shape = values.shape ?? 'document';
+  if (shape !== 'document' && shape !== 'production') throw usageError('--shape must be document or production', USAGE);
+  const actions = shape === 'production' ? PRODUCTION_VARIANTS[kind] : EVENT_ACTIONS[kind];
+  const action = values.action ?? (actions[0] as string);
+  if (!actions.includes(action)) throw usageError(`--action for ${kind} (${shape} shape) is one of ${actions.join(', ')}`, USAGE);
   const brand = values.brand || process.env.HEADER_BRAND || 'Platform';
   const userId = values['user-id'] ?? (await userOfToken(values.to, values.token, brand));
   try {
@@ -95,8 +95,9 @@ async function push(args: string[]): Promise<number> {
       ...(values.token !== undefined ? { token: values.token } : {}),
       credentials: credentialsFrom(values),
       brand,
+      shape,
     });
-    process.stdout.write(`${kind} ${action} -> ${answer.status} ${answer.text}\n`);
+    process.stdout.write(`${kind} ${action}${shape === 'production' ? ' (production)' : ''} -> ${answer.status} ${answer.text}\n`);
     return answer.status === 200 && isRecord(answer.body) && Object.keys(answer.body).length === 0 ? 0 : 1;
   } catch (error) {
     if (error instanceof PushError || error instanceof HttpFailure) throw new CliError(error.message);

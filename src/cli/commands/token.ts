@@ -1,33 +1,36 @@
-import { parseArgs } from 'node:util';
 import { mintUserToken } from '../../auth/user-token.js';
 import { loadConfig } from '../../config.js';
 import { parseDuration } from '../../duration.js';
 import { openDatabase } from '../../store/database.js';
+import { SqlDirectory } from '../../store/sql-directory.js';
 import { CliError } from '../cli-error.js';
+import { parseCommandArgs, usageError } from '../command-args.js';
 
-const USAGE = 'usage: collab-host token USER_ID [--ttl 2h]';
+const USAGE = `usage: collab-host token USER_ID [--ttl 2h]
+
+Prints a user token for USER_ID, a user of DATABASE_URL, signed with TOKEN_SECRET.
+  --ttl DURATION  lifetime (3600, 90s, 30m, 2h, 7d); default TOKEN_TTL`;
 
 /**
  * `collab-host token USER_ID [--ttl 2h]`: prints a user token (HS256 with TOKEN_SECRET) for a user of
  * DATABASE_URL; the token alone on stdout, so `$(collab-host token u1)` works. Exit 1 when the user
- * does not exist.
+ * does not exist, 2 on a usage error.
  */
 export async function tokenCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parseCommandArgs(args);
-  if (positionals.length !== 1) throw new CliError(USAGE);
+  const { values, positionals } = parseCommandArgs({ usage: USAGE, options: { ttl: { type: 'string' } }, positionals: { min: 1, max: 1 } }, args);
   const userId = positionals[0]!;
 
   const config = loadConfig();
   let ttlSeconds = config.tokenTtlSeconds;
   if (values.ttl !== undefined) {
     const parsed = parseDuration(values.ttl);
-    if (parsed === undefined || parsed <= 0) throw new CliError(`--ttl must be a duration such as 3600, 90s, 30m, 2h or 7d, not "${values.ttl}"`);
+    if (parsed === undefined || parsed <= 0) throw usageError(`--ttl must be a duration such as 3600, 90s, 30m, 2h or 7d, not "${values.ttl}"`, USAGE);
     ttlSeconds = parsed;
   }
 
   const store = await openDatabase(config.databaseUrl);
   try {
-    const user = await store.db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
+    const user = await SqlDirectory.over(store).getUser(userId);
     if (!user) throw new CliError(`user "${userId}" does not exist (DATABASE_URL=${redactUrl(config.databaseUrl)})`);
   } finally {
     await store.close();
@@ -41,14 +44,6 @@ export async function tokenCommand(args: string[]): Promise<number> {
   }
   process.stdout.write(`${mintUserToken(userId, config.tokenSecret, ttlSeconds)}\n`);
   return 0;
-}
-
-function parseCommandArgs(args: string[]) {
-  try {
-    return parseArgs({ args, options: { ttl: { type: 'string' } }, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new CliError(`${(error as Error).message}\n${USAGE}`);
-  }
 }
 
 /** A database URL without its password, for messages. */

@@ -4,6 +4,7 @@ import { collaboratorChecks } from './collaborators.js';
 import { departmentChecks } from './departments.js';
 import { eventChecks } from './events.js';
 import { fileChecks } from './files.js';
+import { productionEventChecks } from './production-events.js';
 import { searchChecks } from './search.js';
 import { signedChecks } from './signed.js';
 import { teamChecks } from './team.js';
@@ -22,6 +23,7 @@ export const ALL_CHECKS: readonly Check[] = [
   ...authChecks,
   ...signedChecks,
   ...eventChecks,
+  ...productionEventChecks,
 ];
 
 /** The group names, for --only and --skip. */

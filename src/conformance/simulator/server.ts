@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { AppCredentials } from '../jwt.js';
 import { openInEditor, renderEditorPage } from './editor-page.js';
-import { SIMULATOR_ERRORS, SimulatedPlatform, type ApiAnswer } from './platform-api.js';
+import { SIMULATOR_ERRORS, SimulatedPlatform, type SimAnswer } from './platform-api.js';
 
 export interface SimulatorOptions {
   port?: number;
@@ -13,6 +13,8 @@ export interface SimulatorOptions {
   endpointUrl?: string;
   brand?: string;
   now?: () => number;
+  /** Licensed seats (default 100). */
+  memberLimit?: number;
 }
 
 export interface RunningSimulator {
@@ -21,38 +23,58 @@ export interface RunningSimulator {
   close(): Promise<void>;
 }
 
-const MAX_BODY_BYTES = 64 * 1024;
+/** Uploads and imports may carry a file; JSON bodies are small. */
+const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 /**
- * The simulator's HTTP server (node:http only): the platform API's create and delete, a list of created
- * files, and the editor page. Binds 127.0.0.1 by default: it is a local development tool.
+ * The simulator's HTTP server (node:http only): every call of the platform API (platform-api.ts), the
+ * files it serves (exports), the editor page, and a few `/simulator/…` pages of its own. Binds 127.0.0.1
+ * by default: it is a local development tool.
  */
 export async function startSimulator(options: SimulatorOptions): Promise<RunningSimulator> {
-  const platform = new SimulatedPlatform(options.credentials, options.now);
+  const platform = new SimulatedPlatform(options.credentials, {
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.brand ? { brand: options.brand } : {}),
+    ...(options.endpointUrl ? { endpointUrl: options.endpointUrl } : {}),
+    ...(options.memberLimit !== undefined ? { memberLimit: options.memberLimit } : {}),
+  });
+  const { world } = platform;
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://simulator');
     const method = request.method ?? 'GET';
     const q = (name: string) => url.searchParams.get(name);
-    const fileMatch = /^\/sdk\/v2\/api\/files\/([^/]+)$/.exec(url.pathname);
 
-    if (method === 'POST' && url.pathname === '/sdk/v2/api/files') {
-      const body = await readJson(request);
-      const answer = body === INVALID ? invalidBody() : platform.createFile({ appId: q('appId'), signature: q('signature'), token: q('token') }, body);
-      return sendApi(response, answer);
+    if (platform.knows(url.pathname)) {
+      const body = await readBody(request, url);
+      if (body === INVALID) return sendJson(response, 400, { code: SIMULATOR_ERRORS.badParameters.code, message: 'the body is not valid JSON or multipart, or is too large' });
+      return send(response, platform.handle({ method, path: url.pathname, query: url.searchParams, headers: lowerCaseHeaders(request), ...body }));
     }
-    if (method === 'DELETE' && fileMatch) {
-      return sendApi(response, platform.deleteFile(decodeURIComponent(fileMatch[1] as string), { appId: q('appId'), signature: q('signature') }));
+    const download = /^\/simulator\/downloads\/([^/]+)$/.exec(url.pathname);
+    if (method === 'GET' && download) {
+      const stored = world.downloads.get(decodeURIComponent(download[1] as string));
+      if (!stored) return sendJson(response, 404, { code: 404, message: 'no such download' });
+      response.writeHead(200, { 'content-type': stored.contentType, 'content-length': stored.bytes.length });
+      response.end(stored.bytes);
+      return;
+    }
+    const content = /^\/simulator\/files\/([^/]+)$/.exec(url.pathname);
+    if (method === 'PUT' && content) {
+      const body = await readBody(request, url);
+      return send(response, platform.setContent(decodeURIComponent(content[1] as string), body === INVALID ? undefined : body.json));
     }
     if (method === 'GET' && url.pathname === '/simulator/files') {
       const files = [...platform.files.values()].map(({ fileId, type, createdAt }) => ({ fileId, type, createdAt }));
       return sendJson(response, 200, { files });
     }
+    if (method === 'GET' && url.pathname === '/simulator/seats') {
+      return sendJson(response, 200, { seats: [...world.seats.entries()].map(([userId, seat]) => ({ userId, ...seat })) });
+    }
     if (method === 'GET' && url.pathname === '/editor') {
       const fileId = q('fileId') ?? '';
       const created = platform.files.get(fileId);
       const view = await openInEditor({
-        endpoint: q('endpoint') || options.endpointUrl,
+        endpoint: q('endpoint') || world.app.endpointUrl,
         fileId,
         token: q('token') || created?.token || '',
         ...(options.brand ? { brand: options.brand } : {}),
@@ -64,7 +86,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     }
     if (method === 'GET' && url.pathname === '/') {
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      response.end(indexPage(platform, options.endpointUrl));
+      response.end(indexPage(platform, world.app.endpointUrl));
       return;
     }
     sendJson(response, 404, { code: 404, message: `no route ${method} ${url.pathname}` });
@@ -82,16 +104,22 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
   });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  world.baseUrl = `http://${host}:${address.port}`;
   return {
-    url: `http://${host}:${address.port}`,
+    url: world.baseUrl,
     platform,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
 const INVALID = Symbol('invalid body');
 
-async function readJson(request: IncomingMessage): Promise<unknown> {
+/** The body as JSON or multipart form data; `{}` when there is none. */
+async function readBody(request: IncomingMessage, url: URL): Promise<{ json?: unknown; form?: FormData } | typeof INVALID> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request) {
@@ -99,20 +127,32 @@ async function readJson(request: IncomingMessage): Promise<unknown> {
     if (size > MAX_BODY_BYTES) return INVALID;
     chunks.push(chunk as Buffer);
   }
+  const bytes = Buffer.concat(chunks);
+  if (bytes.length === 0) return {};
+  const type = request.headers['content-type'] ?? '';
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    if (type.startsWith('multipart/form-data')) {
+      return { form: await new Request(url, { method: 'POST', headers: { 'content-type': type }, body: bytes }).formData() };
+    }
+    return { json: JSON.parse(bytes.toString('utf8')) as unknown };
   } catch {
     return INVALID;
   }
 }
 
-function invalidBody(): ApiAnswer {
-  const { status, code } = SIMULATOR_ERRORS.badParameters;
-  return { status, body: { code, message: 'the body must be JSON { type, fileId }' } };
+function lowerCaseHeaders(request: IncomingMessage): Record<string, string | undefined> {
+  const headers: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(request.headers)) headers[name.toLowerCase()] = Array.isArray(value) ? value[0] : value;
+  return headers;
 }
 
-function sendApi(response: ServerResponse, answer: ApiAnswer): void {
-  if ('body' in answer) return sendJson(response, answer.status, answer.body);
+function send(response: ServerResponse, answer: SimAnswer): void {
+  if (answer.text !== undefined) {
+    response.writeHead(answer.status, { 'content-type': answer.contentType ?? 'text/plain; charset=utf-8' });
+    response.end(answer.text);
+    return;
+  }
+  if (answer.body !== undefined) return sendJson(response, answer.status, answer.body);
   response.writeHead(answer.status);
   response.end();
 }
@@ -132,6 +172,7 @@ function indexPage(platform: SimulatedPlatform, endpointUrl: string | undefined)
 <h1>collab-host platform simulator</h1>
 <p>Callback server (endpoint_url): <code>${escape(endpointUrl ?? 'not configured: pass --endpoint-url or ?endpoint=')}</code></p>
 <h2>Documents created here</h2><ul>${rows || '<li><em>none yet: run collab-host create-doc with PLATFORM_API_URL set to this simulator</em></li>'}</ul>
+<p>Seats: <a href="/simulator/seats">/simulator/seats</a>; documents as JSON: <a href="/simulator/files">/simulator/files</a></p>
 <h2>Open a file</h2>
 <form action="/editor"><label>fileId <input name="fileId"></label> <label>token <input name="token"></label>
 <label>endpoint <input name="endpoint" value="${escape(endpointUrl ?? '')}"></label> <button>open</button></form>

@@ -7,6 +7,14 @@ import { eventsMigration } from './004-events.js';
 import { manageMigration } from './005-manage.js';
 import { searchFilesCoverMigration } from './006-search-files-cover.js';
 import { searchShortFileGramsMigration } from './006-search-short-file-grams.js';
+import { usersActiveMigration } from './007-users-active.js';
+import { fileStorageMigration } from './030-file-storage.js';
+import { platformTasksMigration } from './040-platform-tasks.js';
+import { syncMigration } from './050-sync.js';
+import { consoleSessionsMigration } from './080-console-sessions.js';
+import { eventPipelineMigration } from './020-event-pipeline.js';
+import { directoryVersionsMigration } from './070-directory-versions.js';
+import { grantsByPrincipalCoverMigration } from './071-grants-by-principal-cover.js';
 
 /**
  * Every migration, by name; names sort in the order they apply. A feature adds its own file here;
@@ -21,5 +29,13 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
     '005-manage': manageMigration(),
     '006-search-files-cover': searchFilesCoverMigration(),
     '006-search-short-file-grams': searchShortFileGramsMigration(dialect),
+    '007-users-active': usersActiveMigration(),
+    '030-file-storage': fileStorageMigration(),
+    '040-platform-tasks': platformTasksMigration(dialect),
+    '050-sync': syncMigration(dialect),
+    '080-console-sessions': consoleSessionsMigration(dialect),
+    '020-event-pipeline': eventPipelineMigration(dialect),
+    '070-directory-versions': directoryVersionsMigration(dialect),
+    '071-grants-by-principal-cover': grantsByPrincipalCoverMigration(),
   };
 }

@@ -1,0 +1,89 @@
+import type { RouteFigures } from './load.js';
+
+/** A route of the main table: autocannon, `connections` connections, one route at a time. */
+export interface RouteResult {
+  route: string;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  ratioToCeiling: number;
+  non2xx: number;
+  errors: number;
+  /** The serving process's CPU time per request in the measured run. */
+  serverCpuMsPerRequest?: number;
+}
+
+export interface StoreReport {
+  store: string;
+  importSeconds: number;
+  residentMemoryMb: number;
+  peakMemoryMb: number;
+  routes: RouteResult[];
+  openLoop: Array<RouteFigures & { ratePerSecond: number }>;
+  mixed: Array<RouteFigures & { share: number }>;
+  /** GET /api/events/stats after the runs, or why it is not there. */
+  effectLag: string;
+}
+
+export interface ReportHeader {
+  users: number;
+  departments: number;
+  files: number;
+  connections: number;
+  duration: number;
+  warmup: number;
+}
+
+/** The Markdown of a run, as bench/README.md shows it. */
+export function renderMarkdown(header: ReportHeader, ceiling: RouteResult, reports: readonly StoreReport[]): string {
+  const lines: string[] = [];
+  lines.push(
+    `Company: ${header.users} users, ${header.departments} departments, ${header.files} files; ${header.connections} connections, ` +
+      `${header.duration} s per route after ${header.warmup} s warm-up.`,
+  );
+  lines.push('');
+  lines.push('| store | route | req/s | p50 ms | p99 ms | × ceiling | server CPU ms/req | non-2xx | errors |');
+  lines.push('|---|---|---:|---:|---:|---:|---:|---:|---:|');
+  lines.push(row('—', ceiling));
+  for (const report of reports) for (const route of report.routes) lines.push(row(report.store, route));
+
+  if (reports.some((report) => report.openLoop.length > 0)) {
+    lines.push('');
+    lines.push('Open loop (requests start on schedule whatever the answers do; latency from when each was due):');
+    lines.push('');
+    lines.push('| store | run | rate | answered/s | p50 ms | p99 ms | non-2xx | errors |');
+    lines.push('|---|---|---:|---:|---:|---:|---:|---:|');
+    for (const report of reports) {
+      for (const run of report.openLoop) {
+        lines.push(`| ${report.store} | ${run.route} | ${run.ratePerSecond}/s | ${run.requestsPerSecond.toFixed(0)} | ${run.p50Ms} | ${run.p99Ms} | ${run.non2xx} | ${run.errors} |`);
+      }
+    }
+  }
+
+  if (reports.some((report) => report.mixed.length > 0)) {
+    lines.push('');
+    lines.push(`Mixed run (${header.connections} connections, every request picks its route by share, all at once):`);
+    lines.push('');
+    lines.push('| store | route | share | req/s | p50 ms | p99 ms | non-2xx | errors |');
+    lines.push('|---|---|---:|---:|---:|---:|---:|---:|');
+    for (const report of reports) {
+      for (const route of report.mixed) {
+        lines.push(`| ${report.store} | ${route.route} | ${route.share}% | ${route.requestsPerSecond.toFixed(0)} | ${route.p50Ms} | ${route.p99Ms} | ${route.non2xx} | ${route.errors} |`);
+      }
+    }
+  }
+
+  lines.push('');
+  lines.push('| store | snapshot import | resident memory after the run | peak | effect lag of events |');
+  lines.push('|---|---:|---:|---:|---|');
+  for (const report of reports) {
+    const seconds = Number.isNaN(report.importSeconds) ? '—' : `${report.importSeconds.toFixed(1)} s`;
+    lines.push(`| ${report.store} | ${seconds} | ${report.residentMemoryMb.toFixed(0)} MB | ${report.peakMemoryMb.toFixed(0)} MB | ${report.effectLag} |`);
+  }
+  return lines.join('\n');
+}
+
+function row(store: string, result: RouteResult): string {
+  const cpu = result.serverCpuMsPerRequest === undefined ? '—' : result.serverCpuMsPerRequest.toFixed(2);
+  return `| ${store} | ${result.route} | ${result.requestsPerSecond.toFixed(0)} | ${result.p50Ms} | ${result.p99Ms} | ${(result.ratioToCeiling * 100).toFixed(0)}% | ${cpu} | ${result.non2xx} | ${result.errors} |`;
+}

@@ -1,0 +1,90 @@
+import { loadConfig } from '../../config.js';
+import { describeLocation, parseStorageUrl, type StorageLocation } from '../../config/storage.js';
+import { createFileStorage, openBackend } from '../../storage/open-backend.js';
+import { migrateObjects, verifyObjects, type ObjectProblem } from '../../storage/storage-migration.js';
+import { openDatabase } from '../../store/database.js';
+import { SqlFileObjects } from '../../store/file-objects.js';
+import { EXIT, parseCommandArgs, usageError } from '../command-args.js';
+
+const USAGE = `usage: collab-host storage migrate --to URL [--from URL] [--dry-run]
+       collab-host storage verify
+
+The bytes of third-party files, in the back end FILE_STORAGE names (database, fs:DIR, s3://BUCKET/PREFIX).
+  migrate   copy every stored file to URL, read each copy back and check its SHA-256; then switch
+            FILE_STORAGE to URL (the command says what is left to do). Exit 1 if any file did not match.
+    --to URL     where to copy: database, fs:DIR or s3://BUCKET/PREFIX (S3 settings as for FILE_STORAGE)
+    --from URL   where bytes outside the database are now (default: FILE_STORAGE), e.g. after a switch
+    --dry-run    say what would be copied; copy nothing
+  verify    read every stored file and check its size and SHA-256; exit 1 if any differs or is missing`;
+
+/** `collab-host storage migrate|verify`: moving and checking the bytes of third-party files. */
+export async function storageCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs(
+    { usage: USAGE, options: { to: { type: 'string' }, from: { type: 'string' }, 'dry-run': { type: 'boolean' } }, positionals: { min: 1, max: 1 } },
+    args,
+  );
+  const action = positionals[0];
+  if (action !== 'migrate' && action !== 'verify') throw usageError(`unknown action "${action}": migrate or verify`, USAGE);
+  if (action === 'verify' && (values.to !== undefined || values.from !== undefined || values['dry-run'])) {
+    throw usageError('verify takes no options', USAGE);
+  }
+  const location = (option: 'to' | 'from'): StorageLocation | undefined => {
+    const text = values[option];
+    if (text === undefined) return undefined;
+    const parsed = parseStorageUrl(text);
+    if (!parsed) throw usageError(`--${option} must be database, fs:DIR or s3://BUCKET/PREFIX, not "${text}"`, USAGE);
+    return parsed;
+  };
+  const to = location('to');
+  const from = location('from');
+  if (action === 'migrate' && to === undefined) throw usageError('migrate needs --to URL', USAGE);
+
+  const config = loadConfig();
+  const store = await openDatabase(config.databaseUrl);
+  const rows = new SqlFileObjects(store.db);
+  const storage = createFileStorage(config, rows);
+  const others = [to, from].filter((it): it is StorageLocation => it !== undefined).map((it) => openBackend(it, config.storage.s3, rows));
+  try {
+    if (action === 'verify') {
+      const result = await verifyObjects(storage);
+      printProblems(result.problems);
+      process.stdout.write(`checked ${result.checked} stored files (${result.bytes} bytes) in ${describeLocation(config.storage.location)}: ${result.problems.length === 0 ? 'all match' : `${result.problems.length} do not`}\n`);
+      return result.problems.length === 0 ? EXIT.ok : EXIT.failure;
+    }
+    const [target, source] = others as [(typeof others)[number], (typeof others)[number] | undefined];
+    const dryRun = values['dry-run'] === true;
+    const report = await migrateObjects(storage, target, { dryRun, ...(source ? { from: source } : {}) });
+    printProblems(report.problems);
+    const targetName = describeLocation(target.location);
+    const verb = dryRun ? 'would copy' : 'copied';
+    const checked = dryRun ? '' : ', each read back with its recorded SHA-256';
+    const served = dryRun ? `${report.handedOver} would be served from there at once` : `${report.handedOver} now served from there`;
+    process.stdout.write(`${verb} ${report.copied} files (${report.bytes} bytes) to ${targetName}${checked}; ${report.inPlace} already there; ${served}\n`);
+    if (report.problems.length > 0) {
+      process.stdout.write(`${report.problems.length} files did not come through (listed on stderr): fix them and run the migration again\n`);
+      return EXIT.failure;
+    }
+    if (!dryRun) process.stdout.write(`${nextStep(describeLocation(config.storage.location), targetName)}\n`);
+    return EXIT.ok;
+  } finally {
+    await Promise.allSettled([storage.close(), ...others.map((backend) => backend.close())]);
+    await store.close();
+  }
+}
+
+function printProblems(problems: readonly ObjectProblem[]): void {
+  for (const { fileId, problem } of problems) process.stderr.write(`${fileId}: ${problem}\n`);
+}
+
+/** What the operator does after a migration, by where FILE_STORAGE points. */
+function nextStep(configured: string, target: string): string {
+  if (configured === target) return `FILE_STORAGE already names ${target}: nothing left to switch.`;
+  if (target === 'database') {
+    return `every file is now served from the database; set FILE_STORAGE=database and restart collab-host so that new uploads go there too.`;
+  }
+  const from = configured === 'database' ? '' : ` --from ${configured}`;
+  return (
+    `next: set FILE_STORAGE=${target} and restart collab-host. Then run \`collab-host storage migrate${from} --to ${target}\` ` +
+    `once more: it copies what was uploaded in between and hands the files still held in database rows over to ${target}.`
+  );
+}

@@ -1,0 +1,79 @@
+import type { Kysely } from 'kysely';
+import { redactValue } from '../redaction.js';
+import { eventEffects } from '../store/event-effects.js';
+import { eventLog, type EventFilter, type EventOutcome } from '../store/event-log.js';
+import { outbox, type NotificationItem, type NotificationStatus } from '../store/outbox.js';
+import { reminders, type ReminderItem } from '../store/reminders.js';
+import type { Database } from '../store/schema.js';
+
+/** What the management API does with the pipeline's data: the listings (contracts.md) and re-sending. */
+
+export interface Page<T> {
+  items: T[];
+  /** The position after the last item, or null at the end. */
+  next: number | null;
+}
+
+export interface EventItem {
+  id: number;
+  kind: string;
+  action: string | null;
+  fileId: string | null;
+  userId: string | null;
+  receivedAt: string;
+  /** The event as received, with its credentials (tokens, signatures, URL user-info) censored. */
+  body: unknown;
+  outcome: EventOutcome;
+  problem: string | null;
+}
+
+export interface Presence {
+  fileId: string;
+  users: Array<{ userId: string; clients: string[]; since: string }>;
+}
+
+/** Without an outcome the listing shows the accepted events: processed, unprocessed and those still pending. */
+export const ACCEPTED_OUTCOMES: readonly EventOutcome[] = ['pending', 'processed', 'unprocessed'];
+
+export async function listEvents(db: Kysely<Database>, filter: Omit<EventFilter, 'outcomes'> & { outcomes?: readonly EventOutcome[] }): Promise<Page<EventItem>> {
+  const page = await eventLog.list(db, { ...filter, outcomes: filter.outcomes ?? ACCEPTED_OUTCOMES });
+  return {
+    next: page.next,
+    items: page.items.map((event) => ({
+      id: event.id,
+      kind: event.kind,
+      action: event.action,
+      fileId: event.fileId,
+      userId: event.userId,
+      receivedAt: event.receivedAt,
+      body: redactValue(JSON.parse(event.body) as unknown),
+      outcome: event.outcome,
+      problem: event.problem,
+    })),
+  };
+}
+
+export function listNotifications(db: Kysely<Database>, filter: { status?: NotificationStatus; after: number; limit: number }): Promise<Page<NotificationItem>> {
+  return outbox.list(db, filter);
+}
+
+export function listReminders(db: Kysely<Database>, filter: { fileId?: string; after: number; limit: number }): Promise<Page<ReminderItem>> {
+  return reminders.list(db, filter);
+}
+
+/** Who is in the file now: one entry per user with their clients and when they first entered. */
+export async function filePresence(db: Kysely<Database>, fileId: string): Promise<Presence> {
+  const users = new Map<string, { userId: string; clients: string[]; since: string }>();
+  for (const row of await eventEffects.presence(db, fileId)) {
+    const user = users.get(row.userId) ?? { userId: row.userId, clients: [], since: row.since };
+    user.clients.push(row.clientId);
+    if (row.since < user.since) user.since = row.since;
+    users.set(row.userId, user);
+  }
+  return { fileId, users: [...users.values()] };
+}
+
+/** Puts a failed notification's failed deliveries back in the queue (the receivers that had it keep it). */
+export function resendNotification(db: Kysely<Database>, notificationId: string, nowMs: number): Promise<'resent' | 'not_found' | 'not_failed'> {
+  return outbox.resend(db, notificationId, nowMs);
+}

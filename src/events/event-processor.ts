@@ -1,0 +1,194 @@
+import type { Kysely } from 'kysely';
+import type { DirectoryService } from '../directory/directory-service.js';
+import { eventEffects } from '../store/event-effects.js';
+import { eventLog, type FinishedEvent, type LoggedEvent } from '../store/event-log.js';
+import { outbox, type NotificationDraft } from '../store/outbox.js';
+import type { Database } from '../store/schema.js';
+import { deriveCallbackFailure, deriveEffects, type EventEffects } from './derive-effects.js';
+import { parseLoggedBody } from './event-fields.js';
+import { readEvent, type Meaning, type ReadEvent } from './event-reader.js';
+import type { EventCounters } from './event-stats.js';
+import { MentionFanout, type FanoutRequest } from './mention-fanout.js';
+import { PollingWorker, SILENT_LOG, yieldToEventLoop, type TaskLog } from './polling-task.js';
+
+export interface EventProcessorOptions {
+  /** Receivers of outgoing notifications (one delivery row each). */
+  receivers: readonly string[];
+  /** Users one event may notify or remind (EVENT_MAX_FANOUT). */
+  maxFanout: number;
+  /** Events per processing transaction. */
+  batchSize?: number;
+  /** How often the log is looked at when nothing woke the processor (events of other instances, restarts). */
+  pollMs?: number;
+  now?: () => number;
+  log?: TaskLog;
+  /** Called after a step that made notifications (the server wakes the outbox worker with it). */
+  onNotified?: () => void;
+  /** Counts what this processor finished, per kind. */
+  counters?: EventCounters;
+}
+
+/** What processing one event will do: its effects and the outcome it ends with. */
+interface Plan {
+  effects: EventEffects | undefined;
+  finished: Omit<FinishedEvent, 'id'>;
+}
+
+/** Events per processing transaction, by default. */
+const DEFAULT_BATCH = 500;
+/** A body this long (bytes of text) is parsed on a turn of the event loop of its own. */
+const LARGE_BODY = 64 * 1024;
+/** A problem text is kept to this length. */
+const MAX_PROBLEM_LENGTH = 2000;
+
+/**
+ * Derives the effects of acknowledged events from the log, behind the acknowledgement: takes the oldest
+ * pending events, reads each body again (the tolerant reader), bounds its fan-out, and applies its
+ * effects and its outcome in one transaction per batch. So an effect is never lost (a crash before the
+ * commit leaves the events pending) nor applied twice (the claim is conditional, and every effect is
+ * keyed by its event). Events of one file are processed in the order they were logged; on PostgreSQL
+ * several instances share the work file by file (src/store/dialect-work.ts).
+ */
+export class EventProcessor extends PollingWorker {
+  private readonly now: () => number;
+  private readonly batchSize: number;
+  private readonly log: TaskLog;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly directory: DirectoryService,
+    private readonly options: EventProcessorOptions,
+  ) {
+    super('event-processor', { pollMs: options.pollMs ?? 500, batchSize: options.batchSize ?? DEFAULT_BATCH, log: options.log ?? SILENT_LOG });
+    this.now = options.now ?? Date.now;
+    this.batchSize = options.batchSize ?? DEFAULT_BATCH;
+    this.log = options.log ?? SILENT_LOG;
+  }
+
+  /** Processes one batch of pending events; returns how many this processor finished. */
+  async runOnce(): Promise<number> {
+    const candidates = await eventLog.pending(this.db, this.batchSize);
+    if (candidates.length === 0) return 0;
+    const reads = new Map<number, ReadEvent>();
+    for (const event of candidates) {
+      reads.set(event.id, readEvent(event.kind, parseLoggedBody(event.body)));
+      if (event.body.length > LARGE_BODY) await yieldToEventLoop();
+    }
+    const fanout = new MentionFanout(this.directory, this.options.maxFanout);
+    await fanout.prepare(candidates.flatMap((event) => fanoutRequest(event, reads.get(event.id)!)));
+    const plans = new Map(candidates.map((event) => [event.id, this.plan(event, reads.get(event.id)!, fanout)]));
+    let finished: FinishedEvent[];
+    try {
+      finished = await this.finish(candidates, plans);
+    } catch (error) {
+      // One event whose effects cannot be written must not hold up the others: each alone, then aside.
+      this.log.error({ err: error, events: candidates.length }, 'event batch failed; processing its events one by one');
+      finished = [];
+      for (const event of candidates) finished.push(...(await this.finishAlone(event, plans)));
+    }
+    const kinds = new Map(candidates.map((event) => [event.id, event.kind]));
+    for (const event of finished) this.options.counters?.countProcessed(kinds.get(event.id) ?? '', event.outcome);
+    if (finished.length > 0 && [...plans.values()].some((plan) => (plan.effects?.notifications.length ?? 0) > 0)) this.options.onNotified?.();
+    return finished.length;
+  }
+
+  /** Processes until no event is pending (waiting for events another worker holds to be finished). */
+  async drain(): Promise<void> {
+    for (;;) {
+      const finished = await this.runOnce();
+      await yieldToEventLoop();
+      if (finished === 0 && (await eventLog.pending(this.db, 1)).length === 0) return;
+    }
+  }
+
+  private finish(candidates: readonly LoggedEvent[], plans: Map<number, Plan>): Promise<FinishedEvent[]> {
+    const nowMs = this.now();
+    return eventLog.finish(this.db, candidates, nowMs, async (trx, claimed) => {
+      const revisions: NonNullable<EventEffects['revision']>[] = [];
+      const activity: EventEffects['activity'] = [];
+      const notifications: NotificationDraft[] = [];
+      const presence: NonNullable<EventEffects['presence']>[] = [];
+      const versions: NonNullable<EventEffects['fileVersion']>[] = [];
+      for (const event of claimed) {
+        const effects = plans.get(event.id)?.effects;
+        if (!effects) continue;
+        // Reminders and failure counts read what they change: one event at a time, in order.
+        if (effects.reminder) await eventEffects.applyReminderChange(trx, effects.reminder, event.id, nowMs);
+        if (effects.callbackFailure) await eventEffects.countCallbackFailure(trx, effects.callbackFailure, event.id);
+        if (effects.presence) presence.push(effects.presence);
+        if (effects.fileVersion) versions.push(effects.fileVersion);
+        if (effects.revision) revisions.push(effects.revision);
+        activity.push(...effects.activity);
+        notifications.push(...effects.notifications);
+      }
+      await eventEffects.applyPresence(trx, presence);
+      await eventEffects.advanceFileVersions(trx, versions);
+      await eventEffects.addRevisions(trx, revisions);
+      await eventEffects.addActivity(trx, activity);
+      await outbox.enqueue(trx, notifications, this.options.receivers, nowMs);
+      return claimed.map((event) => ({ id: event.id, ...plans.get(event.id)!.finished }));
+    });
+  }
+
+  private async finishAlone(event: LoggedEvent, plans: Map<number, Plan>): Promise<FinishedEvent[]> {
+    try {
+      return await this.finish([event], plans);
+    } catch (error) {
+      this.log.error({ err: error, eventId: event.id }, 'event effects could not be applied; the event is kept unprocessed');
+      const problem = `its effects could not be applied: ${error instanceof Error ? error.message : String(error)}`;
+      return eventLog.finish(this.db, [event], this.now(), async (_trx, claimed) =>
+        claimed.map((one) => ({ id: one.id, outcome: 'unprocessed', problem: problem.slice(0, MAX_PROBLEM_LENGTH) })),
+      );
+    }
+  }
+
+  /** Works out the effects of an event read again from its body; no I/O. */
+  private plan(event: LoggedEvent, read: ReadEvent, fanout: MentionFanout): Plan {
+    const problems = [...read.problems];
+    const notes: string[] = [];
+    const ending = (effects: EventEffects | undefined): Plan => ({
+      effects,
+      finished: {
+        outcome: problems.length > 0 || effects === undefined ? 'unprocessed' : 'processed',
+        problem: [...problems, ...notes].join('; ').slice(0, MAX_PROBLEM_LENGTH) || null,
+      },
+    });
+    const meaning = read.meaning;
+    if (meaning === undefined) {
+      if (problems.length === 0) problems.push('there is nothing collab-host can derive from it');
+      return ending(undefined);
+    }
+    if (meaning.type === 'logged') return ending({ activity: [], notifications: [] });
+    const receivedMs = event.receivedMs ?? Date.parse(event.receivedAt);
+    if (meaning.type === 'callback-failure') return ending(deriveCallbackFailure(meaning, event.id, receivedMs));
+    if (event.fileId === null) problems.push('it names no file (or a reminder collab-host cannot place on one file)');
+    if (event.userId === null) problems.push('it names no acting user');
+    if (event.fileId === null || event.userId === null) return ending(undefined);
+    const bounded = boundFanout(meaning, event.fileId, fanout, notes);
+    return ending(deriveEffects(bounded, { eventId: event.id, fileId: event.fileId, actorId: event.userId, receivedMs }));
+  }
+}
+
+/** The users an event names to notify or remind, for the batch's fan-out lookups. */
+function fanoutRequest(event: LoggedEvent, read: ReadEvent): FanoutRequest[] {
+  const meaning = read.meaning;
+  if (event.fileId === null || event.userId === null || !meaning) return [];
+  const ids = meaning.type === 'comment' || meaning.type === 'mention' ? meaning.mentioned : meaning.type === 'reminder' && meaning.op !== 'remove' ? meaning.remindUserIds : undefined;
+  return ids === undefined ? [] : [{ fileId: event.fileId, actorId: event.userId, ids }];
+}
+
+/** The meaning with its mentioned users and reminder recipients bounded (mention-fanout.ts). */
+function boundFanout(meaning: Meaning, fileId: string, fanout: MentionFanout, notes: string[]): Meaning {
+  const bound = (what: string, ids: readonly string[]) => {
+    const result = fanout.bound(fileId, ids);
+    const note = fanout.describe(what, new Set(ids).size, result);
+    if (note) notes.push(note);
+    return result.users;
+  };
+  if (meaning.type === 'comment' || meaning.type === 'mention') return { ...meaning, mentioned: bound('mentions', meaning.mentioned) };
+  if (meaning.type === 'reminder' && meaning.op !== 'remove' && meaning.remindUserIds !== undefined) {
+    return { ...meaning, remindUserIds: bound('reminder recipients', meaning.remindUserIds) };
+  }
+  return meaning;
+}
+

@@ -1,0 +1,124 @@
+import type { DirectoryService } from '../directory/directory-service.js';
+import { KIND_RULES, type Permission } from './event-kinds.js';
+import type { ReadEvent } from './event-reader.js';
+
+/** How the event was authenticated; stored with it. */
+export type EventCredential = 'token' | 'token-expired' | 'signature' | 'unsigned';
+
+export interface Authenticated {
+  credential: EventCredential;
+  /** The token's user, on token events. */
+  tokenUserId?: string;
+}
+
+/** What the trust rules need to know beyond the event (lookups in the directory and the log). */
+export interface TrustLookups {
+  directory: DirectoryService;
+  /** The files holding reminder `id` (its reminder row, or accepted events about it). */
+  reminderFiles(reminderId: string): Promise<string[]>;
+  /** Who created the revision on the file, when known. */
+  revisionAuthor(fileId: string, revisionId: string): Promise<string | undefined>;
+}
+
+/** Who acts, on which file, about what: the columns the log keeps beside the body. */
+export interface Resolved {
+  fileId: string | null;
+  actorId: string | null;
+  subject: string | null;
+}
+
+export type Decision = ({ accepted: true } | { accepted: false; code: string; message: string }) & Resolved;
+
+const VERBS: Record<Permission, string> = {
+  readable: 'read',
+  commentable: 'comment on',
+  editable: 'edit',
+  copyable: 'copy',
+  exportable: 'export',
+  manageable: 'manage',
+};
+
+/**
+ * The trust rules of POST /events. On a token event the actor is the token's user: an actor field of the
+ * body that names anyone else is refused (`actor_mismatch`), an absent one is taken from the token, and
+ * the actor must hold the kind's permission on the file (`permission_denied`; updating or deleting
+ * another user's revision needs `manageable`). A DateMention that names only its reminder is resolved
+ * to the reminder's file, among the files the actor may edit. A signed event carries the platform's word
+ * for the actor. Refusals derive nothing; the caller keeps them in the log as `refused`.
+ */
+export async function decide(read: ReadEvent, auth: Authenticated, lookups: TrustLookups): Promise<Decision> {
+  const subject = read.subject ?? null;
+  if (auth.tokenUserId === undefined) {
+    const claimed = read.actors.map((actor) => actorId(actor.value)).find((id) => id !== undefined) ?? null;
+    return { accepted: true, fileId: read.fileId ?? (await onlyReminderFile(read, lookups)) ?? null, actorId: claimed, subject };
+  }
+  const actorIdOfToken = auth.tokenUserId;
+  const other = read.actors.find((actor) => actorId(actor.value) !== actorIdOfToken);
+  if (other) {
+    return refuse('actor_mismatch', `${other.path} ${describe(other.value)} is not the user of the token ("${actorIdOfToken}")`, {
+      fileId: read.fileId ?? null,
+      actorId: actorId(other.value) ?? null,
+      subject,
+    });
+  }
+  const permission = read.kind === undefined ? undefined : KIND_RULES[read.kind].permission;
+  const resolved: Resolved = { fileId: read.fileId ?? null, actorId: actorIdOfToken, subject };
+  if (permission === undefined) return { accepted: true, ...resolved };
+
+  const user = await lookups.directory.directory.getUser(actorIdOfToken);
+  if (!user || user.active === false) {
+    return refuse('permission_denied', `the user of the token ("${actorIdOfToken}") is ${user ? 'deactivated' : 'not in the directory'}`, resolved);
+  }
+  if (resolved.fileId === null) {
+    if (read.meaning?.type !== 'reminder' || read.subject === undefined) return { accepted: true, ...resolved }; // unprocessed later: no file
+    return resolveReminderFile(read.meaning.id, actorIdOfToken, resolved, lookups);
+  }
+  const view = await lookups.directory.fileAsSeenBy(resolved.fileId, actorIdOfToken);
+  if (!view?.permissions[permission]) return refuse('permission_denied', `the user of the token may not ${VERBS[permission]} this file`, resolved);
+  if (read.meaning?.type === 'revision' && read.meaning.op !== 'create' && !view.permissions.manageable) {
+    const author = await lookups.revisionAuthor(resolved.fileId, String(read.meaning.revisionId));
+    if (author !== undefined && author !== actorIdOfToken) {
+      return refuse('permission_denied', `revision ${read.meaning.revisionId} was made by another user: changing it needs manageable`, resolved);
+    }
+  }
+  return { accepted: true, ...resolved };
+}
+
+/**
+ * A reminder named only by its id: its file is the one file holding it that the actor may edit. Held only
+ * by files the actor may not edit, the event is refused (no event takes over another file's reminder);
+ * unknown, or on several files the actor edits, it is accepted without a file (and left unprocessed).
+ */
+async function resolveReminderFile(reminderId: string, actorId: string, resolved: Resolved, lookups: TrustLookups): Promise<Decision> {
+  const files = await lookups.reminderFiles(reminderId);
+  if (files.length === 0) return { accepted: true, ...resolved };
+  const editable: string[] = [];
+  for (const fileId of files) {
+    if ((await lookups.directory.fileAsSeenBy(fileId, actorId))?.permissions.editable) editable.push(fileId);
+  }
+  if (editable.length === 0) return refuse('permission_denied', 'the user of the token may not edit the file of this reminder', resolved);
+  return { accepted: true, ...resolved, fileId: editable.length === 1 ? editable[0]! : null };
+}
+
+/** A signed DateMention that names only its reminder: the reminder's file when there is exactly one. */
+async function onlyReminderFile(read: ReadEvent, lookups: TrustLookups): Promise<string | undefined> {
+  if (read.meaning?.type !== 'reminder') return undefined;
+  const files = await lookups.reminderFiles(read.meaning.id);
+  return files.length === 1 ? files[0] : undefined;
+}
+
+/** The id an actor field names: text, or a whole number written out. */
+function actorId(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
+  return undefined;
+}
+
+function describe(value: unknown): string {
+  const id = actorId(value);
+  return id === undefined ? 'is not a user id' : `"${id.length > 64 ? `${id.slice(0, 64)}…` : id}"`;
+}
+
+function refuse(code: string, message: string, resolved: Resolved): Decision {
+  return { accepted: false, code, message, ...resolved };
+}

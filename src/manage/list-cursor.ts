@@ -1,0 +1,44 @@
+import { Type, type TSchema } from 'typebox';
+import { badRequest } from '../http/errors.js';
+
+/**
+ * The management API's one paging scheme (contracts.md, "Management API listings"): `?limit=N&cursor=C`
+ * answers `{ items, nextCursor }`. A cursor is opaque to callers: the position after the last item shown
+ * (an id for the directory's lists, a sequence number for logs), as base64url JSON.
+ */
+export const DEFAULT_LIST_LIMIT = 50;
+/** What an id may be (no control characters: PostgreSQL's text cannot hold NUL). */
+// eslint-disable-next-line no-control-regex
+const ID_TEXT = /^[^\u0000-\u001F\u007F]+$/;
+export const MAX_LIST_LIMIT = 500;
+
+/** The query properties of a paged listing. */
+export const listQueryProperties = {
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIST_LIMIT, default: DEFAULT_LIST_LIMIT, description: `page size, at most ${MAX_LIST_LIMIT}` })),
+  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'nextCursor of the previous page' })),
+};
+
+/** The body of one page of `item`s. */
+export const listPageSchema = <T extends TSchema>(item: T) =>
+  Type.Object({ items: Type.Array(item), nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'null on the last page' }) });
+
+/** The cursor of the page after `position` (the key of the last item shown), or null when there is none. */
+export function encodeCursor(position: string | number | null): string | null {
+  return position === null ? null : Buffer.from(JSON.stringify({ after: position }), 'utf8').toString('base64url');
+}
+
+/** The position a cursor continues after (undefined: from the start); 400 `invalid_cursor` for one this API did not give out. */
+export function decodeCursor(cursor: string | undefined, kind: 'string'): string | undefined;
+export function decodeCursor(cursor: string | undefined, kind: 'number'): number | undefined;
+export function decodeCursor(cursor: string | undefined, kind: 'string' | 'number'): string | number | undefined {
+  if (cursor === undefined) return undefined;
+  let position: unknown;
+  try {
+    position = (JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { after?: unknown }).after;
+  } catch {
+    position = undefined;
+  }
+  const valid = kind === 'number' ? Number.isSafeInteger(position) && (position as number) >= 0 : typeof position === 'string' && ID_TEXT.test(position);
+  if (!valid) throw badRequest('cursor is not one this API gave out', 'invalid_cursor');
+  return position as string | number;
+}

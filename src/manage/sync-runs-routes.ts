@@ -1,0 +1,72 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsync } from 'fastify';
+import { Type } from 'typebox';
+import type { AppContext } from '../app-context.js';
+import { badRequest } from '../http/errors.js';
+import { errorResponses, TimeSchema } from '../http/schemas.js';
+import { sqlSyncRuns } from '../store/sync-runs.js';
+
+const DEFAULT_LIMIT = 50;
+const MAX_LIMIT = 500;
+
+/** The cursor is the id of the last run shown; runs are listed newest first. */
+const encodeCursor = (id: number) => Buffer.from(`r${id}`).toString('base64url');
+function decodeCursor(cursor: string | undefined): number | undefined {
+  if (cursor === undefined) return undefined;
+  const match = /^r(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!match) throw badRequest('cursor is not one this API gave out', 'invalid_cursor');
+  return Number(match[1]);
+}
+
+const Counts = Type.Object({
+  created: Type.Integer(),
+  updated: Type.Integer(),
+  removed: Type.Integer(),
+  deactivated: Type.Integer(),
+  reactivated: Type.Integer(),
+});
+
+const RunItem = Type.Object({
+  id: Type.Integer(),
+  source: Type.String({ description: 'scim or ldap' }),
+  mode: Type.String({ description: 'full or incremental (LDAP), request (one SCIM write)' }),
+  dryRun: Type.Boolean(),
+  status: Type.String({ description: 'running, ok, unchanged or failed' }),
+  detail: Type.Union([Type.String(), Type.Null()], { description: 'what ran: the SCIM request, or how an LDAP run read' }),
+  startedAt: TimeSchema,
+  durationMs: Type.Union([Type.Integer(), Type.Null()]),
+  counts: Counts,
+  changes: Type.Record(Type.String(), Type.Record(Type.String(), Type.Array(Type.String())), {
+    description: 'ids per section and kind of change, e.g. { "users": { "created": ["u1"] } } (at most 200 per list)',
+  }),
+  errors: Type.Array(Type.String()),
+});
+
+/** `GET /api/sync/runs`: every directory sync run (LDAP runs, SCIM write requests), newest first. */
+export const syncRunRoutes: FastifyPluginAsync<{ context: AppContext }> = async (plugin, { context }) => {
+  const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
+  const runs = sqlSyncRuns(context.store.db);
+  app.get(
+    '/sync/runs',
+    {
+      schema: {
+        summary: 'Directory sync runs (SCIM requests and LDAP runs), newest first, with their counts and errors',
+        tags: ['management'],
+        security: [{ adminKey: [] }],
+        querystring: Type.Object({
+          source: Type.Optional(Type.Union([Type.Literal('scim'), Type.Literal('ldap')])),
+          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT })),
+          cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+        }),
+        response: { 200: Type.Object({ items: Type.Array(RunItem), nextCursor: Type.Union([Type.String(), Type.Null()]) }), ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      const { source, cursor } = request.query;
+      const limit = request.query.limit ?? DEFAULT_LIMIT;
+      const before = decodeCursor(cursor);
+      const items = await runs.list({ ...(source === undefined ? {} : { source }), ...(before === undefined ? {} : { before }), limit });
+      return { items, nextCursor: items.length === limit ? encodeCursor(items.at(-1)!.id) : null };
+    },
+  );
+};

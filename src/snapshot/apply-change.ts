@@ -1,0 +1,156 @@
+import { readFile } from 'node:fs/promises';
+import { Compile } from 'typebox/compile';
+import type { TSchema } from 'typebox';
+import { diffChange, sectionLists, type DirectoryDiff } from './change-diff.js';
+import { crossTeamMoves, emptinessRefusal, missingRemovals, ownershipRefusal, refusal, removalPath, type Refusal } from './change-rules.js';
+import { contentTypeForExtension, extensionOf } from './content-type.js';
+import type { ContentToStore, DirectorySection, DirectoryTransaction, DirectoryWriteStore } from './directory-store.js';
+import { EMPTY_DIRECTORY, withoutRemoved } from './existing-directory.js';
+import { childPath, schemaProblems, type SchemaError, type SnapshotProblem } from './problems.js';
+import { IdSchema, SECTIONS } from './records.js';
+import { validateSnapshot, type ValidSnapshot } from './validate.js';
+import type { ApplyOptions, ApplyResult, DirectoryChange, DirectoryChangeListener } from './directory-changes.js';
+
+/** A change of at least this many records (or any replace) refreshes the database's statistics afterwards. */
+const BULK_RECORDS = 1_000;
+
+const checkId = Compile(IdSchema as TSchema);
+
+/** Thrown inside the transaction to roll it back: a refusal, or the end of a dry run. */
+class Rollback extends Error {
+  constructor(readonly outcome: ApplyResult) {
+    super('rolled back');
+  }
+}
+
+export interface ApplyContext {
+  store: DirectoryWriteStore;
+  owners: ReadonlyMap<string, string>;
+  listeners: readonly DirectoryChangeListener[];
+}
+
+/**
+ * The one validated path of every directory write, in ONE transaction: check the change's records against
+ * every rule and against what is stored (400), the removals against what exists (404), cross-team moves and
+ * team ownership (409); write; refuse removals that would leave rows pointing at nothing and changes that
+ * empty a team (409); then run the listeners, inside the transaction. A dry run does all of it and rolls
+ * back, so it answers exactly what the change would do.
+ */
+export async function applyChange(context: ApplyContext, change: DirectoryChange, options: ApplyOptions): Promise<ApplyResult> {
+  const replace = options.replace ?? false;
+  const read = readChange(change);
+  if (read.problems.length > 0) return refused(refusal(400, 'invalid_record', read.problems));
+  const { upsert, remove } = read;
+  try {
+    const diff = await context.store.transaction(async (tx) => {
+      await tx.lockWrites();
+      const gone = Object.fromEntries(SECTIONS.map((section) => [section, new Set(remove[section])])) as Record<DirectorySection, Set<string>>;
+      const validation = await validateSnapshot(upsert, {
+        existing: replace ? EMPTY_DIRECTORY : withoutRemoved(tx.existing, gone),
+        ...(options.baseDir === undefined ? {} : { baseDir: options.baseDir }),
+      });
+      if (!validation.ok) throw new Rollback(refused(refusal(400, 'invalid_record', validation.problems)));
+      const snapshot = validation.snapshot;
+      const contents = await readContents(snapshot);
+
+      const { diff, facts } = await diffChange(tx, { snapshot, remove, replace, contents: new Map(contents.map((content) => [content.fileId, content.bytes])) });
+      const before = options.allowEmpty ? undefined : { users: await tx.activeUsersByTeam(), teams: await tx.teamCount() };
+      throwIf(missingRemovals(facts, remove));
+      if (!replace) throwIf(await crossTeamMoves(tx, snapshot, facts));
+      throwIf(ownershipRefusal(context.owners, options.source, { snapshot, remove, replace }, diff, facts));
+
+      await tx.write(snapshot, contents, { replace });
+      if (!replace) throwIf(await removeAll(tx, remove));
+      if (before) throwIf(emptinessRefusal(before, { users: await tx.activeUsersByTeam(), teams: await tx.teamCount() }, diff));
+
+      if (options.dryRun) throw new Rollback({ ok: true, diff, dryRun: true });
+      for (const listener of context.listeners) await listener(tx.db, diff, options);
+      return diff;
+    });
+    if (replace || changedRecords(diff) >= BULK_RECORDS) await context.store.refreshStatistics();
+    return { ok: true, diff, dryRun: false };
+  } catch (error) {
+    if (error instanceof Rollback) return error.outcome;
+    throw error;
+  }
+}
+
+function refused(refusal: Refusal): ApplyResult {
+  return { ok: false, ...refusal };
+}
+
+function throwIf(refusal: Refusal | undefined): void {
+  if (refusal) throw new Rollback(refused(refusal));
+}
+
+/** The change's two parts, checked for shape: `upsert` as a snapshot (validated later), `remove` as lists of ids. */
+function readChange(change: DirectoryChange): { upsert: unknown; remove: Record<DirectorySection, string[]>; problems: SnapshotProblem[] } {
+  const problems: SnapshotProblem[] = [];
+  const remove = sectionLists();
+  const given = (change.remove ?? {}) as Record<string, unknown>;
+  for (const [section, ids] of Object.entries(given)) {
+    const path = childPath('$.remove', section);
+    if (!(SECTIONS as readonly string[]).includes(section)) problems.push({ path, message: 'is not a known field' });
+    else if (!Array.isArray(ids)) problems.push({ path, message: 'must be array' });
+    else {
+      ids.forEach((id: unknown, index) => {
+        if (checkId.Check(id)) remove[section as DirectorySection].push(id as string);
+        else problems.push(...schemaProblems(childPath(path, index), checkId.Errors(id) as Iterable<SchemaError>));
+      });
+    }
+  }
+  // Anything but an object is left to the validation, which says what a snapshot must be.
+  const upsert: unknown = change.upsert ?? {};
+  const sections = typeof upsert === 'object' && upsert !== null ? (upsert as Record<string, unknown>) : {};
+  for (const section of SECTIONS) {
+    const records = sections[section];
+    if (!Array.isArray(records)) continue;
+    const upserted = new Map<unknown, number>();
+    records.forEach((record: unknown, index) => upserted.set((record as { id?: unknown } | null)?.id, index));
+    remove[section].forEach((id, index) => {
+      const at = upserted.get(id);
+      if (at !== undefined) problems.push({ path: removalPath(section, index), message: `is also upserted by $.${section}[${at}]` });
+    });
+  }
+  return { upsert, remove, problems };
+}
+
+/** Reads the bytes of every `contentFile` before anything is written: one that vanished fails the change whole. */
+async function readContents(snapshot: ValidSnapshot): Promise<ContentToStore[]> {
+  return Promise.all(
+    snapshot.files
+      .filter((entry) => entry.contentPath !== null)
+      .map(async ({ file, contentPath }) => ({
+        fileId: file.id,
+        contentType: contentTypeForExtension(file.ext ?? extensionOf(contentPath!)),
+        bytes: await readFile(contentPath!),
+      })),
+  );
+}
+
+/**
+ * Removes files, users, departments (children before their parents: a department still blocked by a
+ * sub-department is tried again once others went) and teams; any removal still blocked refuses the change.
+ */
+async function removeAll(tx: DirectoryTransaction, remove: Record<DirectorySection, string[]>): Promise<Refusal | undefined> {
+  const problems: SnapshotProblem[] = [];
+  for (const section of ['files', 'users', 'departments', 'teams'] as const) {
+    let pending = [...new Set(remove[section])];
+    let reasons = new Map<string, string>();
+    while (pending.length > 0) {
+      reasons = new Map();
+      for (const id of pending) {
+        const result = await tx.remove(section, id);
+        if (!result.removed) reasons.set(id, result.reason);
+      }
+      if (reasons.size === pending.length) break; // no progress
+      pending = [...reasons.keys()];
+    }
+    for (const [id, reason] of reasons) problems.push({ path: removalPath(section, remove[section].indexOf(id)), message: reason });
+  }
+  return problems.length === 0 ? undefined : refusal(409, 'in_use', problems, problems.map((problem) => problem.message).join('; '));
+}
+
+function changedRecords(diff: DirectoryDiff): number {
+  return SECTIONS.reduce((sum, section) => sum + diff.created[section].length + diff.updated[section].length + diff.removed[section].length, 0);
+}

@@ -1,0 +1,33 @@
+import type { OpenDatabase } from '../store/database.js';
+import { storedRecords } from '../store/directory-records.js';
+import type { DirectorySection } from './directory-store.js';
+import { recordOf, storedIdOf, type DirectoryRecord } from './record-form.js';
+
+/** Reads of the directory one record or one page at a time, in the management API's complete form. */
+export interface DirectoryRecords {
+  /** The record with this id; undefined when there is none (or the file's platform creation is not done). */
+  get(section: DirectorySection, id: string): Promise<DirectoryRecord | undefined>;
+  /** Up to `limit` records after the id `after`, in id order; `last` is the id to continue after, null at the end. */
+  page(section: DirectorySection, page: { after?: string; limit: number }): Promise<{ items: DirectoryRecord[]; last: string | null }>;
+}
+
+export function directoryRecords(store: OpenDatabase): DirectoryRecords {
+  const reader = storedRecords(store.db);
+  return {
+    async get(section, id) {
+      const [stored] = await reader.read(section, [id], { activeOnly: true });
+      return stored === undefined ? undefined : recordOf(section, stored, 'complete');
+    },
+    async page(section, { after, limit }) {
+      // One more id than asked: whether there is a next page, without a count.
+      const ids = await reader.pageIds(section, { ...(after === undefined ? {} : { after }), limit: limit + 1, activeOnly: true });
+      const shown = ids.slice(0, limit);
+      const byId = new Map((await reader.read(section, shown, { activeOnly: true })).map((stored) => [storedIdOf(section, stored), stored]));
+      const items = shown.flatMap((id) => {
+        const stored = byId.get(id);
+        return stored === undefined ? [] : [recordOf(section, stored, 'complete')];
+      });
+      return { items, last: ids.length > limit ? (shown.at(-1) ?? null) : null };
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import type { Selectable } from 'kysely';
+import type { FileRecord, FileStatus, User } from '../directory/types.js';
+import type { Database } from './schema.js';
+
+/** A row of `users` as both dialects return it. */
+export type UserRow = Selectable<Database['users']>;
+/** A row of `files`, with whether collab-host holds its bytes (`file_contents`). */
+export type FileRow = Selectable<Database['files']> & { has_content: number | boolean | null };
+
+/** The domain's user from its row. */
+export function toUser(row: UserRow): User {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    avatar: row.avatar,
+    teamId: row.team_id,
+    watermark: row.watermark === null ? null : (JSON.parse(row.watermark) as string[]),
+    active: Number(row.active) !== 0,
+  };
+}
+
+/** The domain's file from its row. */
+export function toFile(row: FileRow): FileRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    type: row.type,
+    creatorId: row.creator_id,
+    teamId: row.team_id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    views: row.views,
+    ext: row.ext,
+    downloadUrl: row.download_url,
+    fullUrl: row.full_url,
+    hasStoredContent: Number(row.has_content ?? 0) === 1,
+    restrictions: { copy: row.restrict_copy === 0, export: row.restrict_export === 0 },
+    status: row.status as FileStatus,
+  };
+}

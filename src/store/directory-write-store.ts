@@ -1,0 +1,139 @@
+import type { ContentToStore, DepartmentDependents, DirectorySection, DirectoryTransaction, DirectoryWriteStore } from '../snapshot/directory-store.js';
+import type { ValidSnapshot } from '../snapshot/validate.js';
+import type { OpenDatabase } from './database.js';
+import { withIndexesDeferred } from './deferred-indexes.js';
+import { isPostgres } from './dialect.js';
+import { chunks, storeDirectory } from './directory-lookups.js';
+import { countRows, storedRecords } from './directory-records.js';
+import { deleteDepartment, deleteFile, deleteTeam, deleteUser, type RemovalResult } from './directory-removals.js';
+import {
+  clearDirectory,
+  putFileContent,
+  rebuildDepartmentClosure,
+  replaceGrants,
+  upsertDepartments,
+  upsertFiles,
+  upsertTeams,
+  upsertUsers,
+} from './directory-writer.js';
+import * as postgresStatistics from './postgres/statistics.js';
+import * as postgresLock from './postgres/write-lock.js';
+import type { Db } from './schema.js';
+import * as sqliteStatistics from './sqlite/statistics.js';
+import * as sqliteLock from './sqlite/write-lock.js';
+
+/** The tables a replace rewrites in bulk (their secondary indexes are built after the rows). */
+const BULK_TABLES = ['users', 'user_departments', 'files', 'file_grants'];
+/** The tables whose statistics a bulk change makes stale. */
+const DIRECTORY_TABLES = ['teams', 'departments', 'department_ancestors', 'users', 'user_departments', 'files', 'file_grants'];
+
+const REMOVERS: Record<DirectorySection, (db: Db, id: string) => Promise<RemovalResult>> = {
+  teams: deleteTeam,
+  departments: deleteDepartment,
+  users: deleteUser,
+  files: deleteFile,
+};
+
+/** The one validated path's store side over collab-host's own database. */
+export function sqlDirectoryWriteStore(store: OpenDatabase): DirectoryWriteStore {
+  return {
+    ...storedRecords(store.db),
+    transaction: (work) => store.db.transaction().execute((trx) => work(directoryTransaction(trx))),
+    refreshStatistics: () => (isPostgres(store.db) ? postgresStatistics : sqliteStatistics).refreshStatistics(store.db, DIRECTORY_TABLES),
+  };
+}
+
+function directoryTransaction(db: Db): DirectoryTransaction {
+  return {
+    ...storedRecords(db),
+    db,
+    existing: storeDirectory(db),
+    lockWrites: () => (isPostgres(db) ? postgresLock : sqliteLock).lockDirectoryWrites(db),
+    async departmentDependents(ids) {
+      const dependents = new Map<string, DepartmentDependents>();
+      const tally = async (field: keyof DepartmentDependents, rows: Promise<Array<{ id: string | null; count: number }>>) => {
+        for (const row of await rows) {
+          if (row.id === null) continue;
+          const entry = dependents.get(row.id) ?? { members: 0, children: 0, grants: 0 };
+          entry[field] = Number(row.count);
+          dependents.set(row.id, entry);
+        }
+      };
+      for (const chunk of chunks(ids)) {
+        await tally(
+          'members',
+          db
+            .selectFrom('user_departments')
+            .select((eb) => ['department_id as id', eb.fn.countAll<number>().as('count')])
+            .where('department_id', 'in', chunk)
+            .groupBy('department_id')
+            .execute(),
+        );
+        await tally(
+          'children',
+          db
+            .selectFrom('departments')
+            .select((eb) => ['parent_id as id', eb.fn.countAll<number>().as('count')])
+            .where('parent_id', 'in', chunk)
+            .groupBy('parent_id')
+            .execute(),
+        );
+        await tally(
+          'grants',
+          db
+            .selectFrom('file_grants')
+            .select((eb) => ['principal_id as id', eb.fn.countAll<number>().as('count')])
+            .where('principal_kind', '=', 'department')
+            .where('principal_id', 'in', chunk)
+            .groupBy('principal_id')
+            .execute(),
+        );
+      }
+      return dependents;
+    },
+    async activeUsersByTeam() {
+      const rows = await db
+        .selectFrom('users')
+        .select((eb) => ['team_id', eb.fn.countAll<number>().as('count')])
+        .where('active', '=', 1)
+        .where('team_id', 'is not', null)
+        .groupBy('team_id')
+        .execute();
+      return new Map(rows.map((row) => [row.team_id!, Number(row.count)]));
+    },
+    teamCount: () => countRows(db, 'teams'),
+    write: (snapshot, contents, options) => writeSnapshot(db, snapshot, contents, options.replace),
+    async remove(section, id) {
+      const result = await REMOVERS[section](db, id);
+      if (result.status === 'blocked') return { removed: false, reason: result.reason };
+      return { removed: true };
+    },
+  };
+}
+
+async function writeSnapshot(db: Db, snapshot: ValidSnapshot, contents: readonly ContentToStore[], replace: boolean): Promise<void> {
+  const { teams, departments, users, files } = snapshot;
+  if (replace) await clearDirectory(db);
+  await upsertTeams(db, teams);
+  if (departments.length > 0 || replace) {
+    await upsertDepartments(db, departments);
+    await rebuildDepartmentClosure(db);
+  }
+  const write = async () => {
+    await upsertUsers(db, users, { fresh: replace });
+    await upsertFiles(
+      db,
+      files.map((entry) => entry.file),
+    );
+    // After a clear there is nothing to delete; otherwise a file's sharing replaces its old grants.
+    await replaceGrants(
+      db,
+      replace ? [] : files.map((entry) => entry.file.id),
+      files.flatMap((entry) => entry.grants),
+    );
+  };
+  // A replace writes every row anew: build the big tables' secondary indexes once, at the end.
+  if (replace) await withIndexesDeferred(db, BULK_TABLES, write);
+  else await write();
+  for (const content of contents) await putFileContent(db, content.fileId, content.contentType, content.bytes);
+}

@@ -1,0 +1,294 @@
+import type { Selectable } from 'kysely';
+import { formatTime } from '../directory/time.js';
+import { isPostgres } from './dialect.js';
+import { postgresEventEffects } from './postgres/event-effects.js';
+import { insertRows, storableText, type RowTable } from './row-insert.js';
+import { sqliteEventEffects } from './sqlite/event-effects.js';
+import type { Database, Db } from './schema.js';
+import { Statement } from './statement.js';
+
+/** One row of the activity the recent lists read. */
+export interface ActivityRow {
+  userId: string;
+  fileId: string | null;
+  relatedUserId: string | null;
+  /** open | edit | comment | discussion | mention | revision */
+  kind: string;
+  occurredAt: string;
+  /** The event that did it: one row per event and kind (mentions are kept once by their notification). */
+  eventId: number | null;
+}
+
+export type ReminderChange =
+  | { op: 'create'; fileId: string; id: string; authorId: string; content: string; remindUserIds: string[]; remindAtMs: number }
+  | { op: 'update'; fileId: string; id: string; authorId: string; content?: string; remindUserIds?: string[]; remindAtMs?: number }
+  | { op: 'remove'; fileId: string; id: string };
+
+export interface PresenceChange {
+  fileId: string;
+  userId: string;
+  clientId: string;
+  present: boolean;
+  atMs: number;
+}
+
+/** A file's content version as an event reports it. */
+export interface FileVersionRow {
+  fileId: string;
+  version: number;
+  updatedAt: string;
+}
+
+export interface RevisionRow {
+  fileId: string;
+  revisionId: number;
+  action: string;
+  userId: string;
+  title: string | null;
+  label: string | null;
+  docHistoryId: string | null;
+  occurredAt: string;
+  eventId: number;
+}
+
+export interface CallbackFailure {
+  url: string;
+  status: number;
+  error: string | null;
+  at: string;
+}
+
+export interface PresenceRow {
+  userId: string;
+  clientId: string;
+  since: string;
+}
+
+/**
+ * The state that events change, written by the processor inside its transaction. Every write is safe to
+ * repeat for the same event (re-processing): rows are keyed by their event, and stateful changes apply
+ * only when newer than what they would replace.
+ */
+export interface EventEffectsStore {
+  /** Creates, moves or cancels a reminder, unless a later event already changed it. */
+  applyReminderChange(db: Db, change: ReminderChange, eventId: number, nowMs: number): Promise<void>;
+  /** Records enters and leaves, in order, each unless a newer one (by the platform's time) is recorded. */
+  applyPresence(db: Db, changes: readonly PresenceChange[]): Promise<void>;
+  /** Moves files' content versions and updatedAt forward (never back). */
+  advanceFileVersions(db: Db, rows: readonly FileVersionRow[]): Promise<void>;
+  /** Counts a failing callback per URL and status, once per event. */
+  countCallbackFailure(db: Db, failure: CallbackFailure, eventId: number): Promise<void>;
+  /** Adds revision log entries, one per event. */
+  addRevisions(db: Db, rows: readonly RevisionRow[]): Promise<void>;
+  /** Adds activity rows, skipping those the same event added before. */
+  addActivity(db: Db, rows: readonly ActivityRow[]): Promise<void>;
+  /** Who has the file open now: one row per open client. */
+  presence(db: Db, fileId: string): Promise<PresenceRow[]>;
+  /** The author of a revision of the file, from the revision log (created before collab-host's event log knew it). */
+  revisionAuthor(db: Db, fileId: string, revisionId: number): Promise<string | undefined>;
+}
+
+type ActivityInsert = Selectable<Database['activity']>;
+const ACTIVITY: RowTable<ActivityInsert> = {
+  table: 'activity',
+  columns: { user_id: 'text', file_id: 'text', related_user_id: 'text', kind: 'text', occurred_at: 'text', event_id: 'bigint' },
+  onConflict: 'ON CONFLICT DO NOTHING', // a row its event wrote before
+};
+
+type RevisionInsert = Omit<Selectable<Database['revisions']>, 'seq'>;
+const REVISIONS: RowTable<RevisionInsert> = {
+  table: 'revisions',
+  columns: {
+    file_id: 'text',
+    revision_id: 'bigint',
+    action: 'text',
+    user_id: 'text',
+    title: 'text',
+    label: 'text',
+    doc_history_id: 'text',
+    occurred_at: 'text',
+    event_id: 'bigint',
+  },
+  onConflict: 'ON CONFLICT DO NOTHING', // the entry its event wrote before
+};
+
+type PresenceInsert = Selectable<Database['presence']>;
+/** The platform's timestamp orders enter and leave: an older event arriving late never undoes a newer one. */
+const PRESENCE: RowTable<PresenceInsert> = {
+  table: 'presence',
+  columns: { file_id: 'text', user_id: 'text', client_id: 'text', present: 'integer', since: 'text', changed_ms: 'bigint' },
+  onConflict: `ON CONFLICT (file_id, user_id, client_id) DO UPDATE SET
+     present = excluded.present,
+     since = CASE WHEN presence.present = 1 AND excluded.present = 1 THEN presence.since ELSE excluded.since END,
+     changed_ms = excluded.changed_ms
+   WHERE presence.changed_ms <= excluded.changed_ms`,
+};
+
+const SELECT_REMINDER = new Statement('SELECT status, due_at_ms, last_event_id FROM reminders WHERE file_id = $1 AND id = $2');
+
+const INSERT_REMINDER = new Statement(
+  `INSERT INTO reminders (file_id, id, author_id, content, remind_user_ids, remind_at, due_at_ms, status, created_at, updated_at, last_event_id)
+   VALUES ($1, $2, $3, $4, $5, $6, $7, 'scheduled', $8, $8, $9)`,
+);
+
+const COUNT_CALLBACK_FAILURE = new Statement(
+  `INSERT INTO callback_failures (url, status, count, last_seen_at, last_error, last_event_id) VALUES ($1, $2, 1, $3, $4, $5)
+   ON CONFLICT (url, status) DO UPDATE SET
+     count = callback_failures.count + 1, last_seen_at = excluded.last_seen_at, last_error = excluded.last_error, last_event_id = excluded.last_event_id
+   WHERE callback_failures.last_event_id < excluded.last_event_id`,
+);
+
+export const eventEffects: EventEffectsStore = {
+  async applyReminderChange(db, change, eventId, nowMs) {
+    const now = formatTime(nowMs);
+    const fileId = storableText(change.fileId);
+    const id = storableText(change.id);
+    const [existing] = await SELECT_REMINDER.run<{ status: string; due_at_ms: number; last_event_id: number }>(db, [fileId, id]);
+    if (existing && Number(existing.last_event_id) >= eventId) return;
+    if (change.op === 'remove') {
+      if (!existing) return;
+      await db
+        .updateTable('reminders')
+        .set({ status: 'cancelled', updated_at: now, last_event_id: eventId })
+        .where('file_id', '=', fileId)
+        .where('id', '=', id)
+        .execute();
+      return;
+    }
+    if (!existing) {
+      // An update for a reminder never seen (its create was lost before collab-host ran) still schedules it.
+      if (change.remindAtMs === undefined) return;
+      await INSERT_REMINDER.run(db, [
+        fileId,
+        id,
+        storableText(change.authorId),
+        storableText(change.content ?? ''),
+        JSON.stringify(change.remindUserIds ?? [change.authorId]),
+        formatTime(change.remindAtMs),
+        change.remindAtMs,
+        now,
+        eventId,
+      ]);
+      return;
+    }
+    const moved = change.remindAtMs !== undefined && change.remindAtMs !== Number(existing.due_at_ms);
+    // A moved reminder fires again at its new time; a cancelled one stays cancelled. The author stays.
+    const status = existing.status === 'cancelled' ? 'cancelled' : moved ? 'scheduled' : existing.status;
+    await db
+      .updateTable('reminders')
+      .set({
+        ...(change.content === undefined ? {} : { content: storableText(change.content) }),
+        ...(change.remindUserIds === undefined ? {} : { remind_user_ids: JSON.stringify(change.remindUserIds) }),
+        ...(change.remindAtMs === undefined ? {} : { remind_at: formatTime(change.remindAtMs), due_at_ms: change.remindAtMs }),
+        status,
+        ...(moved && status === 'scheduled' ? { fired_at: null } : {}),
+        updated_at: now,
+        last_event_id: eventId,
+      })
+      .where('file_id', '=', fileId)
+      .where('id', '=', id)
+      .execute();
+  },
+
+  async applyPresence(db, changes) {
+    // A statement may meet a key once (PostgreSQL): a key that comes again waits for the next round.
+    let rest = changes;
+    while (rest.length > 0) {
+      const seen = new Set<string>();
+      const round: PresenceChange[] = [];
+      const later: PresenceChange[] = [];
+      for (const change of rest) {
+        const key = JSON.stringify([change.fileId, change.userId, change.clientId]);
+        (seen.has(key) ? later : round).push(change);
+        seen.add(key);
+      }
+      await insertRows<PresenceInsert>(
+        db,
+        PRESENCE,
+        round.map((change) => ({
+          file_id: storableText(change.fileId),
+          user_id: storableText(change.userId),
+          client_id: storableText(change.clientId),
+          present: change.present ? 1 : 0,
+          since: formatTime(change.atMs),
+          changed_ms: change.atMs,
+        })),
+      );
+      rest = later;
+    }
+  },
+
+  async advanceFileVersions(db, rows) {
+    if (rows.length === 0) return;
+    // One row per file (an UPDATE … FROM takes one): the highest version, as applying them in turn would.
+    const newest = new Map<string, FileVersionRow>();
+    for (const row of rows) {
+      const fileId = storableText(row.fileId);
+      const seen = newest.get(fileId);
+      if (!seen || row.version > seen.version) newest.set(fileId, { ...row, fileId });
+    }
+    await (isPostgres(db) ? postgresEventEffects : sqliteEventEffects).advanceFileVersions(db, [...newest.values()]);
+  },
+
+  async countCallbackFailure(db, failure, eventId) {
+    await COUNT_CALLBACK_FAILURE.run(db, [storableText(failure.url), failure.status, failure.at, storableText(failure.error), eventId]);
+  },
+
+  async addRevisions(db, rows) {
+    await insertRows<RevisionInsert>(
+      db,
+      REVISIONS,
+      rows.map((row) => ({
+        file_id: storableText(row.fileId),
+        revision_id: row.revisionId,
+        action: row.action,
+        user_id: storableText(row.userId),
+        title: storableText(row.title),
+        label: storableText(row.label),
+        doc_history_id: storableText(row.docHistoryId),
+        occurred_at: row.occurredAt,
+        event_id: row.eventId,
+      })),
+    );
+  },
+
+  async addActivity(db, rows) {
+    await insertRows<ActivityInsert>(
+      db,
+      ACTIVITY,
+      rows.map((row) => ({
+        user_id: storableText(row.userId),
+        file_id: storableText(row.fileId),
+        related_user_id: storableText(row.relatedUserId),
+        kind: row.kind,
+        occurred_at: row.occurredAt,
+        event_id: row.eventId,
+      })),
+    );
+  },
+
+  async presence(db, fileId) {
+    const rows = await db
+      .selectFrom('presence')
+      .select(['user_id', 'client_id', 'since'])
+      .where('file_id', '=', storableText(fileId))
+      .where('present', '=', 1)
+      .orderBy('user_id')
+      .orderBy('client_id')
+      .execute();
+    return rows.map((row) => ({ userId: row.user_id, clientId: row.client_id, since: row.since }));
+  },
+
+  async revisionAuthor(db, fileId, revisionId) {
+    const row = await db
+      .selectFrom('revisions')
+      .select('user_id')
+      .where('file_id', '=', storableText(fileId))
+      .where('revision_id', '=', revisionId)
+      .where('action', '=', 'create')
+      .orderBy('seq')
+      .limit(1)
+      .executeTakeFirst();
+    return row?.user_id;
+  },
+};

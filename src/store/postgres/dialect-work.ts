@@ -1,0 +1,23 @@
+import { sql } from 'kysely';
+import type { DialectWork } from '../dialect-work.js';
+
+/** Salt of the advisory-lock keys, so that collab-host's keys do not meet another application's. */
+const LOCK_NAMESPACE = 0x636f6c6c; // "coll"
+
+/** Several instances share the work: row locks that skip held rows, advisory locks per key. */
+export const postgresDialectWork: DialectWork = {
+  skipLocked: (query) => query.forUpdate().skipLocked(),
+  async lockKeys(trx, keys) {
+    if (keys.length === 0) return new Set();
+    const taken = await sql<{ key: string }>`
+      SELECT key FROM unnest(${[...keys]}::text[]) AS key
+       WHERE pg_try_advisory_xact_lock(hashtextextended(key, ${LOCK_NAMESPACE}))`.execute(trx);
+    return new Set(taken.rows.map((row) => row.key));
+  },
+  durableTransaction: (db, work) => db.transaction().execute(work),
+  transactionWithoutDiskWait: (db, work) =>
+    db.transaction().execute(async (trx) => {
+      await sql`SET LOCAL synchronous_commit = off`.execute(trx);
+      return work(trx);
+    }),
+};

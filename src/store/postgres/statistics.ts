@@ -1,0 +1,12 @@
+import { quoteIdentifier } from '../bulk-table.js';
+import type { Db } from '../schema.js';
+import { Statement } from '../statement.js';
+
+/**
+ * PostgreSQL plans from table statistics; right after a bulk load they describe the old tables (or none),
+ * and the permission joins fall back to sequential scans until autovacuum catches up. ANALYZE them now.
+ */
+export async function refreshStatistics(db: Db, tables: readonly string[]): Promise<void> {
+  if (tables.length === 0) return;
+  await new Statement(`ANALYZE ${tables.map(quoteIdentifier).join(', ')}`).run(db, []);
+}

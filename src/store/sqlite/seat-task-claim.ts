@@ -1,0 +1,8 @@
+import type { Db } from '../schema.js';
+import { dueSeatTasks } from '../seat-task-due.js';
+
+/** The due seat tasks. SQLite has one writer: the claim's conditional UPDATE in the same transaction is enough. */
+export async function lockDueSeatTasks(trx: Db, nowMs: number, limit: number): Promise<number[]> {
+  const rows = await dueSeatTasks(trx, nowMs, limit).execute();
+  return rows.map((row) => Number(row.id));
+}

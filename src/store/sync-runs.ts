@@ -1,0 +1,96 @@
+import type { Db } from './schema.js';
+
+/** A sync run as recorded. */
+export interface SyncRunRow {
+  id: number;
+  source: string;
+  mode: string;
+  dryRun: boolean;
+  status: string;
+  detail: string | null;
+  startedAt: string;
+  durationMs: number | null;
+  counts: { created: number; updated: number; removed: number; deactivated: number; reactivated: number };
+  changes: Record<string, Record<string, string[]>>;
+  errors: string[];
+}
+
+/** What a finished run writes. */
+export interface SyncRunEnd {
+  status: string;
+  detail?: string | null;
+  durationMs: number;
+  counts: SyncRunRow['counts'];
+  changes: SyncRunRow['changes'];
+  errors: string[];
+}
+
+/** The record of sync runs and the sources' bookkeeping between runs. */
+export interface SyncRunStore {
+  /** Records a run that starts now; returns its id. */
+  start(run: { source: string; mode: string; dryRun: boolean; detail: string | null; startedAt: string }): Promise<number>;
+  /** Records how the run ended. */
+  finish(id: number, end: SyncRunEnd): Promise<void>;
+  /** Runs newest first, after the cursor position (a run id), optionally of one source. */
+  list(query: { source?: string; before?: number; limit: number }): Promise<SyncRunRow[]>;
+  /** A source's stored value for `key`, or undefined. */
+  getState(source: string, key: string): Promise<string | undefined>;
+  /** Stores a source's value for `key`. */
+  setState(source: string, key: string, value: string): Promise<void>;
+}
+
+export function sqlSyncRuns(db: Db): SyncRunStore {
+  return {
+    async start(run) {
+      const row = await db
+        .insertInto('sync_runs')
+        .values({ source: run.source, mode: run.mode, dry_run: run.dryRun ? 1 : 0, status: 'running', detail: run.detail, started_at: run.startedAt })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return Number(row.id);
+    },
+    async finish(id, end) {
+      await db
+        .updateTable('sync_runs')
+        .set({
+          status: end.status,
+          ...(end.detail === undefined ? {} : { detail: end.detail }),
+          duration_ms: Math.round(end.durationMs),
+          ...end.counts,
+          changes: JSON.stringify(end.changes),
+          errors: JSON.stringify(end.errors),
+        })
+        .where('id', '=', id)
+        .execute();
+    },
+    async list(query) {
+      let select = db.selectFrom('sync_runs').selectAll().orderBy('id', 'desc').limit(query.limit);
+      if (query.source !== undefined) select = select.where('source', '=', query.source);
+      if (query.before !== undefined) select = select.where('id', '<', query.before);
+      return (await select.execute()).map((row) => ({
+        id: Number(row.id),
+        source: row.source,
+        mode: row.mode,
+        dryRun: row.dry_run !== 0,
+        status: row.status,
+        detail: row.detail,
+        startedAt: row.started_at,
+        durationMs: row.duration_ms === null ? null : Number(row.duration_ms),
+        counts: { created: row.created, updated: row.updated, removed: row.removed, deactivated: row.deactivated, reactivated: row.reactivated },
+        changes: JSON.parse(row.changes) as SyncRunRow['changes'],
+        errors: JSON.parse(row.errors) as string[],
+      }));
+    },
+    async getState(source, key) {
+      const row = await db.selectFrom('sync_state').select('value').where('source', '=', source).where('key', '=', key).executeTakeFirst();
+      return row?.value;
+    },
+    async setState(source, key, value) {
+      await db
+        .insertInto('sync_state')
+        .values({ source, key, value })
+        .onConflict((oc) => oc.columns(['source', 'key']).doUpdateSet((eb) => ({ value: eb.ref('excluded.value') })))
+        .execute();
+    },
+  };
+}

@@ -1,0 +1,29 @@
+import type { Config } from '../../config.js';
+import { PollingTask, type TaskLog } from '../../events/polling-task.js';
+import type { OpenDatabase } from '../../store/database.js';
+import { ldapSyncDeps } from '../sync-deps.js';
+import { runLdapSync, type LdapSyncDeps } from './ldap-sync.js';
+
+/**
+ * The scheduled LDAP sync of `serve`: on when LDAP_URL and LDAP_SYNC_INTERVAL are set. The first run
+ * starts with the server, the next ones every interval (scheduled mode: skipped when nothing changed,
+ * in full every LDAP_FULL_SYNC_INTERVAL). Every run is recorded; failures are logged and retried at
+ * the next interval. The server stops the task on close, after the run in progress.
+ */
+export function startSyncTasks(config: Config, store: OpenDatabase, log: TaskLog, deps: LdapSyncDeps | undefined = ldapSyncDeps(config, store)): PollingTask[] {
+  const interval = config.sync.ldap?.intervalSeconds;
+  if (!deps || interval === undefined) return [];
+  const task = new PollingTask(
+    'ldap-sync',
+    async () => {
+      const report = await runLdapSync(deps, { mode: 'scheduled' });
+      const fields = { runId: report.runId, status: report.status, detail: report.detail, warnings: report.warnings.length };
+      if (report.status === 'failed') log.error({ ...fields, errors: report.errors }, 'LDAP sync failed');
+      else log.info(fields, 'LDAP sync run');
+      return false;
+    },
+    interval * 1000,
+    log,
+  );
+  return [task.start()];
+}

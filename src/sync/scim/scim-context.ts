@@ -1,0 +1,96 @@
+import type { DepartmentRecord, TeamRecord } from '../../snapshot/records.js';
+import type { UserState } from '../../store/directory-state.js';
+import type { ScimResourceRow, ScimResourceStore } from '../../store/scim-resources.js';
+import type { SyncRunStore } from '../../store/sync-runs.js';
+import type { DirectoryChange, DirectoryChanges, DirectoryDiff } from '../../snapshot/directory-changes.js';
+import { recordedRun } from '../sync-run.js';
+import type { SCIMMY} from './scim-protocol.js';
+import { LIST_SCHEMA, ScimProblem, type ListQuery } from './scim-protocol.js';
+
+/** What the SCIM resources read from the directory. */
+export interface ScimDirectoryReads {
+  /** The users among `ids`, with memberships and `active`. */
+  users(ids: readonly string[]): Promise<UserState[]>;
+  /** The ids among `ids` of users who created files. */
+  fileCreators(ids: readonly string[]): Promise<Set<string>>;
+  /** The team's users with this e-mail (case-insensitive). */
+  usersByEmail(teamId: string, email: string): Promise<UserState[]>;
+  /** The department, if it exists. */
+  department(id: string): Promise<DepartmentRecord | undefined>;
+  /** A department's direct members. */
+  departmentMembers(departmentId: string): Promise<string[]>;
+  /** The team, if it exists. */
+  team(teamId: string): Promise<TeamRecord | undefined>;
+}
+
+/** Everything the SCIM service provider needs: its team, its store, and the one change path. */
+export interface ScimContext {
+  teamId: string;
+  teamName: string;
+  /** `…/scim/v2`, for `meta.location`. */
+  baseUrl: string;
+  resources: ScimResourceStore;
+  changes: DirectoryChanges;
+  runs: SyncRunStore;
+  directory: ScimDirectoryReads;
+  now: () => number;
+}
+
+/** A SCIM resource as a plain object (what scimmy's schema classes take and give). */
+export type ScimObject = Record<string, unknown>;
+
+/** A whole resource or message as answered: it names its `schemas`. */
+export type ScimDocument = { schemas: string[]; [attribute: string]: unknown };
+
+/** The team record to upsert with a change when the team does not exist yet (SCIM creates its team). */
+export async function missingTeam(context: ScimContext): Promise<TeamRecord[]> {
+  return (await context.directory.team(context.teamId)) ? [] : [{ id: context.teamId, name: context.teamName }];
+}
+
+/**
+ * Applies one request's change through the change path (source `scim`) as a recorded run. A refusal
+ * becomes the SCIM error a client can act on: 400 invalidValue, 404, 409 (uniqueness when the path said
+ * the record is in use or owned elsewhere).
+ */
+export async function applyChange(context: ScimContext, detail: string, change: DirectoryChange): Promise<DirectoryDiff> {
+  let refusal: Error | undefined;
+  const report = await recordedRun(context.runs, { source: 'scim', mode: 'request', dryRun: false, detail }, async () => ({ result: await context.changes.apply(change, { source: 'scim' }) }), context.now);
+  if (report.refusal) {
+    const { status, message } = report.refusal;
+    refusal = new ScimProblem(status, status === 400 ? 'invalidValue' : undefined, message);
+  } else if (report.status === 'failed') {
+    refusal = new Error(report.errors.join('; '));
+  }
+  if (refusal) throw refusal;
+  return report.diff!;
+}
+
+/** `meta` of a resource: type, times and address. */
+export function metaOf(context: ScimContext, row: ScimResourceRow): ScimObject {
+  const endpoint = row.kind === 'User' ? 'Users' : 'Groups';
+  return { resourceType: row.kind, created: new Date(row.createdAt), lastModified: new Date(row.updatedAt), location: `${context.baseUrl}/${endpoint}/${encodeURIComponent(row.id)}` };
+}
+
+/** One page of a ListResponse (RFC 7644 §3.4.2.4): startIndex from 1, count 0 gives the total only. */
+export function listPage(resources: ScimObject[], query: ListQuery, maxResults: number): ScimDocument {
+  const startIndex = Math.max(1, query.startIndex ?? 1);
+  const count = Math.min(Math.max(0, query.count ?? maxResults), maxResults);
+  const page = resources.slice(startIndex - 1, startIndex - 1 + count);
+  return { schemas: [LIST_SCHEMA], totalResults: resources.length, startIndex, itemsPerPage: page.length, Resources: page };
+}
+
+/** The filter's single `attr eq "value"` comparison, when that is all it is (served from an index). */
+export function equalityOf(filter: InstanceType<typeof SCIMMY.Types.Filter> | undefined, attribute: string): string | undefined {
+  if (!filter || filter.length !== 1) return undefined;
+  const expression = filter[0] as Record<string, unknown>;
+  const keys = Object.keys(expression);
+  if (keys.length !== 1 || keys[0]!.toLowerCase() !== attribute.toLowerCase()) return undefined;
+  const comparison = expression[keys[0]!];
+  if (!Array.isArray(comparison) || comparison.length !== 2 || String(comparison[0]).toLowerCase() !== 'eq' || typeof comparison[1] !== 'string') return undefined;
+  return comparison[1];
+}
+
+/** The current time in the store's text form. */
+export function nowText(context: ScimContext): string {
+  return new Date(context.now()).toISOString();
+}

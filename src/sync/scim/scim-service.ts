@@ -1,0 +1,88 @@
+import type { ScimConfig } from '../../config/sync.js';
+import type { OpenDatabase } from '../../store/database.js';
+import { readDepartmentMemberIds, readDepartments, readFileCreators, readTeams, readTeamUsersByEmail, readUsers } from '../../store/directory-state.js';
+import { sqlScimResources } from '../../store/scim-resources.js';
+import { sqlSyncRuns } from '../../store/sync-runs.js';
+import type { DirectoryChanges } from '../../snapshot/directory-changes.js';
+import type { ScimContext, ScimDocument } from './scim-context.js';
+import { ScimGroups } from './scim-groups.js';
+import { LIST_SCHEMA, ScimProblem, SCIMMY } from './scim-protocol.js';
+import { MAX_RESULTS, ScimUsers } from './scim-users.js';
+
+/** The SCIM service provider of one team: Users, Groups and the discovery resources. */
+export class ScimService {
+  readonly users: ScimUsers;
+  readonly groups: ScimGroups;
+
+  constructor(private readonly context: ScimContext) {
+    this.users = new ScimUsers(context);
+    this.groups = new ScimGroups(context);
+  }
+
+  /** RFC 7644 §5: PATCH and filters (at most MAX_RESULTS per page); no bulk, sort, ETags or password changes. */
+  serviceProviderConfig(): ScimDocument {
+    return {
+      ...(new SCIMMY.Schemas.ServiceProviderConfig(
+        {
+          patch: { supported: true },
+          bulk: { supported: false, maxOperations: 0, maxPayloadSize: 0 },
+          filter: { supported: true, maxResults: MAX_RESULTS },
+          changePassword: { supported: false },
+          sort: { supported: false },
+          etag: { supported: false },
+          authenticationSchemes: [{ type: 'oauthbearertoken', name: 'OAuth Bearer Token', description: 'Authorization: Bearer SCIM_TOKEN', primary: true }],
+        },
+        `${this.context.baseUrl}/ServiceProviderConfig`,
+      ) as unknown as ScimDocument),
+    };
+  }
+
+  resourceTypes(): ScimDocument[] {
+    return [SCIMMY.Resources.User, SCIMMY.Resources.Group].map((resource) => ({ ...(new SCIMMY.Schemas.ResourceType(resource.describe(), `${this.context.baseUrl}/ResourceTypes`) as unknown as ScimDocument) }));
+  }
+
+  resourceType(name: string): ScimDocument {
+    const found = this.resourceTypes().find((type) => type.id === name);
+    if (!found) throw new ScimProblem(404, undefined, `no resource type ${name}`);
+    return found;
+  }
+
+  schemas(): ScimDocument[] {
+    return [SCIMMY.Schemas.User, SCIMMY.Schemas.EnterpriseUser, SCIMMY.Schemas.Group].map((schema) => ({
+      ...schema.definition.describe(`${this.context.baseUrl}/Schemas`),
+    }));
+  }
+
+  schema(id: string): ScimDocument {
+    const found = this.schemas().find((schema) => schema.id === id);
+    if (!found) throw new ScimProblem(404, undefined, `no schema ${id}`);
+    return found;
+  }
+
+  /** A ListResponse of every item (the discovery lists are short). */
+  static listOf(resources: ScimDocument[]): ScimDocument {
+    return { schemas: [LIST_SCHEMA], totalResults: resources.length, startIndex: 1, itemsPerPage: resources.length, Resources: resources };
+  }
+}
+
+/** The SCIM service over the store, writing through `changes`; `publicUrl` gives `meta.location`. */
+export function scimService(config: ScimConfig, store: OpenDatabase, changes: DirectoryChanges, publicUrl: string, now: () => number = Date.now): ScimService {
+  const { db } = store;
+  return new ScimService({
+    teamId: config.teamId,
+    teamName: config.teamName,
+    baseUrl: `${publicUrl}/scim/v2`,
+    resources: sqlScimResources(db),
+    changes,
+    runs: sqlSyncRuns(db),
+    directory: {
+      users: (ids) => readUsers(db, ids),
+      fileCreators: (ids) => readFileCreators(db, ids),
+      usersByEmail: (teamId, email) => readTeamUsersByEmail(db, teamId, email),
+      department: async (id) => (await readDepartments(db, [id]))[0],
+      departmentMembers: (id) => readDepartmentMemberIds(db, id),
+      team: async (id) => (await readTeams(db, [id]))[0],
+    },
+    now,
+  });
+}

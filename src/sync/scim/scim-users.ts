@@ -1,0 +1,216 @@
+import type { UserRecord } from '../../snapshot/records.js';
+import type { UserState } from '../../store/directory-state.js';
+import type { ScimResourceRow } from '../../store/scim-resources.js';
+import { applyChange, equalityOf, listPage, metaOf, missingTeam, nowText, type ScimContext, type ScimDocument, type ScimObject } from './scim-context.js';
+import { asScimProblem, matchFilter, normalisePatch, normaliseResource, parseQuery, ScimProblem, scimmy, SCIMMY, type ListQuery } from './scim-protocol.js';
+
+type AttributeFilter = ReturnType<typeof parseQuery>['attributes'];
+
+export const MAX_RESULTS = 200;
+const ENTERPRISE = SCIMMY.Schemas.EnterpriseUser.id;
+
+/** The user's name as collab-host shows it: displayName, else name.formatted, else family and given name, else userName. */
+function displayNameOf(user: ScimObject): string {
+  const name = (user.name ?? {}) as { formatted?: string; familyName?: string; givenName?: string };
+  if (typeof user.displayName === 'string' && user.displayName.trim() !== '') return user.displayName.trim();
+  if (name.formatted?.trim()) return name.formatted.trim();
+  const family = name.familyName?.trim() ?? '';
+  const given = name.givenName?.trim() ?? '';
+  // 张 + 三 reads 张三; Ada + Lovelace reads "Ada Lovelace".
+  const cjk = /[\u3400-\u9fff]/.test(family + given);
+  const full = cjk ? `${family}${given}` : [given, family].filter((part) => part !== '').join(' ');
+  return full !== '' ? full : String(user.userName).trim();
+}
+
+/** The primary (else first) value of a multi-valued attribute such as `emails`. */
+function primaryValue(list: unknown): string | undefined {
+  if (!Array.isArray(list)) return undefined;
+  const values = list as Array<{ value?: unknown; primary?: unknown }>;
+  const chosen = values.find((item) => item?.primary === true) ?? values[0];
+  return typeof chosen?.value === 'string' && chosen.value.trim() !== '' ? chosen.value.trim() : undefined;
+}
+
+/**
+ * SCIM Users of the configured team. A user's SCIM `id` is their collab-host user id: on creation the
+ * `userName`, lower-cased (so the integrator's login name is the id tokens are issued for); it never
+ * changes afterwards, even when `userName` does. A user already in the team with that id, or with the
+ * same e-mail and no SCIM resource yet (from a snapshot, say), is taken over rather than duplicated.
+ */
+export class ScimUsers {
+  constructor(private readonly context: ScimContext) {}
+
+  async list(query: ListQuery): Promise<ScimDocument> {
+    const { filter, attributes } = parseQuery('User', query);
+    const userName = equalityOf(filter, 'userName');
+    const externalId = equalityOf(filter, 'externalId');
+    const rows = await this.context.resources.list(this.context.teamId, 'User', {
+      ...(userName === undefined ? {} : { nameKey: userName.trim().toLowerCase() }),
+      ...(externalId === undefined ? {} : { externalId }),
+    });
+    let resources = (await this.represent(rows)).map((resource) => this.shape(resource, undefined));
+    if (filter) resources = matchFilter(filter, resources);
+    const page = listPage(resources, query, MAX_RESULTS);
+    return { ...page, Resources: (page.Resources as ScimObject[]).map((resource) => this.shape(resource, attributes)) };
+  }
+
+  async get(id: string, query: ListQuery = {}): Promise<ScimDocument> {
+    const { attributes } = parseQuery('User', query);
+    return this.shape((await this.represent([await this.row(id)]))[0]!, attributes);
+  }
+
+  async create(body: unknown): Promise<ScimDocument> {
+    const user = scimmy(() => new SCIMMY.Schemas.User(normaliseResource(body), 'in')) as unknown as ScimObject;
+    const nameKey = String(user.userName).trim().toLowerCase();
+    if (nameKey === '') throw new ScimProblem(400, 'invalidValue', 'userName must not be empty');
+    if ((await this.context.resources.list(this.context.teamId, 'User', { nameKey })).length > 0) {
+      throw new ScimProblem(409, 'uniqueness', `a user with userName "${String(user.userName)}" exists`);
+    }
+    const existing = await this.userToTakeOver(nameKey, this.record(nameKey, user, undefined, true).email);
+    const id = existing?.id ?? nameKey;
+    const active = user.active !== false;
+    await applyChange(this.context, 'POST /Users', {
+      upsert: { teams: await missingTeam(this.context), users: [this.record(id, user, existing, active)] },
+    });
+    const now = nowText(this.context);
+    const row = this.rowOf(id, user, now, now);
+    await this.context.resources.put(row);
+    return this.shape((await this.represent([row]))[0]!, undefined);
+  }
+
+  /**
+   * The directory user a new SCIM user becomes: the one whose id is the lower-cased userName, else a
+   * user of the team with the same e-mail that no SCIM resource holds yet (a snapshot's user, so their
+   * files and grants stay theirs). An id held by a user of another team, or by another SCIM user, is a
+   * uniqueness conflict.
+   */
+  private async userToTakeOver(nameKey: string, email: string | undefined) {
+    const [byId] = await this.context.directory.users([nameKey]);
+    if (byId) {
+      if (byId.teamId !== this.context.teamId) throw new ScimProblem(409, 'uniqueness', `user id "${nameKey}" belongs to a user outside the team SCIM provisions`);
+      if (await this.context.resources.get('User', nameKey)) throw new ScimProblem(409, 'uniqueness', `user id "${nameKey}" is another SCIM user's`);
+      return byId;
+    }
+    if (email === undefined) return undefined;
+    const sameEmail = await this.context.directory.usersByEmail(this.context.teamId, email);
+    const linked = new Set((await this.context.resources.getMany(this.context.teamId, 'User', sameEmail.map((user) => user.id))).map((row) => row.id));
+    return sameEmail.find((user) => !linked.has(user.id));
+  }
+
+  async replace(id: string, body: unknown): Promise<ScimDocument> {
+    const old = await this.row(id);
+    const user = scimmy(() => new SCIMMY.Schemas.User(normaliseResource(body), 'in')) as unknown as ScimObject;
+    return this.write(old, user, `PUT /Users/${id}`);
+  }
+
+  async patch(id: string, body: unknown): Promise<ScimDocument> {
+    const old = await this.row(id);
+    const [current] = await this.represent([old]);
+    let written: ScimDocument | undefined;
+    const message = scimmy(() => new SCIMMY.Messages.PatchOp(normalisePatch(body) as ConstructorParameters<typeof SCIMMY.Messages.PatchOp>[0]));
+    try {
+      await message.apply(new SCIMMY.Schemas.User(current, 'out'), async (patched) => {
+        const user = scimmy(() => new SCIMMY.Schemas.User({ ...patched }, 'in')) as unknown as ScimObject;
+        written = await this.write(old, user, `PATCH /Users/${id}`);
+        return { ...written };
+      });
+    } catch (error) {
+      throw asScimProblem(error);
+    }
+    return written ?? this.shape(current!, undefined);
+  }
+
+  /**
+   * Removes the user; one who created files is deactivated instead and keeps them (their files need
+   * their creator). Either way the SCIM resource is gone: a GET answers 404, and a later POST with the
+   * same userName takes the user over again and re-activates them.
+   */
+  async remove(id: string): Promise<void> {
+    const row = await this.row(id);
+    const creators = await this.context.directory.fileCreators([row.id]);
+    const [user] = await this.context.directory.users([row.id]);
+    if (user && creators.has(row.id)) {
+      await applyChange(this.context, `DELETE /Users/${id} (created files: deactivated)`, { upsert: { users: [{ ...user, active: false }] } });
+    } else if (user) {
+      await applyChange(this.context, `DELETE /Users/${id}`, { remove: { users: [row.id] } });
+    }
+    await this.context.resources.remove('User', row.id);
+  }
+
+  private async write(old: ScimResourceRow, user: ScimObject, detail: string): Promise<ScimDocument> {
+    const nameKey = String(user.userName).trim().toLowerCase();
+    if (nameKey === '') throw new ScimProblem(400, 'invalidValue', 'userName must not be empty');
+    if (nameKey !== old.nameKey && (await this.context.resources.list(this.context.teamId, 'User', { nameKey })).length > 0) {
+      throw new ScimProblem(409, 'uniqueness', `a user with userName "${String(user.userName)}" exists`);
+    }
+    const [current] = await this.context.directory.users([old.id]);
+    // PUT without `active` keeps the state; only an explicit false deactivates.
+    const active = user.active === undefined ? (current?.active ?? true) : user.active !== false;
+    await applyChange(this.context, detail, { upsert: { teams: await missingTeam(this.context), users: [this.record(old.id, user, current, active)] } });
+    const row = this.rowOf(old.id, user, old.createdAt, nowText(this.context));
+    await this.context.resources.put(row);
+    return this.shape((await this.represent([row]))[0]!, undefined);
+  }
+
+  /**
+   * The directory record of a SCIM user. Memberships come from Groups, so the current ones stay; so do a
+   * watermark (SCIM has none) and an avatar when the client sends no photo.
+   */
+  private record(id: string, user: ScimObject, current: UserState | undefined, active: boolean): UserRecord & { active: boolean } {
+    const email = primaryValue(user.emails) ?? (/^[^@\s]+@[^@\s]+$/.test(String(user.userName)) ? String(user.userName).trim() : undefined);
+    const photo = primaryValue(user.photos);
+    const avatar = photo && /^https?:\/\//i.test(photo) ? photo : current?.avatar;
+    return {
+      id,
+      name: displayNameOf(user).slice(0, 500),
+      ...(email ? { email: email.slice(0, 500) } : {}),
+      ...(avatar ? { avatar } : {}),
+      teamId: this.context.teamId,
+      departmentIds: current?.departmentIds ?? [],
+      ...(current?.watermark ? { watermark: current.watermark } : {}),
+      active,
+    };
+  }
+
+  private rowOf(id: string, user: ScimObject, createdAt: string, updatedAt: string): ScimResourceRow {
+    const attributes: ScimObject = { ...user };
+    delete attributes.id;
+    delete attributes.meta;
+    delete attributes.active; // read from the directory, the one truth
+    delete attributes.groups; // read-only: memberships come from Groups
+    return {
+      kind: 'User',
+      id,
+      teamId: this.context.teamId,
+      nameKey: String(user.userName).trim().toLowerCase(),
+      externalId: typeof user.externalId === 'string' ? user.externalId : null,
+      attributes,
+      createdAt,
+      updatedAt,
+    };
+  }
+
+  private async row(id: string): Promise<ScimResourceRow> {
+    const row = await this.context.resources.get('User', id);
+    if (!row || row.teamId !== this.context.teamId) throw new ScimProblem(404, undefined, `no user ${id}`);
+    return row;
+  }
+
+  /** Full representations (before attribute selection), `active` from the directory. */
+  private async represent(rows: ScimResourceRow[]): Promise<ScimObject[]> {
+    const users = new Map((await this.context.directory.users(rows.map((row) => row.id))).map((user) => [user.id, user]));
+    return rows.map((row) => {
+      const data: ScimObject = { ...row.attributes, id: row.id, meta: metaOf(this.context, row), active: users.get(row.id)?.active ?? false };
+      const schemas = new Set((data.schemas as string[] | undefined) ?? []);
+      if (data[ENTERPRISE] !== undefined) schemas.add(ENTERPRISE);
+      data.schemas = [SCIMMY.Schemas.User.id, ...[...schemas].filter((schema) => schema !== SCIMMY.Schemas.User.id)];
+      return data;
+    });
+  }
+
+  /** The resource as answered (a scimmy schema instance; attributes selected when asked). */
+  private shape(resource: ScimObject, attributes: AttributeFilter): ScimDocument {
+    const shaped = scimmy(() => new SCIMMY.Schemas.User(resource, 'out', `${this.context.baseUrl}/Users`, attributes)) as unknown as ScimDocument;
+    // A resource always names its schemas (RFC 7643 §3), whatever `attributes` selected.
+    return attributes === undefined ? shaped : { ...shaped, schemas: resource.schemas as string[] };
+  }
+}

@@ -1,0 +1,213 @@
+import { existsSync } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { seedDemoIfEmpty } from '../../src/demo-data.js';
+import { OutboxWorker } from '../../src/events/outbox-worker.js';
+import { makeTestConfig } from '../helpers/app.js';
+import { describeEachStore } from '../helpers/stores.js';
+import { buildConsoleInto, demoActivity, startHookReceiver } from './console-fixtures.js';
+
+/**
+ * The console in Debian's Chromium, driven by playwright-core, against collab-host on a real socket over
+ * the demo company, on each store. Screenshots of every page go to test-results/console/<store>/ for a
+ * person to look at (git-ignored).
+ */
+const CHROMIUM = '/usr/bin/chromium';
+const HAS_CHROMIUM = existsSync(CHROMIUM);
+const KEY = 'console-admin-key-0123456789';
+const SECRET = 'console-webhook-secret';
+if (!HAS_CHROMIUM && process.env.CI) throw new Error(`CI must run the console's browser tests: ${CHROMIUM} is missing (.ci/run installs it)`);
+if (!HAS_CHROMIUM) {
+  console.log(`\n*** Console browser tests SKIPPED: no Chromium at ${CHROMIUM} (apt-get install -y chromium; .ci/run installs it) ***\n`);
+}
+
+let consoleDir = '';
+beforeAll(async () => {
+  if (HAS_CHROMIUM) consoleDir = await buildConsoleInto();
+}, 120_000);
+afterAll(async () => {
+  if (consoleDir !== '') await rm(consoleDir, { recursive: true, force: true });
+});
+
+describeEachStore('console in a real browser', (store, dialect) => {
+  describe.skipIf(!HAS_CHROMIUM)(`Chromium at ${CHROMIUM}`, () => {
+    let app: FastifyInstance;
+    let base: string;
+    let browser: Browser;
+    let page: Page;
+    let receiver: Awaited<ReturnType<typeof startHookReceiver>>;
+    let worker: OutboxWorker;
+    const pageErrors: string[] = [];
+    const shots = join('test-results', 'console', dialect);
+    const shoot = (name: string) => page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+    const goTo = async (title: string, heading = title) => {
+      await page.getByRole('navigation').getByRole('link', { name: title }).click();
+      await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+    };
+
+    beforeAll(async () => {
+      await mkdir(shots, { recursive: true });
+      await seedDemoIfEmpty(store());
+      receiver = await startHookReceiver(500);
+      const config = makeTestConfig({ adminApiKey: KEY, notifyWebhookUrls: [receiver.url], notifyWebhookSecret: SECRET });
+      app = await buildApp({ config, store: store(), logger: false, consoleDir });
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      const address = app.server.address();
+      base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+      await demoActivity(app);
+      // One attempt per delivery, run by hand: the receiver's 500 fails the notification for good.
+      worker = new OutboxWorker(store(), { secret: SECRET, maxAttempts: 1 });
+      await worker.runOnce();
+      browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+      page = await browser.newPage({ viewport: { width: 1360, height: 900 }, locale: 'zh-CN' });
+      page.on('pageerror', (error) => pageErrors.push(error.message));
+    }, 60_000);
+    afterEach(() => {
+      // A script error leaves the page half-drawn: no test may pass over one.
+      expect(pageErrors.splice(0)).toEqual([]);
+    });
+    afterAll(async () => {
+      await browser?.close();
+      await app?.close();
+      await receiver?.close();
+    });
+
+    it('signs in with the admin key (a wrong key is refused) and gets an HttpOnly, SameSite=Strict cookie', async () => {
+      await page.goto(`${base}/console/`);
+      await page.getByLabel('Admin key').fill('not-the-admin-key-0123');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await expect(page.getByRole('alert').textContent()).resolves.toContain('not the admin key');
+      await shoot('01-sign-in');
+      await page.getByLabel('Admin key').fill(KEY);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+      const cookies = await page.context().cookies();
+      expect(cookies.map(({ name, httpOnly, sameSite, path }) => ({ name, httpOnly, sameSite, path }))).toEqual([
+        { name: 'collab_console', httpOnly: true, sameSite: 'Strict', path: '/' },
+      ]);
+      // The page's script cannot read the session cookie.
+      expect(await page.evaluate(() => (globalThis as unknown as { document: { cookie: string } }).document.cookie)).toBe('');
+    });
+
+    it('shows the overview: directory counts, health, intake with its chart, a failed notification and a late reminder', async () => {
+      const stat = (label: string) => page.locator('.stat', { has: page.locator('.stat-label', { hasText: new RegExp(`^${label}$`) }) }).locator('.stat-value');
+      await stat('Users').waitFor();
+      expect(await stat('Users').textContent()).toBe('24');
+      expect(await stat('Files').textContent()).toBe('10');
+      expect(await stat('Departments').textContent()).toBe('12');
+      expect(await stat('events received').textContent()).toBe('4');
+      expect(await stat('failed notifications').textContent()).toBe('1');
+      expect(await stat('late \\(due, not yet fired\\)').textContent()).toBe('1');
+      expect(await stat('upcoming').textContent()).toBe('1');
+      expect(await page.locator('.chart rect.bar').count()).toBe(60);
+      expect(await stat('/readyz').textContent()).toBe('ready');
+      expect(await stat('refused').textContent()).toBe('1');
+      expect(await stat('waiting for effects').textContent()).toBe('0');
+      await shoot('02-overview');
+    });
+
+    it('finds 张三 by the pinyin initials zs, and shows a file with its grants', async () => {
+      await goTo('Directory');
+      await page.getByLabel('Search the directory').fill('zs');
+      await page.locator('table.results tbody tr').first().getByText('张三').waitFor();
+      expect(await page.locator('table.results tbody tr').first().locator('code').first().textContent()).toBe('zhangsan');
+      expect(await page.locator('.tree').first().textContent()).toContain('Web 小组');
+      await shoot('03-directory-users');
+      await page.getByRole('tab', { name: 'files' }).click();
+      await page.getByLabel('Search the directory').fill('jdjh');
+      await page.locator('table.results tbody tr').first().getByText('2024 Q3 季度计划').waitFor();
+      expect(await page.locator('table.results tbody tr').first().locator('.chip').allTextContents()).toEqual([
+        'dept 研发中心 · editor',
+        'user 陈静 · commenter',
+        'team 星河科技 Galaxy Tech · viewer',
+      ]);
+      await shoot('04-directory-files');
+    });
+
+    it('explains a permission that comes from a department grant, with the ancestor and the path', async () => {
+      await goTo('Explain access');
+      await page.getByLabel('User', { exact: true }).fill('ww');
+      await page.getByRole('option', { name: /王五/ }).click();
+      await page.getByLabel('File', { exact: true }).fill('jdjh');
+      await page.getByRole('option', { name: /2024 Q3 季度计划/ }).click();
+      const editable = page.locator('tr[data-permission="editable"]');
+      await editable.waitFor();
+      expect(await editable.locator('.badge').textContent()).toBe('yes');
+      expect(await editable.locator('ul.paths').textContent()).toBe('department 研发中心: editor — via 研发中心 › 前端组 › Web 小组');
+      expect(await page.locator('tr[data-permission="manageable"] .badge').textContent()).toBe('no');
+      expect(new URL(page.url()).hash).toBe('#/explain?user=wangwu&file=plan-2024q3');
+      await shoot('05-explain-access');
+    });
+
+    it('lists events with a filter and shows a body', async () => {
+      await goTo('Events');
+      await page.locator('table.results tbody tr').nth(3).waitFor();
+      expect(await page.locator('table.results tbody tr').count()).toBe(4);
+      await page.getByLabel('kind').selectOption('Comment');
+      await page.getByRole('button', { name: 'Apply' }).click();
+      await expect.poll(() => page.locator('table.results tbody tr').count()).toBe(1);
+      await page.locator('table.results tbody tr').first().click();
+      expect(await page.locator('pre.json').textContent()).toContain('请大家周五前看完 Q3 计划');
+      await shoot('06-events');
+    });
+
+    it('re-sends a failed notification after its receiver is back', async () => {
+      await goTo('Notifications');
+      const failed = page.locator('article.notification');
+      await failed.first().waitFor();
+      expect(await failed.count()).toBe(1);
+      expect(await failed.first().locator('.error-text').first().textContent()).toBe('HTTP 500');
+      expect(await page.locator('.panel', { hasText: 'By receiver' }).textContent()).toContain(receiver.url);
+      await shoot('07-notifications-failed');
+
+      receiver.state.status = 200;
+      await failed.first().getByRole('button', { name: 'Re-send' }).click();
+      await expect(page.getByRole('status').textContent()).resolves.toContain('queued again');
+      await worker.runOnce();
+      await page.getByRole('tab', { name: 'delivered' }).click();
+      await page.locator('article.notification .badge', { hasText: 'delivered' }).first().waitFor();
+      expect(receiver.state.received.map((r) => [r.type, r.answered])).toEqual([
+        ['comment.created', 500],
+        ['comment.created', 200],
+      ]);
+      await shoot('08-notifications-delivered');
+    });
+
+    it('shows a refused event with its reason and re-processes it', async () => {
+      await goTo('Events');
+      await page.getByLabel('outcome').selectOption('refused');
+      await page.getByRole('button', { name: 'Apply' }).click();
+      await expect.poll(() => page.locator('table.results tbody tr').count()).toBe(1);
+      await page.locator('table.results tbody tr').first().click();
+      expect(await page.locator('pre.json').textContent()).toContain('我也想评论');
+      expect(await page.locator('.panel .error').first().textContent()).toMatch(/comment/i);
+      await page.getByRole('button', { name: /Re-process/ }).click();
+      await expect.poll(() => page.locator('table.results tbody tr').first().locator('.badge').textContent()).toBe('processed');
+      await shoot('08b-events-reprocessed');
+    });
+
+    it('shows late and upcoming reminders and who has a file open', async () => {
+      await goTo('Reminders & presence', 'Reminders and presence');
+      const late = page.locator('.panel', { hasText: 'Late (1)' });
+      await late.waitFor();
+      expect(await late.textContent()).toContain('提交季度总结');
+      expect(await page.locator('.panel', { hasText: 'Upcoming (1)' }).textContent()).toContain('评审 Q3 预算');
+      const presence = page.locator('.panel', { hasText: 'Presence' });
+      await presence.getByText('tab-1').waitFor();
+      expect(await presence.textContent()).toContain('2024 Q3 季度计划');
+      await shoot('09-reminders-presence');
+    });
+
+    it('signs out: the sign-in form is back and the old session no longer opens /api', async () => {
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByLabel('Admin key').waitFor();
+      expect(await page.context().cookies()).toEqual([]);
+      const status = await page.evaluate(() => fetch('/api/events').then((response) => response.status));
+      expect(status).toBe(401);
+    });
+  });
+});

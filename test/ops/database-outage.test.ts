@@ -1,0 +1,90 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliEnv, runCli, startCli } from '../cli/run-cli.js';
+import { waitFor } from '../events/webhook-receiver.js';
+import { createTestSchema, postgresUrl } from '../helpers/stores.js';
+import { startRelay } from './tcp-relay.js';
+
+/**
+ * The PostgreSQL connection cut under a running `collab-host serve` (a child process, so "alive" means the
+ * process itself), through a TCP relay this test cuts and restores.
+ */
+describe.skipIf(!postgresUrl)('a database that goes away and comes back [postgres]', { timeout: 120_000 }, () => {
+  let relay: Awaited<ReturnType<typeof startRelay>>;
+  let schema: Awaited<ReturnType<typeof createTestSchema>>;
+  let server: Awaited<ReturnType<typeof startCli>>;
+  let address: string;
+  let token: string;
+  const dir = mkdtempSync(join(tmpdir(), 'ch-outage-'));
+
+  beforeAll(async () => {
+    const target = new URL(postgresUrl!);
+    relay = await startRelay({ host: target.hostname, port: Number(target.port || 5432) });
+    schema = await createTestSchema();
+    const viaRelay = new URL(postgresUrl!);
+    viaRelay.host = `127.0.0.1:${relay.port}`;
+    viaRelay.searchParams.set('options', `-c search_path=${schema.schema},public`);
+    server = await startCli(['serve'], { cwd: dir, env: cliEnv(viaRelay.href, { PORT: '0', LOG_LEVEL: 'silent', OVERLOAD_RETRY_AFTER: '7' }), ready: /curl -H .*\n/ });
+    address = /listening on (\S+)/.exec(server.stdout())![1]!;
+    token = /^ {2}curl -H '[^:]+: ([^']+)'/m.exec(server.stdout())![1]!;
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await relay?.close();
+    await schema?.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const get = (path: string) => fetch(`${address}${path}`, { headers: { 'x-platform-token': token } });
+
+  it('answers 503 where it needs the database while it is away, stays alive, and recovers by itself', async () => {
+    expect((await get('/readyz')).status).toBe(200);
+    expect((await get('/users/current/info')).status).toBe(200);
+
+    await relay.cut();
+    const notReady = await waitFor(async () => {
+      const response = await get('/readyz');
+      return response.status === 503 ? response : undefined;
+    }, 20_000, '/readyz 503');
+    expect(notReady.headers.get('retry-after')).toBe('7');
+    const body = (await notReady.json()) as { status: string; checks: Record<string, string> };
+    expect(body.status).toBe('unavailable');
+    expect(body.checks.database).toMatch(/^unreachable/);
+    expect(body.checks.workers).toBe('ok');
+
+    const needsDatabase = await get('/users/current/info');
+    expect(needsDatabase.status).toBe(503);
+    expect(needsDatabase.headers.get('retry-after')).toBe('7');
+    expect(await needsDatabase.json()).toEqual({ error: { code: 'database_unavailable', message: 'the database cannot be reached right now; retry later' } });
+    expect((await get('/healthz')).status).toBe(200);
+    expect(server.child.exitCode).toBeNull();
+
+    await relay.restore();
+    await waitFor(async () => ((await get('/readyz')).status === 200 ? true : undefined), 30_000, '/readyz 200 again');
+    const again = await get('/users/current/info');
+    expect(again.status).toBe(200);
+    expect(await again.json()).toMatchObject({ id: 'zhangsan' });
+    expect(server.child.exitCode).toBeNull();
+  });
+});
+
+describe('a database that cannot be reached at start-up', { timeout: 60_000 }, () => {
+  it('is named, password redacted, with the reason; the command exits 1', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const dir = mkdtempSync(join(tmpdir(), 'ch-unreachable-'));
+    try {
+      const result = await runCli(['serve'], { cwd: dir, env: cliEnv(`postgres://app:s3cret-password@127.0.0.1:${port}/collab`, { PORT: '0' }) });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe(`collab-host: cannot reach the database postgres://app:[redacted]@127.0.0.1:${port}/collab: connect ECONNREFUSED 127.0.0.1:${port}\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

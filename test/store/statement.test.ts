@@ -1,0 +1,30 @@
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { Statement } from '../../src/store/statement.js';
+import { describeEachStore, postgresUrl } from '../helpers/stores.js';
+
+describeEachStore('Statement', (store) => {
+  it('binds numbered placeholders, a repeated one included, on either dialect', async () => {
+    const statement = new Statement('SELECT $2 AS first, $1 AS second, $2 AS again');
+    const [row] = await statement.run<{ first: string; second: string; again: string }>(store().db, ['one', 'two']);
+    expect(row).toEqual({ first: 'two', second: 'one', again: 'two' });
+  });
+
+  it('reads BIGINT counts as numbers', async () => {
+    const [row] = await new Statement('SELECT COUNT(*) AS n FROM users').run<{ n: unknown }>(store().db, []);
+    expect(row?.n).toBe(0);
+  });
+});
+
+describe.skipIf(!postgresUrl)("the store's pg settings", () => {
+  it('leave the pg defaults of other clients in the process alone', async () => {
+    const client = new pg.Client({ connectionString: postgresUrl });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ n: unknown }>('SELECT 7::bigint AS n');
+      expect(rows[0]?.n).toBe('7');
+    } finally {
+      await client.end();
+    }
+  });
+});
