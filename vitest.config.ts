@@ -4,7 +4,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/helpers/global-setup.ts'],
-    testTimeout: 30_000,
+    // A guard against hangs, not a speed check (benchmarks measure speed): generous for a loaded machine.
+    testTimeout: 60_000,
     hookTimeout: 60_000,
     // Two cores: more workers only fight over them.
     maxWorkers: 2,
