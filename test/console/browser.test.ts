@@ -14,7 +14,7 @@ import { runLdapSync } from '../../src/sync/ldap/ldap-sync.js';
 import { ldapSyncDeps } from '../../src/sync/sync-deps.js';
 import { makeTestConfig, TEST_CONFIG_OVERRIDES } from '../helpers/app.js';
 import { describeEachStore } from '../helpers/stores.js';
-import { scim, SCIM_TOKEN, USER_SCHEMA } from '../scim/scim-client.js';
+import { patchOp, scim, SCIM_TOKEN, USER_SCHEMA } from '../scim/scim-client.js';
 import { buildConsoleInto, demoActivity, startHookReceiver } from './console-fixtures.js';
 
 /**
@@ -261,6 +261,27 @@ describeEachStore('console in a real browser', (store, dialect) => {
       await shoot('10-sync-seats');
       await page.getByRole('tab', { name: 'done' }).click();
       await expect.poll(() => page.locator('table.seat-tasks tbody tr').first().locator('td').allTextContents()).toEqual(expect.arrayContaining(['bob', 'deactivate', 'done']));
+    });
+
+    it('lists sync runs page by page: 50 first, the rest on "Load more", and one source alone', async () => {
+      for (let n = 1; n <= 50; n += 1) {
+        const renamed = await scim(app, 'PATCH', '/Users/yun@scim.example', patchOp({ op: 'replace', path: 'displayName', value: `司马云 ${n}` }));
+        expect(renamed.status).toBe(200);
+      }
+      const runs = page.locator('table.runs tbody tr');
+      const panel = page.locator('.panel', { has: page.locator('table.runs') });
+      await panel.getByRole('button', { name: 'Refresh' }).click();
+      await expect.poll(() => panel.locator('h2').textContent()).toBe('Runs (50+), newest first');
+      expect(await runs.count()).toBe(50);
+      expect(await runs.first().textContent()).toContain('PATCH /Users/yun@scim.example');
+      await panel.getByRole('button', { name: 'Load more' }).click();
+      await expect.poll(() => runs.count()).toBe(52);
+      expect(await runs.last().textContent()).toContain('POST /Users');
+      expect(await panel.getByRole('button', { name: 'Load more' }).count()).toBe(0);
+      await panel.getByRole('tab', { name: 'LDAP' }).click();
+      await expect.poll(() => runs.count()).toBe(1);
+      expect(await runs.first().locator('.badge').textContent()).toBe('failed');
+      expect(await runs.first().textContent()).toContain('nothing written');
     });
 
     it('signs out: the sign-in form is back and the old session no longer opens /api', async () => {
