@@ -7,6 +7,7 @@ import { Explain } from './pages/explain.js';
 import { Notifications } from './pages/notifications.js';
 import { Overview } from './pages/overview.js';
 import { Reminders } from './pages/reminders.js';
+import { SyncSeats } from './pages/sync-seats.js';
 import './styles.css';
 
 const PAGES = [
@@ -16,6 +17,7 @@ const PAGES = [
   { path: 'events', title: 'Events' },
   { path: 'notifications', title: 'Notifications' },
   { path: 'reminders', title: 'Reminders & presence' },
+  { path: 'sync', title: 'Sync and seats' },
 ] as const;
 
 /** `#/explain?user=u&file=f` as the page and its parameters. */
@@ -121,6 +123,7 @@ function Shell({ session, onSignedOut }: { session: Session; onSignedOut: () => 
         {page === 'events' && <Events />}
         {page === 'notifications' && <Notifications />}
         {page === 'reminders' && <Reminders />}
+        {page === 'sync' && <SyncSeats />}
       </main>
     </div>
   );

@@ -6,6 +6,8 @@
 export type { AccessExplanation, GrantPath, PermissionName } from '../../src/directory/access-explanation.js';
 export type { DepartmentItem, DirectorySummary, FileItem, TeamItem, UserItem } from '../../src/directory/directory-browse.js';
 export type { Role } from '../../src/directory/types.js';
+/** `GET /api/platform/app`: the platform's view of this application (its licence). */
+export type { AppDetails } from '../../src/platform/platform-shapes.js';
 
 export interface NamedNode {
   id: string;
@@ -64,4 +66,38 @@ export interface EventStats {
   lag: { p50Ms: number | null; p99Ms: number | null; sample: number };
   outbox: { pending: number; oldestPendingAgeMs: number; failedByReceiver: Record<string, number> };
   reminders: { due: number; late: number };
+}
+
+export type SeatTaskStatus = 'pending' | 'done' | 'superseded';
+
+/** `GET /api/platform/seat-tasks` items (src/manage/platform-license-routes.ts). */
+export interface SeatTask {
+  id: number;
+  userId: string;
+  /** activate or deactivate */
+  action: string;
+  status: SeatTaskStatus;
+  attempts: number;
+  nextAttemptAt: string | null;
+  lastError: string | null;
+  source: string;
+  createdAt: string;
+  doneAt: string | null;
+}
+
+/** `GET /api/sync/runs` items (mirrored: the server's SyncRunRow lives in the store, which needs Node's types). */
+export interface SyncRun {
+  id: number;
+  source: string;
+  /** full or incremental (LDAP), request (one SCIM write) */
+  mode: string;
+  dryRun: boolean;
+  /** running, ok, unchanged or failed */
+  status: string;
+  detail: string | null;
+  startedAt: string;
+  durationMs: number | null;
+  counts: Record<'created' | 'updated' | 'removed' | 'deactivated' | 'reactivated', number>;
+  changes: Record<string, Record<string, string[]>>;
+  errors: string[];
 }

@@ -5,10 +5,16 @@ import type { FastifyInstance } from 'fastify';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
+import { readSyncConfig } from '../../src/config/sync.js';
+import { startSimulator, type RunningSimulator } from '../../src/conformance/simulator/server.js';
 import { seedDemoIfEmpty } from '../../src/demo-data.js';
 import { OutboxWorker } from '../../src/events/outbox-worker.js';
-import { makeTestConfig } from '../helpers/app.js';
+import { seatTaskWorker } from '../../src/platform-wiring.js';
+import { runLdapSync } from '../../src/sync/ldap/ldap-sync.js';
+import { ldapSyncDeps } from '../../src/sync/sync-deps.js';
+import { makeTestConfig, TEST_CONFIG_OVERRIDES } from '../helpers/app.js';
 import { describeEachStore } from '../helpers/stores.js';
+import { patchOp, scim, SCIM_TOKEN, USER_SCHEMA } from '../scim/scim-client.js';
 import { buildConsoleInto, demoActivity, startHookReceiver } from './console-fixtures.js';
 
 /**
@@ -20,6 +26,11 @@ const CHROMIUM = '/usr/bin/chromium';
 const HAS_CHROMIUM = existsSync(CHROMIUM);
 const KEY = 'console-admin-key-0123456789';
 const SECRET = 'console-webhook-secret';
+/**
+ * SCIM keeps its own team; LDAP points at a port where nothing listens, so its run fails as an
+ * unreachable directory server does.
+ */
+const SYNC_ENV: Record<string, string> = { SCIM_TOKEN, SCIM_TEAM_ID: 'scim-corp', SCIM_TEAM_NAME: '云端 SCIM', LDAP_URL: 'ldap://127.0.0.1:1', LDAP_BASE_DN: 'dc=example,dc=com', LDAP_TEAM_ID: 'ldap-corp' };
 if (!HAS_CHROMIUM && process.env.CI) throw new Error(`CI must run the console's browser tests: ${CHROMIUM} is missing (.ci/run installs it)`);
 if (!HAS_CHROMIUM) {
   console.log(`\n*** Console browser tests SKIPPED: no Chromium at ${CHROMIUM} (apt-get install -y chromium; .ci/run installs it) ***\n`);
@@ -41,6 +52,8 @@ describeEachStore('console in a real browser', (store, dialect) => {
     let page: Page;
     let receiver: Awaited<ReturnType<typeof startHookReceiver>>;
     let worker: OutboxWorker;
+    let platform: RunningSimulator;
+    let config: ReturnType<typeof makeTestConfig>;
     const pageErrors: string[] = [];
     const shots = join('test-results', 'console', dialect);
     const shoot = (name: string) => page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
@@ -53,7 +66,15 @@ describeEachStore('console in a real browser', (store, dialect) => {
       await mkdir(shots, { recursive: true });
       await seedDemoIfEmpty(store());
       receiver = await startHookReceiver(500);
-      const config = makeTestConfig({ adminApiKey: KEY, notifyWebhookUrls: [receiver.url], notifyWebhookSecret: SECRET });
+      // The platform simulator licenses one seat: a second activation is refused.
+      platform = await startSimulator({ credentials: { appId: TEST_CONFIG_OVERRIDES.appId as string, appSecret: TEST_CONFIG_OVERRIDES.appSecret as string }, memberLimit: 1 });
+      config = makeTestConfig({
+        adminApiKey: KEY,
+        notifyWebhookUrls: [receiver.url],
+        notifyWebhookSecret: SECRET,
+        platformApiUrl: platform.url,
+        sync: readSyncConfig((name) => SYNC_ENV[name]),
+      });
       app = await buildApp({ config, store: store(), logger: false, consoleDir });
       await app.listen({ port: 0, host: '127.0.0.1' });
       const address = app.server.address();
@@ -74,6 +95,7 @@ describeEachStore('console in a real browser', (store, dialect) => {
       await browser?.close();
       await app?.close();
       await receiver?.close();
+      await platform?.close();
     });
 
     it('signs in with the admin key (a wrong key is refused) and gets an HttpOnly, SameSite=Strict cookie', async () => {
@@ -200,6 +222,66 @@ describeEachStore('console in a real browser', (store, dialect) => {
       await presence.getByText('tab-1').waitFor();
       expect(await presence.textContent()).toContain('2024 Q3 季度计划');
       await shoot('09-reminders-presence');
+    });
+
+    it('shows the last sync run of each source with counts and errors, the licence, and a failing seat task', async () => {
+      // A SCIM push creates a user (and SCIM's team); an LDAP run cannot reach its server.
+      expect((await scim(app, 'POST', '/Users', { schemas: [USER_SCHEMA], userName: 'yun@scim.example', displayName: '司马云' })).status).toBe(201);
+      expect((await runLdapSync(ldapSyncDeps(config, store())!, { mode: 'full' })).status).toBe('failed');
+      // Bob's seat is given back, then asked for again while the one licensed seat is 张三's.
+      platform.platform.world.seats.set('zhangsan', { status: 1, createdAt: '2025-01-01T00:00:00Z' });
+      const admin = { authorization: `Bearer ${KEY}` };
+      const bob = (await app.inject({ method: 'GET', url: '/api/users/bob', headers: admin })).json() as Record<string, unknown>;
+      const seats = seatTaskWorker(config, store())!;
+      for (const active of [false, true]) {
+        expect((await app.inject({ method: 'PUT', url: '/api/users/bob', headers: admin, payload: { ...bob, active } })).statusCode).toBe(200);
+        expect(await seats.runOnce()).toBe(1);
+      }
+
+      await goTo('Sync and seats');
+      const scimRow = page.locator('tr[data-source="scim"]');
+      await scimRow.locator('.badge').waitFor();
+      expect(await scimRow.locator('td').allTextContents()).toEqual(expect.arrayContaining(['SCIM', 'ok', '2 created']));
+      const ldapRow = page.locator('tr[data-source="ldap"]');
+      expect(await ldapRow.locator('.badge').textContent()).toBe('failed');
+      expect(await ldapRow.locator('.error-text').textContent()).toContain('ECONNREFUSED');
+      const runs = page.locator('table.runs tbody tr');
+      await expect.poll(() => runs.count()).toBe(2);
+      expect(await runs.first().textContent()).toContain('LDAP');
+      expect(await runs.nth(1).textContent()).toContain('POST /Users');
+
+      const stat = (label: string) => page.locator('.licence .stat', { has: page.locator('.stat-label', { hasText: label }) }).locator('.stat-value');
+      await stat('seats in use').waitFor();
+      expect(await stat('seats in use').textContent()).toBe('1 / 1');
+      const task = page.locator('table.seat-tasks tbody tr');
+      await task.first().waitFor();
+      expect(await task.count()).toBe(1);
+      expect(await task.first().locator('td').allTextContents()).toEqual(expect.arrayContaining(['bob', 'activate', 'failing', '1']));
+      expect(await task.first().locator('.error-text').textContent()).toContain('licensed seats');
+      await shoot('10-sync-seats');
+      await page.getByRole('tab', { name: 'done' }).click();
+      await expect.poll(() => page.locator('table.seat-tasks tbody tr').first().locator('td').allTextContents()).toEqual(expect.arrayContaining(['bob', 'deactivate', 'done']));
+    });
+
+    it('lists sync runs page by page: 50 first, the rest on "Load more", and one source alone', async () => {
+      for (let n = 1; n <= 50; n += 1) {
+        const renamed = await scim(app, 'PATCH', '/Users/yun@scim.example', patchOp({ op: 'replace', path: 'displayName', value: `司马云 ${n}` }));
+        expect(renamed.status).toBe(200);
+      }
+      const runs = page.locator('table.runs tbody tr');
+      const panel = page.locator('.panel', { has: page.locator('table.runs') });
+      await panel.getByRole('button', { name: 'Refresh' }).click();
+      await expect.poll(() => panel.locator('h2').textContent()).toBe('Runs (50+), newest first');
+      expect(await runs.count()).toBe(50);
+      expect(await runs.first().textContent()).toContain('PATCH /Users/yun@scim.example');
+      await panel.getByRole('button', { name: 'Load more' }).click();
+      await expect.poll(() => runs.count()).toBe(52);
+      expect(await runs.last().textContent()).toContain('POST /Users');
+      expect(await panel.getByRole('button', { name: 'Load more' }).count()).toBe(0);
+      await panel.getByRole('tab', { name: 'LDAP' }).click();
+      await expect.poll(() => runs.count()).toBe(1);
+      expect(await runs.first().locator('.badge').textContent()).toBe('failed');
+      expect(await runs.first().textContent()).toContain('nothing written');
     });
 
     it('signs out: the sign-in form is back and the old session no longer opens /api', async () => {
