@@ -26,7 +26,7 @@ import { manageApi } from './manage/index.js';
 import { scimRoutes } from './scim/scim-routes.js';
 import { platformHeaders } from './http/headers.js';
 import { installValidators } from './http/validators.js';
-import { loggerOptions } from './logger.js';
+import { loggerOptions } from './http/logger.js';
 import { platformServices } from './platform-wiring.js';
 import type { OpenDatabase } from './store/database.js';
 import { operationsStats } from './store/operations-stats.js';

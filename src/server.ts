@@ -2,11 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { seedDemoIfEmpty } from './demo-data.js';
+import { composeDirectoryChanges } from './directory-writes.js';
 import { startEventTasks } from './events/background.js';
 import type { ImportCounts } from './snapshot/import.js';
 import { openDatabase, type OpenDatabase } from './store/database.js';
 import { seatTaskWorker } from './platform-wiring.js';
 import { startSyncTasks } from './sync/ldap/ldap-sync-task.js';
+import { ldapSyncDeps } from './sync/sync-deps.js';
 
 /** A background task that lives as long as the server (the reminder scheduler, the outbox worker, …). */
 export interface BackgroundTask {
@@ -67,7 +69,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const seats = seatTaskWorker(config, store, { log: app.log.child({ component: 'seats' }) });
   if (seats) tasks.push(seats.start());
   // LDAP/AD sync every LDAP_SYNC_INTERVAL, when set.
-  tasks.push(...startSyncTasks(config, store, app.log.child({ component: 'sync' })));
+  tasks.push(...startSyncTasks(config, ldapSyncDeps(config, store, composeDirectoryChanges(config, store)), app.log.child({ component: 'sync' })));
   const bound = app.server.address();
   const port = typeof bound === 'object' && bound ? bound.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;

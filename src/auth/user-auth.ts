@@ -1,15 +1,10 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Directory } from '../directory/directory.js';
 import type { User } from '../directory/types.js';
-import { unauthorized } from '../http/errors.js';
+import type { AuthRefusal } from './refusal.js';
 import type { TokenResolver } from './token-resolver.js';
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The user of a user-context callback, set by the user-token check. */
-    viewer: User;
-  }
-}
+/** The outcome of a user-token check: the user, or why not (always a 401). */
+export type UserTokenCheck = { ok: true; user: User } | { ok: false; refusal: AuthRefusal };
 
 const REFUSALS = {
   malformed: 'the user token is malformed',
@@ -18,23 +13,24 @@ const REFUSALS = {
 } as const;
 
 /**
- * A preHandler for user-context callbacks (credential type 0): the token header must hold a valid,
- * unexpired token of a user who still exists and is active. Anything else is a 401 with the JSON error.
+ * The check of user-context callbacks (credential type 0): the token header's value (undefined when not
+ * sent) must be a valid, unexpired token of a user who still exists and is active.
  */
-export function userTokenGuard(options: { tokenHeader: string; resolveToken: TokenResolver; directory: Directory }) {
+export function userTokenCheck(options: { tokenHeader: string; resolveToken: TokenResolver; directory: Directory }) {
   const { tokenHeader, resolveToken, directory } = options;
-  return async function requireUser(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-    const token = request.headers[tokenHeader];
-    if (typeof token !== 'string' || token === '') {
-      throw unauthorized(`a user token is required in ${headerDisplay(tokenHeader)}`, 'token_missing');
-    }
+  return async function checkUserToken(token: string | undefined): Promise<UserTokenCheck> {
+    if (token === undefined || token === '') return refuse(`a user token is required in ${headerDisplay(tokenHeader)}`, 'token_missing');
     const result = await resolveToken(token);
-    if (!result.ok) throw unauthorized(REFUSALS[result.reason], `token_${result.reason}`);
+    if (!result.ok) return refuse(REFUSALS[result.reason], `token_${result.reason}`);
     const user = await directory.getUser(result.userId);
-    if (!user) throw unauthorized('the user of this token no longer exists', 'token_user_unknown');
-    if (user.active === false) throw unauthorized('the user of this token is deactivated', 'token_user_inactive');
-    request.viewer = user;
+    if (!user) return refuse('the user of this token no longer exists', 'token_user_unknown');
+    if (user.active === false) return refuse('the user of this token is deactivated', 'token_user_inactive');
+    return { ok: true, user };
   };
+}
+
+function refuse(message: string, code: string): UserTokenCheck {
+  return { ok: false, refusal: { status: 401, code, message } };
 }
 
 function headerDisplay(lowerCaseName: string): string {

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.js';
-import { bindPathFileId, bindPathFileIdAndQueryUserId, platformSignatureGuard } from '../auth/signature-guard.js';
+import { bindPathFileId, bindPathFileIdAndQueryUserId, platformSignatureGuard } from '../http/signature-guard.js';
 import { permissionsFor } from '../directory/permissions.js';
 import { errorResponses, FileSummarySchema, UserSchema } from '../http/schemas.js';
 import { forbidden, notFound } from '../http/errors.js';
@@ -15,7 +15,7 @@ const SIGNED = [{ platformSignature: [] }];
 
 /**
  * The platform-signed callbacks (credential type 3): requests the platform makes with no user token,
- * authenticated by `X-{brand}-Signature` (src/auth/signature-guard.ts; 401 missing or invalid, 403 valid
+ * authenticated by `X-{brand}-Signature` (src/http/signature-guard.ts; 401 missing or invalid, 403 valid
  * but made for another file or user). A user token never opens them.
  *
  * - `GET /admin/files/{fileId}`: the file as an automatic task (a cross-table reference) sees it: read

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context.js';
-import { userTokenGuard } from '../auth/user-auth.js';
+import { userTokenGuard } from '../http/user-token-guard.js';
 import { DirectoryService } from '../directory/directory-service.js';
 
 /** The DirectoryService over the app's directory and configuration (stateless, cheap to make). */

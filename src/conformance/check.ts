@@ -1,4 +1,4 @@
-import type { HttpAnswer } from './http-client.js';
+import { excerpt, type HttpAnswer } from './http-client.js';
 import type { AppCredentials } from './jwt.js';
 import type { Discovered } from './discovery.js';
 import type { Probe } from './probe.js';
@@ -75,10 +75,4 @@ export class CheckContext {
     if (this.found.teamId === undefined) this.skip('the current user has no team (no teamGuid, no GET /users/current/team)');
     return this.found.teamId;
   }
-}
-
-export function excerpt(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  if (flat === '') return '';
-  return `: ${flat.length > 120 ? `${flat.slice(0, 117)}...` : flat}`;
 }

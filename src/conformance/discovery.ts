@@ -1,4 +1,4 @@
-import { excerpt } from './check.js';
+import { excerpt } from './http-client.js';
 import { isRecord } from './jwt.js';
 import { query, seg, type Probe } from './probe.js';
 

@@ -57,3 +57,10 @@ function describe(error: unknown): string {
   const cause = (error as Error & { cause?: unknown }).cause;
   return cause instanceof Error ? `${error.message} (${cause.message})` : error.message;
 }
+
+/** The start of an answer's body on one line, for a failure message (empty when there is no body). */
+export function excerpt(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat === '') return '';
+  return `: ${flat.length > 120 ? `${flat.slice(0, 117)}...` : flat}`;
+}

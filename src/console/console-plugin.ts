@@ -20,7 +20,7 @@ export function consoleSessionsFor(config: Config, store: OpenDatabase): Console
 /**
  * The operator console (docs/console.md): the built front end under /console/ and its session routes.
  * Off (404 `console_disabled`) without ADMIN_API_KEY. The page reads and writes through /api, whose guard
- * accepts the console's session (src/auth/admin-key-guard.ts).
+ * accepts the console's session (src/http/admin-key-guard.ts).
  */
 export async function consoleApp(app: FastifyInstance, options: { context: AppContext; dir?: string }): Promise<void> {
   const sessions = options.context.consoleSessions;

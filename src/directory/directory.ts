@@ -3,6 +3,7 @@ import type {
   DepartmentPathNode,
   DepartmentSummary,
   FileRecord,
+  FileWithGrant,
   PageRequest,
   Paged,
   Role,
@@ -11,14 +12,10 @@ import type {
 } from './types.js';
 import type { DirectorySearch } from './search-port.js';
 
+export type { FileWithGrant } from './types.js';
+
 /** How `GET /files` orders a user's files. */
 export type FileOrder = 'created_at' | 'updated_at';
-
-/** A file together with the strongest role any grant gives the asking user (null: none, or only creator). */
-export interface FileWithGrant {
-  file: FileRecord;
-  grantedRole: Role | null;
-}
 
 /**
  * The directory port: every fact the callbacks need about teams, departments, users and files.

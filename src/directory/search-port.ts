@@ -1,6 +1,5 @@
-import type { FileWithGrant } from './directory.js';
 import type { SearchKeyword } from './search-keyword.js';
-import type { DepartmentPathNode, DepartmentSummary, PageRequest, Paged, User } from './types.js';
+import type { DepartmentPathNode, DepartmentSummary, FileWithGrant, PageRequest, Paged, User } from './types.js';
 
 /** What every search of the port is given. */
 export interface SearchQuery {

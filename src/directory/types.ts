@@ -107,3 +107,9 @@ export interface Paged<T> {
   total: number;
   items: T[];
 }
+
+/** A file together with the strongest role any grant gives the asking user (null: none, or only creator). */
+export interface FileWithGrant {
+  file: FileRecord;
+  grantedRole: Role | null;
+}

@@ -1,5 +1,5 @@
 import { Gauge } from 'prom-client';
-import { redactUrl } from '../logger.js';
+import { redactUrl } from '../redaction.js';
 import type { OperationsStats } from '../store/operations-stats.js';
 import type { MetricsCollector } from './metrics.js';
 

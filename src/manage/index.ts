@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../app-context.js';
-import { adminKeyGuard } from '../auth/admin-key-guard.js';
+import { adminKeyGuard } from '../http/admin-key-guard.js';
 import { contentManageRoutes } from './content-routes.js';
 import { accessRoutes } from './access-routes.js';
 import { directoryBrowseRoutes } from './directory-browse-routes.js';

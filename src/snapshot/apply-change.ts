@@ -9,7 +9,7 @@ import { EMPTY_DIRECTORY, withoutRemoved } from './existing-directory.js';
 import { childPath, schemaProblems, type SchemaError, type SnapshotProblem } from './problems.js';
 import { IdSchema, SECTIONS } from './records.js';
 import { validateSnapshot, type ValidSnapshot } from './validate.js';
-import type { ApplyOptions, ApplyResult, DirectoryChange, DirectoryChangeListener } from './directory-changes.js';
+import type { ApplyOptions, ApplyResult, DirectoryChange, DirectoryChangeListener } from './directory-change-types.js';
 
 /** A change of at least this many records (or any replace) refreshes the database's statistics afterwards. */
 const BULK_RECORDS = 1_000;

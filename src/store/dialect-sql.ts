@@ -1,10 +1,6 @@
 import type { RawBuilder } from 'kysely';
 import type { SearchKeyword } from '../directory/search-keyword.js';
-import { isPostgres } from './dialect.js';
-import { postgresSql } from './postgres/dialect-sql.js';
-import type { Db } from './schema.js';
 import type { MatchKind } from './search/match-kind.js';
-import { sqliteSql } from './sqlite/dialect-sql.js';
 
 /**
  * The SQL that differs between the two dialects, for the read side of the store (store/sqlite/ and
@@ -23,9 +19,4 @@ export interface DialectSql {
    * PostgreSQL: pg_trgm and short-gram GIN indexes (migrations 003 and 006).
    */
   indexMatches(kind: MatchKind, alias: string, keyword: SearchKeyword): { from: RawBuilder<unknown>; where: RawBuilder<unknown> };
-}
-
-/** The dialect SQL of a store or transaction. */
-export function dialectSql(db: Db): DialectSql {
-  return isPostgres(db) ? postgresSql : sqliteSql;
 }

@@ -1,9 +1,8 @@
 import type { DepartmentPathNode } from '../directory/types.js';
+import type { FileList, MatchList, MatchRow, ViewerScope } from './cached-shapes.js';
 import type { PreparedReads } from './prepared-reads.js';
 import type { CachePartition} from './read-cache.js';
 import { ReadCache, readDirectoryVersion } from './read-cache.js';
-import type { FileList, MatchList, MatchRow } from './search/match-lists.js';
-import type { ViewerScope } from './viewer-scope.js';
 
 /** A user as search ranks and filters them. */
 export type UserMatchRow = MatchRow & { team_id: string | null; active: number };

@@ -7,7 +7,7 @@ import type { OpenDatabase } from './database.js';
 import { departmentPaths, departmentRows, directMemberIds, subtreeMemberCounts, teamMemberCount } from './department-facts.js';
 import { DirectoryCaches } from './directory-caches.js';
 import { toFile, toUser, type FileRow, type UserRow } from './directory-rows.js';
-import { dialectSql } from './dialect-sql.js';
+import { dialectSql } from './dialect-sql-for.js';
 import { hotStatements, type FileForViewerRow } from './hot-read-sql.js';
 import { PostgresPreparedReads } from './postgres/prepared-reads.js';
 import { kyselyReads, type PreparedReads } from './prepared-reads.js';

@@ -1,29 +1,7 @@
+import type { PrincipalKey, ViewerScope } from './cached-shapes.js';
 import type { PreparedReads } from './prepared-reads.js';
 import type { ReadContext } from './read-context.js';
 import { Statement } from './statement.js';
-
-/** A principal a grant names: `kind:id` (user, team or department). */
-export type PrincipalKey = `${'user' | 'team' | 'department'}:${string}`;
-
-/**
- * What every search and file check of one user needs to know about them, read once and cached until a
- * write to the people area (src/store/read-cache.ts): their team, their departments, and the principals
- * a grant reaches them through (contracts.md's permission model).
- */
-export interface ViewerScope {
-  userId: string;
-  /** false for an unknown user. */
-  exists: boolean;
-  /** false for a deactivated (or unknown) user. */
-  active: boolean;
-  teamId: string | null;
-  /** The user's own departments. */
-  departmentIds: readonly string[];
-  /** Those departments and all their ancestors, each once. */
-  departmentTree: readonly string[];
-  /** The user, their team, and every department of `departmentTree`. */
-  principals: readonly PrincipalKey[];
-}
 
 const USER = new Statement('SELECT team_id, active FROM users WHERE id = $1');
 const DEPARTMENTS = new Statement(`

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loggerOptions } from '../../src/logger.js';
+import { loggerOptions } from '../../src/http/logger.js';
 import { redactText, redactUrl, redactValue } from '../../src/redaction.js';
 
 describe('redaction of what leaves collab-host', () => {

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Attribute, Change } from 'ldapts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config.js';
+import { composeDirectoryChanges } from '../../src/directory-writes.js';
 import { runLdapSync, type LdapSyncDeps } from '../../src/sync/ldap/ldap-sync.js';
 import { ldapSyncDeps } from '../../src/sync/sync-deps.js';
 import { upsertFiles, upsertTeams, upsertUsers } from '../../src/store/directory-writer.js';
@@ -31,7 +32,7 @@ if (!SLAPD) {
     beforeAll(async () => {
       slapd = await startSlapd(COMPANY_LDIF, { sizeLimit: 20 });
       config = configWithSync(ldapEnv(slapd.url));
-      deps = { ...ldapSyncDeps(config, store())!, now: () => clock };
+      deps = { ...ldapSyncDeps(config, store(), composeDirectoryChanges(config, store()))!, now: () => clock };
       // Before LDAP keeps team corp, it held two users of a snapshot: one created a file, one did not.
       await upsertTeams(store().db, [{ id: 'corp', name: 'Corp (old name)' }]);
       const old = (id: string) => ({ id, name: id, email: null, avatar: null, teamId: 'corp', watermark: null, departmentIds: [] });

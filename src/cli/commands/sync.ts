@@ -1,4 +1,5 @@
 import { loadConfig } from '../../config.js';
+import { composeDirectoryChanges } from '../../directory-writes.js';
 import { openDatabase } from '../../store/database.js';
 import type { DirectoryChange, DirectoryDiff, DirectorySection } from '../../snapshot/directory-changes.js';
 import { runLdapSync } from '../../sync/ldap/ldap-sync.js';
@@ -29,7 +30,7 @@ export async function syncCommand(args: string[]): Promise<number> {
   const store = await openDatabase(config.databaseUrl);
   try {
     const dryRun = values['dry-run'];
-    const report = await runLdapSync(ldapSyncDeps(config, store)!, { mode: values.incremental ? 'scheduled' : 'full', dryRun });
+    const report = await runLdapSync(ldapSyncDeps(config, store, composeDirectoryChanges(config, store))!, { mode: values.incremental ? 'scheduled' : 'full', dryRun });
     const out: string[] = [];
     const mode = `${report.detail ?? ''}${dryRun ? ', dry run' : ''}`;
     if (report.status === 'failed') {

@@ -2,46 +2,13 @@ import { sql } from 'kysely';
 import type { SearchKeyword } from '../../directory/search-keyword.js';
 import { SEARCH_COUNT_CAP } from '../../directory/search-page.js';
 import { matchTier, type MatchTier } from '../../directory/search-ranking.js';
+import type { FileList, MatchList, MatchRow } from '../cached-shapes.js';
 import type { ReadContext } from '../read-context.js';
-import type { PrincipalKey } from '../viewer-scope.js';
 import { compareText } from './text-order.js';
-
-/** The columns a tier is computed from (users also have an e-mail address). */
-export interface MatchRow {
-  id: string;
-  name: string;
-  email?: string | null;
-  name_pinyin: string;
-  name_initials: string;
-}
 
 /** The tier of a row for the keyword (src/directory/search-ranking.ts), or null when it does not match. */
 export function tierOf(keyword: SearchKeyword, row: MatchRow): MatchTier | null {
   return matchTier(keyword, { name: row.name, email: row.email ?? null, pinyin: row.name_pinyin, initials: row.name_initials });
-}
-
-/**
- * The matches of one keyword in one scope, ranked by what does not depend on who searches: tier, then
- * name and id (users, departments) or `updatedAt`, name and id (files). Who searches adds their own
- * order on top (contacts, their departments, files they touched) from small sets of their own.
- */
-export interface MatchList {
-  ids: readonly string[];
-  /** The tier of each id. */
-  tiers: Uint8Array;
-  /** Matches found, before the list kept its first ones. */
-  found: number;
-  /** The scan bound was reached: more rows may match than were read. */
-  truncated: boolean;
-}
-
-/** A file list also finds an id's position, and keeps its intersections with principals' files. */
-export interface FileList extends MatchList {
-  positionOf(fileId: string): number | undefined;
-  /** Positions (ascending) of the list's files granted to a principal; valid for one `intersectionsOf`. */
-  intersections: Map<PrincipalKey, Int32Array>;
-  /** The generation of the principal-file cache the intersections were computed against. */
-  intersectionsOf: number;
 }
 
 function rank<R extends MatchRow>(keyword: SearchKeyword, rows: readonly R[]): Array<R & { tier: MatchTier }> {

@@ -1,6 +1,6 @@
 import type { FileOrder } from '../../directory/directory.js';
 import type { ReadContext } from '../read-context.js';
-import type { ViewerScope } from '../viewer-scope.js';
+import type { ViewerScope } from '../cached-shapes.js';
 import { fileAccessOf, grantedRank, mayRead, readableIds, type FileAccess } from './readable-files.js';
 import type { SearchBounds } from './search-bounds.js';
 import { idListStatements } from './search-statements.js';

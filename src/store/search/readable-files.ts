@@ -1,6 +1,6 @@
 import type { ReadContext } from '../read-context.js';
-import { splitPrincipal, type PrincipalKey, type ViewerScope } from '../viewer-scope.js';
-import type { FileList } from './match-lists.js';
+import type { FileList, PrincipalKey, ViewerScope } from '../cached-shapes.js';
+import { splitPrincipal } from '../viewer-scope.js';
 import { SEARCH_SQL } from './search-statements.js';
 
 /**

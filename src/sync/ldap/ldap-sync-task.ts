@@ -1,7 +1,5 @@
 import type { Config } from '../../config.js';
 import { PollingTask, type TaskLog } from '../../events/polling-task.js';
-import type { OpenDatabase } from '../../store/database.js';
-import { ldapSyncDeps } from '../sync-deps.js';
 import { runLdapSync, type LdapSyncDeps } from './ldap-sync.js';
 
 /**
@@ -10,7 +8,7 @@ import { runLdapSync, type LdapSyncDeps } from './ldap-sync.js';
  * in full every LDAP_FULL_SYNC_INTERVAL). Every run is recorded; failures are logged and retried at
  * the next interval. The server stops the task on close, after the run in progress.
  */
-export function startSyncTasks(config: Config, store: OpenDatabase, log: TaskLog, deps: LdapSyncDeps | undefined = ldapSyncDeps(config, store)): PollingTask[] {
+export function startSyncTasks(config: Config, deps: LdapSyncDeps | undefined, log: TaskLog): PollingTask[] {
   const interval = config.sync.ldap?.intervalSeconds;
   if (!deps || interval === undefined) return [];
   const task = new PollingTask(

@@ -1,9 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
-import { displayHeaderName } from '../http/headers.js';
-import { HttpError, unauthorized } from '../http/errors.js';
-import type { SignatureBinding, SignatureClaims } from './platform-signature.js';
-import { checkPlatformSignature, SIGNATURE_FAILURE_CODES, SIGNATURE_FAILURE_MESSAGES, SIGNATURE_FORBIDDEN } from './signature-check.js';
+import type { SignatureBinding, SignatureClaims } from '../auth/platform-signature.js';
+import { checkPlatformSignature, signatureRefusal } from '../auth/signature-check.js';
+import { refusalError } from './errors.js';
+import { displayHeaderName } from './headers.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -14,33 +14,19 @@ declare module 'fastify' {
 
 /**
  * An onRequest hook for the platform-signed callbacks (credential type 3): it runs before body and
- * query validation, so an unauthenticated caller learns nothing about the request's shape.
- *
- * - valid signature bound to this request: accepted;
- * - no signature: 401 `signature_missing`, unless SIGNATURE_REQUIRED=false (then accepted unsigned);
- * - a signature that is present but wrong: always refused, whatever SIGNATURE_REQUIRED says:
- *   401 when it is not a valid signature of this application, 403 when it is valid but was made for
- *   another file or user.
- *
- * A user token is not looked at: it never opens these endpoints.
+ * query validation, so an unauthenticated caller learns nothing about the request's shape. The rules are
+ * auth/signature-check.ts's `signatureRefusal`. A user token is not looked at: it never opens these endpoints.
  */
 export function platformSignatureGuard(context: AppContext, bind: (request: FastifyRequest) => SignatureBinding = () => ({})) {
   const headerName = displayHeaderName(context.config.headerBrand, 'Signature');
   return async function requirePlatformSignature(request: FastifyRequest): Promise<void> {
-    const check = await checkPlatformSignature(request, context, bind(request));
-    if (check.status === 'valid') {
-      request.platformSignature = check.claims;
-      return;
-    }
-    if (check.status === 'absent') {
-      if (!context.config.signatureRequired) {
-        request.platformSignature = undefined;
-        return;
-      }
-      throw unauthorized(`this endpoint needs a platform signature in ${headerName}`, 'signature_missing');
-    }
-    const status = SIGNATURE_FORBIDDEN.has(check.failure) ? 403 : 401;
-    throw new HttpError(status, SIGNATURE_FAILURE_CODES[check.failure], SIGNATURE_FAILURE_MESSAGES[check.failure]);
+    const header = request.headers[context.headers.signature];
+    const { config } = context;
+    const app = { appId: config.appId, appSecret: config.appSecret, previousAppSecret: config.previousSecrets.appSecret };
+    const check = await checkPlatformSignature(typeof header === 'string' ? header : undefined, app, bind(request));
+    const refusal = signatureRefusal(check, { required: config.signatureRequired, headerName });
+    if (refusal) throw refusalError(refusal);
+    request.platformSignature = check.status === 'valid' ? check.claims : undefined;
   };
 }
 

@@ -1,8 +1,5 @@
 import type { FastifyServerOptions } from 'fastify';
-import { redactUrl } from './redaction.js';
-
-/** URLs without user-info or credential parameters (src/redaction.ts); re-exported for existing callers. */
-export { redactUrl };
+import { redactUrl } from '../redaction.js';
 
 /** pino options: object first, request ids, and no credential in any logged header or URL. */
 export function loggerOptions(level: string): FastifyServerOptions['logger'] {

@@ -1,0 +1,39 @@
+import type { Db } from '../store/schema.js';
+import type { DirectoryDiff } from './change-diff.js';
+import type { DirectorySection } from './directory-store.js';
+
+/**
+ * The one validated path of every directory write: the management API, snapshot imports (the CLI, demo
+ * seeding) and the directory sources (SCIM, LDAP) all change teams, departments, users and files through
+ * `DirectoryChanges.apply`, with one set of rules (src/snapshot/validate.ts, change-rules.ts).
+ */
+export interface DirectoryChange {
+  /** Records to create or replace, in the snapshot's record shapes (contracts.md); validated here. */
+  upsert?: Partial<Record<DirectorySection, unknown[]>>;
+  /** Ids to delete. */
+  remove?: Partial<Record<DirectorySection, string[]>>;
+}
+
+export interface ApplyOptions {
+  /** Who writes: 'api', 'snapshot', 'scim', 'ldap'; recorded, and checked against team ownership. */
+  source: string;
+  /** Validate and compute the diff; write nothing. */
+  dryRun?: boolean;
+  /** The directory becomes exactly `upsert` (snapshot --replace). */
+  replace?: boolean;
+  /** Allow a change that leaves a team with no users. */
+  allowEmpty?: boolean;
+  /** Directory against which snapshot `contentFile` paths resolve. */
+  baseDir?: string;
+}
+
+export type ApplyResult =
+  | { ok: true; diff: DirectoryDiff; dryRun: boolean }
+  | { ok: false; status: 400 | 404 | 409; code: string; message: string; problems: Array<{ path: string; message: string }> };
+
+/** Runs inside the change's transaction, after its writes: seat tasks, audit rows, cache versions. */
+export type DirectoryChangeListener = (trx: Db, diff: DirectoryDiff, options: ApplyOptions) => Promise<void>;
+
+export interface DirectoryChanges {
+  apply(change: DirectoryChange, options: ApplyOptions): Promise<ApplyResult>;
+}

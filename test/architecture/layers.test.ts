@@ -1,0 +1,89 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { cruise, type ICruiseResult } from 'dependency-cruiser';
+import extractDepcruiseOptions from 'dependency-cruiser/config-utl/extract-depcruise-options';
+import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config';
+import { afterAll, describe, expect, it } from 'vitest';
+
+// The project's own rule set, as `npm run lint` runs it (docs/architecture.md).
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const CONFIG = join(ROOT, '.dependency-cruiser.cjs');
+
+/** `rule: from -> to` for every violation of a cruise of `src/` under `baseDir`. */
+async function violations(baseDir: string): Promise<string[]> {
+  const options = await extractDepcruiseOptions(CONFIG);
+  const result = await cruise(['src'], { ...options, validate: true, baseDir }, {}, { tsConfig: extractTSConfig(join(baseDir, 'tsconfig.json')) });
+  const { summary } = result.output as ICruiseResult;
+  return summary.violations.map((violation) => `${violation.rule.name}: ${violation.from} -> ${violation.to}`);
+}
+
+const trees: string[] = [];
+afterAll(() => {
+  for (const tree of trees) rmSync(tree, { recursive: true, force: true });
+});
+
+/** A throw-away project: the given files under src/, a NodeNext tsconfig, and the project's node_modules. */
+function tree(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'collab-host-layers-'));
+  trees.push(dir);
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, 'src', path)), { recursive: true });
+    writeFileSync(join(dir, 'src', path), text);
+  }
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext' }, include: ['src'] }));
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  return dir;
+}
+
+const LEAF = 'export const value = 1;\n';
+const uses = (specifier: string) => `import { value } from '${specifier}';\nexport const copy = value;\n`;
+
+describe('the layer rules', () => {
+  it('pass on src/ as it is', { timeout: 120_000 }, async () => {
+    expect(await violations(ROOT)).toEqual([]);
+  });
+
+  it('let dependencies point down: HTTP -> domain -> store, type-only imports of the domain from the store', async () => {
+    const dir = tree({
+      'callbacks/files.ts': uses('../auth/check.js'),
+      'auth/check.ts': uses('../store/rows.js'),
+      'store/rows.ts': "import type { Port } from '../events/port.js';\nexport const value = 1;\nexport type P = Port;\n",
+      'events/port.ts': 'export interface Port { run(): void }\n',
+      'cli/main.ts': uses('../app.js'),
+      'app.ts': "import type { FastifyInstance } from 'fastify';\nimport { copy } from './callbacks/files.js';\nexport const value: number = copy;\nexport type App = FastifyInstance;\n",
+    });
+    expect(await violations(dir)).toEqual([]);
+  });
+
+  const upward: Array<[string, Record<string, string>, string]> = [
+    ['the domain imports an HTTP layer', { 'auth/check.ts': uses('../http/errors.js'), 'http/errors.ts': LEAF }, 'http-not-from-below: src/auth/check.ts -> src/http/errors.ts'],
+    ['the store imports domain code', { 'store/rows.ts': uses('../events/outbox.js'), 'events/outbox.ts': LEAF }, 'store-is-the-bottom: src/store/rows.ts -> src/events/outbox.ts'],
+    ['the domain imports the composition', { 'sync/deps.ts': uses('../directory-writes.js'), 'directory-writes.ts': LEAF }, 'composition-from-top-only: src/sync/deps.ts -> src/directory-writes.ts'],
+    ['the domain imports AppContext', { 'auth/check.ts': uses('../app-context.js'), 'app-context.ts': LEAF }, 'app-context-for-routes: src/auth/check.ts -> src/app-context.ts'],
+    ['a route module imports a command', { 'manage/routes.ts': uses('../cli/main.js'), 'cli/main.ts': LEAF }, 'cli-only-from-cli: src/manage/routes.ts -> src/cli/main.ts'],
+    ['the domain knows the dialect', { 'events/outbox.ts': uses('../store/sqlite/claim.js'), 'store/sqlite/claim.ts': LEAF }, 'database-drivers-in-store-only: src/events/outbox.ts -> src/store/sqlite/claim.ts'],
+    ['the conformance kit imports the server', { 'conformance/check.ts': uses('../directory/types.js'), 'directory/types.ts': LEAF }, 'conformance-is-independent: src/conformance/check.ts -> src/directory/types.ts'],
+  ];
+  it.each(upward)('fail when %s', async (_what, files, expected) => {
+    expect(await violations(tree(files))).toEqual([expected]);
+  });
+
+  it('fail when the domain imports Fastify', async () => {
+    const found = await violations(tree({ 'auth/guard.ts': "import type { FastifyRequest } from 'fastify';\nexport type R = FastifyRequest;\n" }));
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(/^fastify-in-http-layers-only: src\/auth\/guard\.ts -> .*node_modules\/fastify\//);
+  });
+
+  it('fail on a cycle, even of type-only imports', async () => {
+    const found = await violations(
+      tree({
+        'directory/port.ts': "import type { Hit } from './hits.js';\nexport interface Port { find(): Hit }\n",
+        'directory/hits.ts': "import type { Port } from './port.js';\nexport interface Hit { from: Port }\n",
+      }),
+    );
+    // One report per cycle, from whichever of its modules comes first.
+    expect(found).toEqual(['no-cycles: src/directory/hits.ts -> src/directory/port.ts']);
+  });
+});
