@@ -8,6 +8,7 @@ import { buildApp } from '../../src/app.js';
 import { readSyncConfig } from '../../src/config/sync.js';
 import { startSimulator, type RunningSimulator } from '../../src/conformance/simulator/server.js';
 import { seedDemoIfEmpty } from '../../src/demo-data.js';
+import { composeDirectoryChanges } from '../../src/directory-writes.js';
 import { OutboxWorker } from '../../src/events/outbox-worker.js';
 import { seatTaskWorker } from '../../src/platform-wiring.js';
 import { runLdapSync } from '../../src/sync/ldap/ldap-sync.js';
@@ -227,7 +228,7 @@ describeEachStore('console in a real browser', (store, dialect) => {
     it('shows the last sync run of each source with counts and errors, the licence, and a failing seat task', async () => {
       // A SCIM push creates a user (and SCIM's team); an LDAP run cannot reach its server.
       expect((await scim(app, 'POST', '/Users', { schemas: [USER_SCHEMA], userName: 'yun@scim.example', displayName: '司马云' })).status).toBe(201);
-      expect((await runLdapSync(ldapSyncDeps(config, store())!, { mode: 'full' })).status).toBe('failed');
+      expect((await runLdapSync(ldapSyncDeps(config, store(), composeDirectoryChanges(config, store()))!, { mode: 'full' })).status).toBe('failed');
       // Bob's seat is given back, then asked for again while the one licensed seat is 张三's.
       platform.platform.world.seats.set('zhangsan', { status: 1, createdAt: '2025-01-01T00:00:00Z' });
       const admin = { authorization: `Bearer ${KEY}` };
