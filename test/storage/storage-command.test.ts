@@ -79,6 +79,21 @@ for (const dialect of dialects) {
       expect(broken.code).toBe(1);
       expect(broken.stderr).toMatch(/^welcome-txt: fs:.* holds 15 bytes with SHA-256 [0-9a-f]{64}; recorded: 401 bytes/);
       expect(readdirSync(files)).toHaveLength(1);
+      writeFileSync(join(files, objectKey('welcome-txt')), WELCOME);
+    });
+
+    it('export --out reads the bytes from fs:DIR; import --replace into an empty store puts them in its FILE_STORAGE, where verify finds them', async () => {
+      const exported = await runCli(['export', '--out', join(dir, 'backup', 'demo.json')], { cwd: dir, env: { ...env, FILE_STORAGE: `fs:${files}` } });
+      expect(exported).toMatchObject({ code: 0, stderr: expect.stringContaining('1 stored contents in demo-contents/') });
+      expect(readFileSync(join(dir, 'backup', 'demo-contents', 'welcome-txt.txt')).equals(WELCOME)).toBe(true);
+
+      const other = join(dir, 'other-files');
+      const otherEnv = { ...cliEnv(`sqlite:${join(dir, 'other.db')}`), FILE_STORAGE: `fs:${other}` };
+      const imported = await runCli(['import', '--replace', join(dir, 'backup', 'demo.json')], { cwd: dir, env: otherEnv });
+      expect(imported).toMatchObject({ code: 0, stderr: '' });
+      expect(imported.stdout).toContain(`1 stored content written to fs:${other}`);
+      expect(readFileSync(join(other, objectKey('welcome-txt'))).equals(WELCOME)).toBe(true);
+      expect(await runCli(['storage', 'verify'], { cwd: dir, env: otherEnv })).toMatchObject({ code: 0, stdout: `checked 1 stored files (${WELCOME.length} bytes) in fs:${other}: all match\n` });
     });
   });
 }
