@@ -37,7 +37,7 @@ export interface MigrationOptions {
 }
 
 /** Every stored file's row, page by page, in file id order; or the rows of `fileIds` that exist. */
-async function* everyObject(storage: FileStorage, fileIds?: readonly string[]): AsyncGenerator<FileObject> {
+export async function* everyObject(storage: FileStorage, fileIds?: readonly string[]): AsyncGenerator<FileObject> {
   if (fileIds) {
     for (const fileId of fileIds) {
       const object = await storage.rows.get(fileId);
