@@ -14,7 +14,9 @@ import { EXIT, parseCommandArgs } from '../command-args.js';
 
 const USAGE = `usage: collab-host import FILE [--replace] [--dry-run] [--allow-empty]
 
-Loads the directory snapshot FILE into DATABASE_URL in one transaction: all of it, or nothing.
+Loads the directory snapshot FILE into DATABASE_URL in one transaction: all of it, or nothing. The
+bytes of each contentFile (checked against FILE_MAX_SIZE and the .contents.json an export writes beside
+them) then go to FILE_STORAGE.
   --replace      the directory becomes exactly FILE (default: upsert by id, other records stay)
   --dry-run      check FILE and print what would change; write nothing
   --allow-empty  allow an import that leaves a team with no active users, or removes every team`;
@@ -76,6 +78,10 @@ async function storeContents(config: Config, store: OpenDatabase, fileIds: strin
   const storage = createFileStorage(config, new SqlFileObjects(store.db));
   try {
     return await storeImportedContents(storage, fileIds);
+  } catch (error) {
+    // The import has committed: its bytes are in the rows and served from there; say how to finish.
+    const problem = `could not be written to ${describeLocation(config.storage.location)}: ${(error as Error).message}`;
+    return { copied: 0, bytes: 0, inPlace: 0, handedOver: 0, problems: fileIds.map((fileId) => ({ fileId, problem })) };
   } finally {
     await storage.close();
   }
