@@ -107,7 +107,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     headers: platformHeaders(config.headerBrand),
     resolveToken,
     events,
-    platform: platformServices(config, deps.store, directory),
+    platform: platformServices(config, deps.store, fileStorage, directory),
     metrics,
     directoryChanges: composeDirectoryChanges(config, deps.store, deps.directoryListeners),
     fileStorage,

@@ -1,7 +1,8 @@
 import type { Config } from './config.js';
 import type { Directory } from './directory/directory.js';
 import { platformClientFor, platformUserFor } from './platform/configured-client.js';
-import type { DocumentTaskDeps } from './platform/document-tasks.js';
+import type { DocumentDeps } from './platform/create-document.js';
+import type { DocumentTaskDeps, ExportContents } from './platform/document-tasks.js';
 import type { PlatformServices } from './platform/platform-services.js';
 import { SeatTaskWorker, type SeatTaskWorkerOptions } from './platform/seat-task-worker.js';
 import type { OpenDatabase } from './store/database.js';
@@ -14,20 +15,24 @@ import { SqlDirectory } from './store/sql-directory.js';
  * The platform's document flows over the store, the configured platform and collab-host's own user
  * tokens: one composition for the app and the commands (the domain never builds its store).
  */
-export function documentTaskDeps(config: Config, store: OpenDatabase, directory: Directory = SqlDirectory.over(store)): DocumentTaskDeps {
+export function documentDeps(config: Config, store: OpenDatabase, directory: Directory = SqlDirectory.over(store)): DocumentDeps {
   return {
     directory,
     records: sqlDocumentRecords(store.db),
-    tasks: sqlPlatformTasks(store.db),
     platform: platformClientFor(config),
     userFor: platformUserFor(config),
     lang: config.platform.lang,
   };
 }
 
+/** The document flows with their tasks (imports, exports); an export's bytes go to `contents` (the file storage). */
+export function documentTaskDeps(config: Config, store: OpenDatabase, contents: ExportContents, directory?: Directory): DocumentTaskDeps {
+  return { ...documentDeps(config, store, directory), tasks: sqlPlatformTasks(store.db), contents };
+}
+
 /** Everything the management API needs for the platform (AppContext.platform). */
-export function platformServices(config: Config, store: OpenDatabase, directory?: Directory): PlatformServices {
-  return { documents: documentTaskDeps(config, store, directory), seats: sqlSeatTasks(store.db) };
+export function platformServices(config: Config, store: OpenDatabase, contents: ExportContents, directory?: Directory): PlatformServices {
+  return { documents: documentTaskDeps(config, store, contents, directory), seats: sqlSeatTasks(store.db) };
 }
 
 /** The seat worker over the store's queue; undefined when PLATFORM_API_URL is not set. */

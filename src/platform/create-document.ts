@@ -22,8 +22,6 @@ export interface DocumentRecords {
   remove(fileId: string): Promise<void>;
   /** Removes a document whatever its status, with its grants and stored bytes (it was deleted on the platform). */
   removeDocument(fileId: string): Promise<void>;
-  /** Stores the bytes collab-host serves for a third-party file (an export's result). */
-  putContent(fileId: string, contentType: string, bytes: Buffer): Promise<void>;
 }
 
 export interface DocumentDeps {

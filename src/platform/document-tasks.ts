@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import { formatTime } from '../directory/time.js';
-import { contentTypeForExtension } from '../snapshot/content-type.js';
 import { DOCUMENT_TYPES, DocumentInputError, newFile, notConfigured, placeDocument, type DocumentDeps } from './create-document.js';
-import { downloadExport } from './export-download.js';
+import { downloadExport, type ExportDownload } from './export-download.js';
 import { PlatformError } from './platform-errors.js';
 import { EXPORT_FORMATS, IMPORT_EXTENSIONS } from './platform-requests.js';
+import type { PutOutcome } from '../storage/file-storage.js';
 import type { PlatformTaskRow, PlatformTaskStore } from '../store/platform-tasks.js';
 
 /** The task bookkeeping of the import and export flows (table `platform_tasks`). */
@@ -12,11 +13,21 @@ export type DocumentTaskStore = PlatformTaskStore;
 type TaskStatus = 'running' | 'done' | 'failed';
 type TaskRow = PlatformTaskRow;
 
+/** Where an export's bytes are kept: the file storage, the one path of every stored byte (FileStorage.put). */
+export interface ExportContents {
+  put(fileId: string, body: Readable, meta: { contentType?: string; declaredSize?: number }): Promise<PutOutcome>;
+}
+
 export interface DocumentTaskDeps extends DocumentDeps {
   tasks: DocumentTaskStore;
-  /** Fetches an export's bytes (injectable for tests; default: an HTTP GET with a time-out and a size cap). */
-  download?: (url: string) => Promise<Buffer>;
+  /** Stores an export's bytes (size limit, hash, media type, back end) as an upload would. */
+  contents: ExportContents;
+  /** Fetches an export's bytes (injectable for tests; default: an HTTP GET with a time-out). */
+  download?: (url: string) => Promise<ExportDownload>;
 }
+
+/** The exported bytes could not be kept (larger than FILE_MAX_SIZE): the task fails with this message. */
+class ExportNotKept extends Error {}
 
 /** A task as the management API and the CLI show it. */
 export interface TaskView {
@@ -120,7 +131,14 @@ export async function exportStatus(deps: DocumentTaskDeps, taskId: string): Prom
     await deps.tasks.update('export', taskId, { progress: Math.min(progress, 99), nowIso: nowIso(deps) });
     return { ...view(task), progress: Math.min(progress, 99) };
   }
-  const exportFileId = await keepExport(deps, task, downloadUrl);
+  let exportFileId: string;
+  try {
+    exportFileId = await keepExport(deps, task, downloadUrl);
+  } catch (error) {
+    if (!(error instanceof ExportNotKept)) throw error;
+    await deps.tasks.update('export', taskId, { status: 'failed', message: error.message, nowIso: nowIso(deps) });
+    return { ...view(task), status: 'failed', message: error.message };
+  }
   await deps.tasks.update('export', taskId, { status: 'done', progress: 100, resultFileId: exportFileId, nowIso: nowIso(deps) });
   return { ...view(task), status: 'done', progress: 100, exportFileId };
 }
@@ -130,12 +148,27 @@ async function keepExport(deps: DocumentTaskDeps, task: TaskRow, downloadUrl: st
   const id = `export-${createHash('sha256').update(task.task_id).digest('hex').slice(0, 32)}`;
   const [source, user] = await Promise.all([deps.directory.getFile(task.file_id), deps.directory.getUser(task.user_id)]);
   if (!user) throw new DocumentInputError('unknown-user', `user ${task.user_id} no longer exists`);
-  const bytes = await (deps.download ?? downloadExport)(downloadUrl);
+  const download = await (deps.download ?? downloadExport)(downloadUrl);
   const name = `${source?.name ?? task.file_id}.${format}`;
-  if (await deps.records.reserve(newFile(deps, user, { id, name, type: 'file', ext: format }))) {
-    await deps.records.putContent(id, contentTypeForExtension(format), bytes);
-    await deps.records.setStatus(id, 'active');
+  if (!(await deps.records.reserve(newFile(deps, user, { id, name, type: 'file', ext: format })))) {
+    download.body.destroy(); // another poll keeps it
+    return id;
   }
+  // The media type follows the format (the file's ext), whatever the platform's download says.
+  let outcome: PutOutcome;
+  try {
+    outcome = await deps.contents.put(id, download.body, download.declaredSize === undefined ? {} : { declaredSize: download.declaredSize });
+  } catch (error) {
+    await deps.records.remove(id);
+    throw error;
+  }
+  if (!outcome.ok) {
+    download.body.destroy();
+    await deps.records.remove(id);
+    if (outcome.reason === 'too_large') throw new ExportNotKept('the exported file is larger than FILE_MAX_SIZE; nothing was kept');
+    throw new Error(`the export's file ${id} could not be stored (${outcome.reason})`);
+  }
+  await deps.records.setStatus(id, 'active');
   return id;
 }
 

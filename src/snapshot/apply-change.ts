@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { Compile } from 'typebox/compile';
 import type { TSchema } from 'typebox';
 import { diffChange, sectionLists, type DirectoryDiff } from './change-diff.js';
 import { crossTeamMoves, emptinessRefusal, missingRemovals, ownershipRefusal, refusal, removalPath, type Refusal } from './change-rules.js';
-import { contentTypeForExtension, extensionOf } from './content-type.js';
+import { CONTENT_MANIFEST } from './content-manifest.js';
+import { storedContentType } from './content-type.js';
 import type { ContentToStore, DirectorySection, DirectoryTransaction, DirectoryWriteStore } from './directory-store.js';
 import { EMPTY_DIRECTORY, withoutRemoved } from './existing-directory.js';
 import { childPath, schemaProblems, type SchemaError, type SnapshotProblem } from './problems.js';
@@ -48,10 +50,13 @@ export async function applyChange(context: ApplyContext, change: DirectoryChange
       const validation = await validateSnapshot(upsert, {
         existing: replace ? EMPTY_DIRECTORY : withoutRemoved(tx.existing, gone),
         ...(options.baseDir === undefined ? {} : { baseDir: options.baseDir }),
+        ...(options.maxContentBytes === undefined ? {} : { maxContentBytes: options.maxContentBytes }),
       });
       if (!validation.ok) throw new Rollback(refused(refusal(400, 'invalid_record', validation.problems)));
       const snapshot = validation.snapshot;
-      const contents = await readContents(snapshot);
+      const read = await readContents(snapshot);
+      if (read.problems.length > 0) throw new Rollback(refused(refusal(400, 'invalid_record', read.problems)));
+      const contents = read.contents;
 
       const { diff, facts } = await diffChange(tx, { snapshot, remove, replace, contents: new Map(contents.map((content) => [content.fileId, content.bytes])) });
       const before = options.allowEmpty ? undefined : { users: await tx.activeUsersByTeam(), teams: await tx.teamCount() };
@@ -115,17 +120,26 @@ function readChange(change: DirectoryChange): { upsert: unknown; remove: Record<
   return { upsert, remove, problems };
 }
 
-/** Reads the bytes of every `contentFile` before anything is written: one that vanished fails the change whole. */
-async function readContents(snapshot: ValidSnapshot): Promise<ContentToStore[]> {
-  return Promise.all(
+/**
+ * Reads the bytes of every `contentFile` before anything is written: one that vanished fails the change
+ * whole, and so does one whose SHA-256 is not what the export's manifest recorded (a damaged copy). The
+ * media type is the recorded one, else as for an upload.
+ */
+async function readContents(snapshot: ValidSnapshot): Promise<{ contents: ContentToStore[]; problems: SnapshotProblem[] }> {
+  const problems: SnapshotProblem[] = [];
+  const contents = await Promise.all(
     snapshot.files
-      .filter((entry) => entry.contentPath !== null)
-      .map(async ({ file, contentPath }) => ({
-        fileId: file.id,
-        contentType: contentTypeForExtension(file.ext ?? extensionOf(contentPath!)),
-        bytes: await readFile(contentPath!),
-      })),
+      .filter((entry) => entry.contentPath !== null && entry.content !== null)
+      .map(async ({ file, contentPath, content }) => {
+        const bytes = await readFile(contentPath!);
+        const recorded = content!.recorded;
+        if (recorded && createHash('sha256').update(bytes).digest('hex') !== recorded.sha256) {
+          problems.push({ path: content!.at, message: `names a file whose SHA-256 is not the ${recorded.sha256} that ${CONTENT_MANIFEST} beside it records` });
+        }
+        return { fileId: file.id, contentType: storedContentType(recorded?.contentType, file.ext, file.name, contentPath!), bytes };
+      }),
   );
+  return { contents, problems };
 }
 
 /**

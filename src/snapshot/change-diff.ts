@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { DirectorySection, DirectoryTransaction, StoredRecords } from './directory-store.js';
 import { recordOf, storedIdOf } from './record-form.js';
 import { SECTIONS } from './records.js';
@@ -118,8 +119,8 @@ async function changed(tx: DirectoryTransaction, section: DirectorySection, befo
   // Without new bytes an upsert keeps the stored ones, and a replace drops them.
   if (bytes === undefined) return input.replace && stored.contentSize !== null;
   if (stored.contentSize !== bytes.length) return true;
-  const current = await tx.storedContent(stored.file.id);
-  return current === undefined || !current.equals(bytes);
+  // Compared by hash: the stored bytes may be in a directory or a bucket, not in the row.
+  return (await tx.storedContentSha256(stored.file.id)) !== createHash('sha256').update(bytes).digest('hex');
 }
 
 async function allStoredIds(tx: DirectoryTransaction, section: DirectorySection): Promise<Set<string>> {

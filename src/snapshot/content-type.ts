@@ -41,3 +41,13 @@ export function extensionOf(name: string): string | null {
   const match = /\.([A-Za-z0-9]{1,16})$/.exec(name);
   return match ? match[1]!.toLowerCase() : null;
 }
+
+/**
+ * The media type kept with stored bytes (an upload, a snapshot's `contentFile`, a platform export): the one
+ * given, unless there is none or it is the generic `application/octet-stream`; else the file's extension
+ * (`ext`, or that of the first name that has one).
+ */
+export function storedContentType(given: string | undefined, ext: string | null, ...names: string[]): string {
+  if (given !== undefined && given !== DEFAULT_CONTENT_TYPE) return given;
+  return contentTypeForExtension(ext ?? names.map(extensionOf).find((found) => found !== null) ?? null);
+}

@@ -25,6 +25,8 @@ export interface ApplyOptions {
   allowEmpty?: boolean;
   /** Directory against which snapshot `contentFile` paths resolve. */
   baseDir?: string;
+  /** The largest snapshot `contentFile` (FILE_MAX_SIZE); default: no limit. */
+  maxContentBytes?: number;
 }
 
 export type ApplyResult =

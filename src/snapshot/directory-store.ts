@@ -35,8 +35,8 @@ export interface DirectoryRecordReader {
   read<S extends DirectorySection>(section: S, ids: readonly string[], options?: { activeOnly?: boolean }): Promise<StoredRecords[S][]>;
   /** Up to `limit` ids after `after` (exclusive; from the start when absent), in id order. */
   pageIds(section: DirectorySection, page: { after?: string; limit?: number; activeOnly?: boolean }): Promise<string[]>;
-  /** The stored bytes of a file, if any. */
-  storedContent(fileId: string): Promise<Buffer | undefined>;
+  /** The hex SHA-256 of a file's stored bytes (wherever they are kept), if it has any. */
+  storedContentSha256(fileId: string): Promise<string | undefined>;
   /** How many files have bytes that collab-host stores. */
   storedContentCount(): Promise<number>;
 }

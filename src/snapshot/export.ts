@@ -7,11 +7,12 @@ import { SECTIONS } from './records.js';
 
 export interface ExportOptions {
   /**
-   * Called once per file whose bytes collab-host stores; writes them somewhere and returns the path to
-   * put in `contentFile` (relative to where the snapshot will be written). Without it, `contentFile` is
-   * left out: such a snapshot, imported as an upsert, keeps the stored bytes that are already there.
+   * Called once per file whose bytes collab-host stores (wherever FILE_STORAGE keeps them); writes them
+   * somewhere and returns the path to put in `contentFile` (relative to where the snapshot will be
+   * written). Without it, `contentFile` is left out: such a snapshot, imported as an upsert, keeps the
+   * stored bytes that are already there.
    */
-  writeContent?: (file: { id: string; ext: string | null }, bytes: Buffer) => Promise<string>;
+  writeContent?: (file: { id: string; ext: string | null }) => Promise<string>;
 }
 
 /** Records read per page: memory stays bounded whatever the size of the directory. */
@@ -34,23 +35,15 @@ export async function exportSnapshot(db: Db, options: ExportOptions = {}): Promi
         const stored = byId.get(id);
         if (stored === undefined) continue;
         const record = recordOf(section, stored);
-        if (section === 'files' && options.writeContent) await addContentFile(record as SnapshotFileRecord, stored as StoredRecords['files'], reader.storedContent, options.writeContent);
+        if (section === 'files' && options.writeContent && (stored as StoredRecords['files']).contentSize !== null) {
+          const { file } = stored as StoredRecords['files'];
+          (record as SnapshotFileRecord).contentFile = await options.writeContent({ id: file.id, ext: file.ext });
+        }
         records.push(record);
       }
     }
   }
   return snapshot;
-}
-
-async function addContentFile(
-  record: SnapshotFileRecord,
-  stored: StoredRecords['files'],
-  storedContent: (fileId: string) => Promise<Buffer | undefined>,
-  writeContent: NonNullable<ExportOptions['writeContent']>,
-): Promise<void> {
-  if (stored.contentSize === null) return;
-  const bytes = await storedContent(stored.file.id);
-  if (bytes !== undefined) record.contentFile = await writeContent({ id: stored.file.id, ext: stored.file.ext }, bytes);
 }
 
 /** How many files of the store have bytes collab-host serves (an export without contents leaves them out). */

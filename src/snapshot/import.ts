@@ -5,6 +5,8 @@ export interface ImportOptions {
   replace?: boolean;
   /** Directory of the snapshot file (`contentFile` paths are relative to it). */
   baseDir?: string;
+  /** The largest `contentFile` (FILE_MAX_SIZE, as for an upload); default: no limit. */
+  maxContentBytes?: number;
   /** Check and compute what would change; write nothing. */
   dryRun?: boolean;
   /** Allow an import that leaves a team with no active users, or (replace) removes every team. */
@@ -38,6 +40,7 @@ export async function importSnapshot(changes: DirectoryChanges, input: unknown, 
       dryRun: options.dryRun ?? false,
       allowEmpty: options.allowEmpty ?? false,
       ...(options.baseDir === undefined ? {} : { baseDir: options.baseDir }),
+      ...(options.maxContentBytes === undefined ? {} : { maxContentBytes: options.maxContentBytes }),
     },
   );
   if (!result.ok) return result;

@@ -5,6 +5,7 @@ import type { TSchema } from 'typebox';
 import { isInterfaceTime } from '../directory/time.js';
 import type { Department, Grant, Team, User } from '../directory/types.js';
 import type { FileInput } from '../store/directory-writer.js';
+import { CONTENT_MANIFEST, ContentManifests, type ContentRecord } from './content-manifest.js';
 import { EMPTY_DIRECTORY, type ExistingDirectory } from './existing-directory.js';
 import { byRecord, childPath, schemaProblems, withoutBrokenFields, type SchemaError, type SnapshotProblem } from './problems.js';
 import { gatherFacts, parsePrincipal, type Indexed } from './reference-facts.js';
@@ -26,7 +27,14 @@ export interface ValidSnapshot {
   teams: Team[];
   departments: Department[];
   users: Array<User & { departmentIds: string[]; active: boolean }>;
-  files: Array<{ file: FileInput; grants: Grant[]; /** absolute path of the bytes to store, if any */ contentPath: string | null }>;
+  files: Array<{
+    file: FileInput;
+    grants: Grant[];
+    /** absolute path of the bytes to store, if any */
+    contentPath: string | null;
+    /** the JSON path of its `contentFile`, and what an export's manifest recorded of the bytes (if it did) */
+    content: { at: string; recorded?: ContentRecord } | null;
+  }>;
 }
 
 export type SnapshotValidation = { ok: true; snapshot: ValidSnapshot } | { ok: false; problems: SnapshotProblem[] };
@@ -36,6 +44,8 @@ export interface ValidateOptions {
   existing?: ExistingDirectory;
   /** Directory of the snapshot file, against which `contentFile` paths resolve; without it `contentFile` is refused. */
   baseDir?: string;
+  /** The largest `contentFile` (FILE_MAX_SIZE, as for an upload); default: no limit. */
+  maxContentBytes?: number;
 }
 
 /** Department ids of this form name a team's root in the interface (`TEAM_{teamId}`), so none may take it. */
@@ -58,6 +68,7 @@ const checkSnapshot = Compile(SnapshotSchema as TSchema);
  */
 export async function validateSnapshot(input: unknown, options: ValidateOptions = {}): Promise<SnapshotValidation> {
   const existing = options.existing ?? EMPTY_DIRECTORY;
+  const manifests = new ContentManifests();
   const problems: SnapshotProblem[] = [];
   const problem = (path: string, message: string) => problems.push({ path, message });
 
@@ -177,12 +188,15 @@ export async function validateSnapshot(input: unknown, options: ValidateOptions 
       problem(at('downloadUrl'), 'is required for a file of type "file" whose bytes collab-host does not store (or give contentFile in a snapshot file)');
     }
     let contentPath: string | null = null;
+    let content: ValidSnapshot['files'][number]['content'] = null;
     if (record.contentFile !== undefined) {
       if (record.type !== undefined && record.type !== 'file') problem(at('contentFile'), 'is only for files of type "file"');
       else if (options.baseDir === undefined) problem(at('contentFile'), 'is only accepted in a snapshot file (a path relative to it)');
       else {
         contentPath = resolve(options.baseDir, record.contentFile);
-        if (!isReadableFile(contentPath)) problem(at('contentFile'), `names "${record.contentFile}", which is not a file (looked for ${contentPath})`);
+        const checked = checkContentFile(contentPath, record.contentFile, manifests, options.maxContentBytes);
+        if (typeof checked === 'string') problem(at('contentFile'), checked);
+        else content = { at: at('contentFile'), ...(checked ? { recorded: checked } : {}) };
       }
     }
 
@@ -227,6 +241,7 @@ export async function validateSnapshot(input: unknown, options: ValidateOptions 
       },
       grants,
       contentPath,
+      content,
     });
   }
 
@@ -251,11 +266,24 @@ export async function validateSnapshot(input: unknown, options: ValidateOptions 
   };
 }
 
-function isReadableFile(path: string): boolean {
+/**
+ * A `contentFile` as an upload would take it: a file, within the size limit, and (when an export's manifest
+ * records it) of the size recorded. Answers what is wrong, or the manifest's record (the bytes' hash is
+ * checked as they are read).
+ */
+function checkContentFile(path: string, given: string, manifests: ContentManifests, maxBytes: number | undefined): ContentRecord | undefined | string {
+  let size: number;
   try {
-    return statSync(path).isFile();
+    const stat = statSync(path);
+    if (!stat.isFile()) throw new Error('not a file');
+    size = stat.size;
   } catch {
-    return false;
+    return `names "${given}", which is not a file (looked for ${path})`;
   }
+  if (maxBytes !== undefined && size > maxBytes) return `names "${given}", ${size} bytes: larger than FILE_MAX_SIZE (${maxBytes} bytes)`;
+  const recorded = manifests.recordOf(path);
+  if (typeof recorded === 'string') return `names "${given}": ${recorded}`;
+  if (recorded && recorded.size !== size) return `names "${given}", ${size} bytes; ${CONTENT_MANIFEST} beside it records ${recorded.size}`;
+  return recorded;
 }
 

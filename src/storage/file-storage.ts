@@ -1,7 +1,7 @@
 import { PassThrough, type Readable } from 'node:stream';
 import type { DownloadLinks } from '../auth/download-link.js';
 import { formatTime } from '../directory/time.js';
-import { contentTypeForExtension, DEFAULT_CONTENT_TYPE, extensionOf } from '../snapshot/content-type.js';
+import { storedContentType } from '../snapshot/content-type.js';
 import { DatabaseBackend } from './database-backend.js';
 import { downloadName } from './download-name.js';
 import type { FileObject, FileObjectRows } from './file-object-rows.js';
@@ -79,8 +79,7 @@ export class FileStorage implements StoredContentSource {
     if (file === undefined) return { ok: false, reason: 'no_file' };
     if (file.type !== 'file') return { ok: false, reason: 'not_a_file' };
     if (meta.declaredSize !== undefined && meta.declaredSize > this.options.maxUploadBytes) return { ok: false, reason: 'too_large' };
-    const contentType =
-      meta.contentType === undefined || meta.contentType === DEFAULT_CONTENT_TYPE ? contentTypeForExtension(file.ext ?? extensionOf(file.name)) : meta.contentType;
+    const contentType = storedContentType(meta.contentType, file.ext, file.name);
 
     let written;
     try {

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { StorageLocation } from '../config/storage.js';
 import { MeasuredStream } from './measured-stream.js';
-import type { ByteRange, ObjectBackend, OpenedObject, PutOptions, PutResult } from './object-backend.js';
+import type { ByteRange, HeldObject, ObjectBackend, OpenedObject, PutOptions, PutResult } from './object-backend.js';
 import { objectKey } from './object-key.js';
 
 /**
@@ -69,9 +69,30 @@ export class FsBackend implements ObjectBackend {
     });
   }
 
+  async *list(): AsyncIterable<HeldObject> {
+    for (const folder of await entries(this.dir)) {
+      if (!/^[0-9a-f]{2}$/.test(folder)) continue; // not one of ours
+      for (const name of await entries(join(this.dir, folder))) {
+        const address = join(this.dir, folder, name);
+        const found = await stat(address).catch(() => undefined); // removed meanwhile
+        if (found?.isFile()) yield { key: `${folder}/${name}`, address, size: found.size, modifiedAt: found.mtimeMs };
+      }
+    }
+  }
+
   async close(): Promise<void> {}
 
   private pathOf(fileId: string): string {
     return join(this.dir, objectKey(fileId));
+  }
+}
+
+/** The names in a directory; none when it does not exist (nothing stored yet) or is not a directory. */
+async function entries(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir)).sort();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return [];
+    throw error;
   }
 }

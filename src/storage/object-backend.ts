@@ -56,10 +56,26 @@ export interface ObjectBackend {
   open(fileId: string): Promise<OpenedObject | undefined>;
   /** Removes the file's bytes; nothing happens when there are none. */
   delete(fileId: string): Promise<void>;
+  /**
+   * Every object the back end holds, by its key under DIR or PREFIX (`ab/ab12…`, see objectKey), for
+   * `storage orphans`; not for the database back end, whose bytes are rows.
+   */
+  list?(): AsyncIterable<HeldObject>;
   /** S3 only: a link the store itself serves, signed and expiring. */
   presign?(fileId: string, options: PresignOptions): Promise<string>;
   /** Lets go of connections. */
   close(): Promise<void>;
+}
+
+/** An object as listed by a back end. */
+export interface HeldObject {
+  /** Relative to DIR or PREFIX: `ab/ab12…` (or an upload's temporary file beside it). */
+  key: string;
+  /** Where it is, for the operator: a path, or an s3:// address. */
+  address: string;
+  size: number;
+  /** Last written, epoch milliseconds. */
+  modifiedAt: number;
 }
 
 /** The body went past the size limit: nothing of it was kept. */

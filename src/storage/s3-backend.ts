@@ -1,4 +1,4 @@
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Readable } from 'node:stream';
@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import type { S3Settings, StorageLocation } from '../config/storage.js';
 import { contentDisposition } from './download-name.js';
 import { MeasuredStream } from './measured-stream.js';
-import { ObjectTooLarge, type ByteRange, type ObjectBackend, type OpenedObject, type PresignOptions, type PutOptions, type PutResult } from './object-backend.js';
+import { ObjectTooLarge, type ByteRange, type HeldObject, type ObjectBackend, type OpenedObject, type PresignOptions, type PutOptions, type PutResult } from './object-backend.js';
 import { objectKey } from './object-key.js';
 
 /** Parts of a multipart upload: S3's smallest, so memory per upload stays at a few parts. */
@@ -102,6 +102,19 @@ export class S3Backend implements ObjectBackend {
 
   async delete(fileId: string): Promise<void> {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.keyOf(fileId) }));
+  }
+
+  async *list(): AsyncIterable<HeldObject> {
+    const under = this.prefix === '' ? '' : `${this.prefix}/`;
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: under, ...(token === undefined ? {} : { ContinuationToken: token }) }));
+      for (const object of page.Contents ?? []) {
+        if (object.Key === undefined) continue;
+        yield { key: object.Key.slice(under.length), address: `s3://${this.bucket}/${object.Key}`, size: Number(object.Size ?? 0), modifiedAt: object.LastModified?.getTime() ?? 0 };
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token !== undefined);
   }
 
   async presign(fileId: string, options: PresignOptions): Promise<string> {

@@ -32,10 +32,19 @@ export interface MigrationOptions {
   from?: ObjectBackend;
   /** Count what would be copied; copy nothing. */
   dryRun?: boolean;
+  /** Only these files (those a snapshot import just stored); default: every stored file. */
+  fileIds?: readonly string[];
 }
 
-/** Every stored file's row, page by page, in file id order. */
-async function* everyObject(storage: FileStorage): AsyncGenerator<FileObject> {
+/** Every stored file's row, page by page, in file id order; or the rows of `fileIds` that exist. */
+export async function* everyObject(storage: FileStorage, fileIds?: readonly string[]): AsyncGenerator<FileObject> {
+  if (fileIds) {
+    for (const fileId of fileIds) {
+      const object = await storage.rows.get(fileId);
+      if (object) yield object;
+    }
+    return;
+  }
   let after: string | undefined;
   for (;;) {
     const page = await storage.rows.list({ limit: PAGE, ...(after === undefined ? {} : { after }) });
@@ -97,7 +106,7 @@ export async function migrateObjects(storage: FileStorage, target: ObjectBackend
   const targetIsConfigured = targetName === describeLocation(storage.backend.location);
   const problem = (fileId: string, text: string) => report.problems.push({ fileId, problem: text });
 
-  for await (const object of everyObject(storage)) {
+  for await (const object of everyObject(storage, options.fileIds)) {
     // Rows do not say which outside back end holds their bytes: `from` (if not the database), else FILE_STORAGE's.
     const from = options.from?.location.kind === 'database' ? undefined : options.from;
     const source = object.inDatabase ? storage.holderOf(object) : (from ?? storage.holderOf(object));
@@ -150,4 +159,15 @@ export async function migrateObjects(storage: FileStorage, target: ObjectBackend
     report.handedOver += 1;
   }
   return report;
+}
+
+/**
+ * After a snapshot import, which writes the bytes of each `contentFile` into its row in the import's one
+ * transaction: hands them over to the configured back end (FILE_STORAGE) as `storage migrate` would,
+ * each copy read back and checked against its SHA-256. Writing to the back end before the commit could
+ * replace the bytes of a file whose import then rolls back.
+ */
+export async function storeImportedContents(storage: FileStorage, fileIds: readonly string[]): Promise<MigrationReport> {
+  if (storage.backend.location.kind === 'database' || fileIds.length === 0) return { copied: 0, bytes: 0, inPlace: 0, handedOver: 0, problems: [] };
+  return migrateObjects(storage, storage.backend, { fileIds });
 }

@@ -27,9 +27,9 @@ export function storedRecords(db: Db): DirectoryRecordReader {
       if (section === 'files' && page.activeOnly) query = query.where('status', '=', 'active');
       return (await query.execute()).map((row) => row.id);
     },
-    async storedContent(fileId) {
-      const row = await db.selectFrom('file_contents').select('content').where('file_id', '=', fileId).executeTakeFirst();
-      return row ? Buffer.from(row.content) : undefined;
+    async storedContentSha256(fileId) {
+      const row = await db.selectFrom('file_contents').select('sha256').where('file_id', '=', fileId).executeTakeFirst();
+      return row?.sha256;
     },
     storedContentCount: () => countRows(db, 'file_contents'),
   };

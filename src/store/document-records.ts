@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { FileRecord } from '../directory/types.js';
-import { fileRow, putFileContent } from './directory-writer.js';
+import { fileRow } from './directory-writer.js';
 import type { Database } from './schema.js';
 
 /**
@@ -17,8 +17,6 @@ export interface SqlDocumentRecords {
   remove(fileId: string): Promise<void>;
   /** Removes a file whatever its status, with its grants and stored bytes. */
   removeDocument(fileId: string): Promise<void>;
-  /** Stores (or replaces) the bytes collab-host serves for a third-party file. */
-  putContent(fileId: string, contentType: string, bytes: Buffer): Promise<void>;
 }
 
 export function sqlDocumentRecords(db: Kysely<Database>): SqlDocumentRecords {
@@ -54,10 +52,6 @@ export function sqlDocumentRecords(db: Kysely<Database>): SqlDocumentRecords {
         await trx.deleteFrom('file_contents').where('file_id', '=', fileId).execute();
         await trx.deleteFrom('files').where('id', '=', fileId).execute();
       });
-    },
-    async putContent(fileId, contentType, bytes) {
-      // The existing file-content write; the storage engineer's FileStorage replaces this one line.
-      await putFileContent(db, fileId, contentType, bytes);
     },
   };
 }

@@ -23,6 +23,7 @@ describe('collab-host storage usage', { timeout: 120_000 }, () => {
     const bad = await cli(['migrate', '--to', 'ftp://files']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--to must be database, fs:DIR or s3://BUCKET/PREFIX, not "ftp://files"');
+    expect((await cli(['orphans', '--dry-run'])).code).toBe(2);
   });
 });
 
@@ -79,6 +80,33 @@ for (const dialect of dialects) {
       expect(broken.code).toBe(1);
       expect(broken.stderr).toMatch(/^welcome-txt: fs:.* holds 15 bytes with SHA-256 [0-9a-f]{64}; recorded: 401 bytes/);
       expect(readdirSync(files)).toHaveLength(1);
+      writeFileSync(join(files, objectKey('welcome-txt')), WELCOME);
+    });
+
+    it('export --out reads the bytes from fs:DIR; import --replace into an empty store puts them in its FILE_STORAGE, where verify finds them', async () => {
+      const exported = await runCli(['export', '--out', join(dir, 'backup', 'demo.json')], { cwd: dir, env: { ...env, FILE_STORAGE: `fs:${files}` } });
+      expect(exported).toMatchObject({ code: 0, stderr: expect.stringContaining('1 stored contents in demo-contents/') });
+      expect(readFileSync(join(dir, 'backup', 'demo-contents', 'welcome-txt.txt')).equals(WELCOME)).toBe(true);
+
+      const other = join(dir, 'other-files');
+      const otherEnv = { ...cliEnv(`sqlite:${join(dir, 'other.db')}`), FILE_STORAGE: `fs:${other}` };
+      const imported = await runCli(['import', '--replace', join(dir, 'backup', 'demo.json')], { cwd: dir, env: otherEnv });
+      expect(imported).toMatchObject({ code: 0, stderr: '' });
+      expect(imported.stdout).toContain(`1 stored content written to fs:${other}`);
+      expect(readFileSync(join(other, objectKey('welcome-txt'))).equals(WELCOME)).toBe(true);
+      expect(await runCli(['storage', 'verify'], { cwd: dir, env: otherEnv })).toMatchObject({ code: 0, stdout: `checked 1 stored files (${WELCOME.length} bytes) in fs:${other}: all match\n` });
+    });
+
+    it('storage orphans lists the object of a file removed from the directory, with its path', async () => {
+      const switched = { FILE_STORAGE: `fs:${files}` };
+      const snapshot = JSON.parse(readFileSync(DEMO, 'utf8')) as { files: Array<{ id: string }> };
+      const without = join(dir, 'without-welcome.json');
+      writeFileSync(without, JSON.stringify({ ...snapshot, files: snapshot.files.filter((file) => file.id !== 'welcome-txt') }));
+      expect((await runCli(['import', '--replace', without], { cwd: dir, env: { ...env, ...switched } })).code).toBe(0);
+      const listed = await cli(['orphans'], switched);
+      expect(listed).toMatchObject({ code: 0, stderr: '' });
+      expect(listed.stdout).toMatch(new RegExp(`^${join(files, objectKey('welcome-txt'))}\t${WELCOME.length} bytes\tlast written \\d{4}-`));
+      expect(listed.stdout).toContain(`1 objects (${WELCOME.length} bytes) in fs:${files} belong to no stored file`);
     });
   });
 }

@@ -1,7 +1,7 @@
 import { loadConfig } from '../../config.js';
 import { createDocument, DocumentInputError } from '../../platform/create-document.js';
 import { PlatformError } from '../../platform/platform-errors.js';
-import { documentTaskDeps } from '../../platform-wiring.js';
+import { documentDeps } from '../../platform-wiring.js';
 import { openDatabase } from '../../store/database.js';
 import { CliError } from '../cli-error.js';
 import { parseCommandArgs, usageError } from '../command-args.js';
@@ -35,7 +35,7 @@ export async function createDocCommand(args: string[]): Promise<number> {
   }
   const store = await openDatabase(config.databaseUrl);
   try {
-    const file = await createDocument(documentTaskDeps(config, store), {
+    const file = await createDocument(documentDeps(config, store), {
       creatorId: values.user,
       type: values.type,
       name: values.name ?? 'Untitled',

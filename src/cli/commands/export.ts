@@ -2,18 +2,25 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { loadConfig } from '../../config.js';
 import { countStoredContents, exportSnapshot } from '../../snapshot/export.js';
+import { ContentExportError, ContentFolder } from '../../storage/content-folder.js';
+import { createFileStorage } from '../../storage/open-backend.js';
 import { openDatabase } from '../../store/database.js';
+import { SqlFileObjects } from '../../store/file-objects.js';
+import { CliError } from '../cli-error.js';
 import { parseCommandArgs } from '../command-args.js';
 
 const USAGE = `usage: collab-host export [--out FILE]
 
 Prints the directory of DATABASE_URL as a snapshot (JSON) on stdout.
-  --out FILE  write FILE instead, and the stored bytes of third-party files into FILE-contents/ beside it`;
+  --out FILE  write FILE instead, and the stored bytes of third-party files (read from wherever
+              FILE_STORAGE keeps them) into FILE-contents/ beside it, with their media type, size and
+              SHA-256 in FILE-contents/.contents.json`;
 
 /**
  * `collab-host export`: prints the directory as a snapshot (JSON) on stdout. With `--out FILE` it writes
  * FILE instead, and the bytes of stored third-party files into `FILE-contents/` beside it (named by
- * `contentFile`), so importing FILE elsewhere brings the bytes too. stdout cannot carry bytes: there
+ * `contentFile`, read from the configured back end and checked against their hashes), so importing FILE
+ * elsewhere brings the bytes too, whatever FILE_STORAGE is there. stdout cannot carry bytes: there
  * `contentFile` is left out and a note on stderr says how many contents were not exported.
  */
 export async function exportCommand(args: string[]): Promise<number> {
@@ -34,35 +41,24 @@ export async function exportCommand(args: string[]): Promise<number> {
 
     const out = resolve(values.out);
     const contentsName = `${basename(out).replace(/\.json$/i, '')}-contents`;
-    const usedNames = new Set<string>();
-    const snapshot = await exportSnapshot(store.db, {
-      async writeContent(file, bytes) {
-        const name = uniqueName(usedNames, safeFileName(file.id, file.ext));
-        await mkdir(join(dirname(out), contentsName), { recursive: true });
-        await writeFile(join(dirname(out), contentsName, name), bytes);
-        return `${contentsName}/${name}`;
-      },
-    });
-    await mkdir(dirname(out), { recursive: true });
-    await writeFile(out, `${JSON.stringify(snapshot, null, 2)}\n`);
-    process.stderr.write(`wrote ${out} (${snapshot.users.length} users, ${snapshot.files.length} files)\n`);
-    return 0;
+    const storage = createFileStorage(config, new SqlFileObjects(store.db));
+    try {
+      const folder = new ContentFolder(storage, join(dirname(out), contentsName), contentsName);
+      const snapshot = await exportSnapshot(store.db, { writeContent: (file) => folder.write(file) });
+      const contents = await folder.finish();
+      await mkdir(dirname(out), { recursive: true });
+      await writeFile(out, `${JSON.stringify(snapshot, null, 2)}\n`);
+      process.stderr.write(`wrote ${out} (${snapshot.users.length} users, ${snapshot.files.length} files, ${contents} stored contents in ${contentsName}/)\n`);
+      return 0;
+    } catch (error) {
+      if (error instanceof ContentExportError) throw new CliError(`export stopped, ${out} not written: ${error.message}`);
+      throw error;
+    } finally {
+      await storage.close();
+    }
   } finally {
     await store.close();
   }
-}
-
-/** A file name for a file id: safe on every file system, the extension kept. */
-function safeFileName(id: string, ext: string | null): string {
-  const stem = id.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_').slice(0, 100) || 'file';
-  return ext && /^[A-Za-z0-9]{1,16}$/.test(ext) && !stem.toLowerCase().endsWith(`.${ext.toLowerCase()}`) ? `${stem}.${ext}` : stem;
-}
-
-function uniqueName(used: Set<string>, name: string): string {
-  let candidate = name;
-  for (let n = 2; used.has(candidate.toLowerCase()); n += 1) candidate = `${n}-${name}`;
-  used.add(candidate.toLowerCase());
-  return candidate;
 }
 
 /** Writes to stdout and waits until it is flushed (a large snapshot into a pipe). */

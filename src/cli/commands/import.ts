@@ -1,16 +1,22 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { loadConfig } from '../../config.js';
+import { loadConfig, type Config } from '../../config.js';
+import { describeLocation } from '../../config/storage.js';
 import { composeDirectoryChanges } from '../../directory-writes.js';
 import { describeDiff } from '../../snapshot/describe-diff.js';
 import { importSnapshot, type ImportCounts, type ImportResult } from '../../snapshot/import.js';
-import { openDatabase } from '../../store/database.js';
+import { createFileStorage } from '../../storage/open-backend.js';
+import { storeImportedContents, type MigrationReport } from '../../storage/storage-migration.js';
+import { openDatabase, type OpenDatabase } from '../../store/database.js';
+import { SqlFileObjects } from '../../store/file-objects.js';
 import { CliError } from '../cli-error.js';
 import { EXIT, parseCommandArgs } from '../command-args.js';
 
 const USAGE = `usage: collab-host import FILE [--replace] [--dry-run] [--allow-empty]
 
-Loads the directory snapshot FILE into DATABASE_URL in one transaction: all of it, or nothing.
+Loads the directory snapshot FILE into DATABASE_URL in one transaction: all of it, or nothing. The
+bytes of each contentFile (checked against FILE_MAX_SIZE and the .contents.json an export writes beside
+them) then go to FILE_STORAGE.
   --replace      the directory becomes exactly FILE (default: upsert by id, other records stay)
   --dry-run      check FILE and print what would change; write nothing
   --allow-empty  allow an import that leaves a team with no active users, or removes every team`;
@@ -35,21 +41,56 @@ export async function importCommand(args: string[]): Promise<number> {
   const config = loadConfig();
   const store = await openDatabase(config.databaseUrl);
   try {
-    const options = { replace: values.replace, dryRun: values['dry-run'], allowEmpty: values['allow-empty'], baseDir: dirname(path) };
+    const options = {
+      replace: values.replace,
+      dryRun: values['dry-run'],
+      allowEmpty: values['allow-empty'],
+      baseDir: dirname(path),
+      maxContentBytes: config.storage.maxUploadBytes,
+    };
     const result = await importSnapshot(composeDirectoryChanges(config, store), snapshot, options);
     if (!result.ok) {
       process.stderr.write(refusalText(result));
       return EXIT.failure;
     }
+    const stored = result.dryRun ? undefined : await storeContents(config, store, contentFileIds(snapshot));
     const what = summary(result.counts);
     const head = result.dryRun
       ? `dry run, nothing written: the import would ${values.replace ? `replace the directory with ${what}` : `upsert ${what}`}`
       : `${values.replace ? 'replaced the directory with' : 'upserted'} ${what}`;
     process.stdout.write(`${[head, ...describeDiff(result.diff).map((line) => `  ${line}`)].join('\n')}\n`);
+    if (stored && stored.handedOver > 0) process.stdout.write(`  ${plural(stored.handedOver, 'stored content')} written to ${describeLocation(config.storage.location)}\n`);
+    if (stored && stored.problems.length > 0) {
+      for (const { fileId, problem } of stored.problems) process.stderr.write(`${fileId}: ${problem}\n`);
+      process.stderr.write(
+        `${plural(stored.problems.length, 'stored content')} stayed in the database (served from there); \`collab-host storage migrate --to ${describeLocation(config.storage.location)}\` moves them\n`,
+      );
+      return EXIT.failure;
+    }
     return EXIT.ok;
   } finally {
     await store.close();
   }
+}
+
+/** Moves the imported bytes (written into their rows) to FILE_STORAGE, when that is not the database. */
+async function storeContents(config: Config, store: OpenDatabase, fileIds: string[]): Promise<MigrationReport> {
+  const storage = createFileStorage(config, new SqlFileObjects(store.db));
+  try {
+    return await storeImportedContents(storage, fileIds);
+  } catch (error) {
+    // The import has committed: its bytes are in the rows and served from there; say how to finish.
+    const problem = `could not be written to ${describeLocation(config.storage.location)}: ${(error as Error).message}`;
+    return { copied: 0, bytes: 0, inPlace: 0, handedOver: 0, problems: fileIds.map((fileId) => ({ fileId, problem })) };
+  } finally {
+    await storage.close();
+  }
+}
+
+/** The ids of the snapshot's files that bring bytes (`contentFile`); the snapshot passed validation. */
+function contentFileIds(snapshot: unknown): string[] {
+  const files = (snapshot as { files?: Array<{ id: string; contentFile?: string }> }).files ?? [];
+  return files.filter((file) => file.contentFile !== undefined).map((file) => file.id);
 }
 
 function summary(counts: ImportCounts): string {

@@ -1,6 +1,9 @@
 import { loadConfig } from '../../config.js';
 import { describeLocation, parseStorageUrl, type StorageLocation } from '../../config/storage.js';
+import { formatTime } from '../../directory/time.js';
 import { createFileStorage, openBackend } from '../../storage/open-backend.js';
+import type { FileStorage } from '../../storage/file-storage.js';
+import { listOrphans } from '../../storage/orphans.js';
 import { migrateObjects, verifyObjects, type ObjectProblem } from '../../storage/storage-migration.js';
 import { openDatabase } from '../../store/database.js';
 import { SqlFileObjects } from '../../store/file-objects.js';
@@ -8,6 +11,7 @@ import { EXIT, parseCommandArgs, usageError } from '../command-args.js';
 
 const USAGE = `usage: collab-host storage migrate --to URL [--from URL] [--dry-run]
        collab-host storage verify
+       collab-host storage orphans
 
 The bytes of third-party files, in the back end FILE_STORAGE names (database, fs:DIR, s3://BUCKET/PREFIX).
   migrate   copy every stored file to URL, read each copy back and check its SHA-256; then switch
@@ -15,18 +19,20 @@ The bytes of third-party files, in the back end FILE_STORAGE names (database, fs
     --to URL     where to copy: database, fs:DIR or s3://BUCKET/PREFIX (S3 settings as for FILE_STORAGE)
     --from URL   where bytes outside the database are now (default: FILE_STORAGE), e.g. after a switch
     --dry-run    say what would be copied; copy nothing
-  verify    read every stored file and check its size and SHA-256; exit 1 if any differs or is missing`;
+  verify    read every stored file and check its size and SHA-256; exit 1 if any differs or is missing
+  orphans   list the objects in FILE_STORAGE (fs:DIR or s3://) that belong to no stored file (left behind
+            by removed files); nothing is removed`;
 
-/** `collab-host storage migrate|verify`: moving and checking the bytes of third-party files. */
+/** `collab-host storage migrate|verify|orphans`: moving, checking and tidying the bytes of third-party files. */
 export async function storageCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs(
     { usage: USAGE, options: { to: { type: 'string' }, from: { type: 'string' }, 'dry-run': { type: 'boolean' } }, positionals: { min: 1, max: 1 } },
     args,
   );
   const action = positionals[0];
-  if (action !== 'migrate' && action !== 'verify') throw usageError(`unknown action "${action}": migrate or verify`, USAGE);
-  if (action === 'verify' && (values.to !== undefined || values.from !== undefined || values['dry-run'])) {
-    throw usageError('verify takes no options', USAGE);
+  if (action !== 'migrate' && action !== 'verify' && action !== 'orphans') throw usageError(`unknown action "${action}": migrate, verify or orphans`, USAGE);
+  if (action !== 'migrate' && (values.to !== undefined || values.from !== undefined || values['dry-run'])) {
+    throw usageError(`${action} takes no options`, USAGE);
   }
   const location = (option: 'to' | 'from'): StorageLocation | undefined => {
     const text = values[option];
@@ -45,6 +51,7 @@ export async function storageCommand(args: string[]): Promise<number> {
   const storage = createFileStorage(config, rows);
   const others = [to, from].filter((it): it is StorageLocation => it !== undefined).map((it) => openBackend(it, config.storage.s3, rows));
   try {
+    if (action === 'orphans') return await printOrphans(storage);
     if (action === 'verify') {
       const result = await verifyObjects(storage);
       printProblems(result.problems);
@@ -70,6 +77,23 @@ export async function storageCommand(args: string[]): Promise<number> {
     await Promise.allSettled([storage.close(), ...others.map((backend) => backend.close())]);
     await store.close();
   }
+}
+
+async function printOrphans(storage: FileStorage): Promise<number> {
+  const where = describeLocation(storage.backend.location);
+  const orphans = await listOrphans(storage);
+  if (orphans === undefined) {
+    process.stdout.write(`FILE_STORAGE=${where} keeps the bytes in their rows: nothing can be left behind\n`);
+    return EXIT.ok;
+  }
+  for (const object of orphans) process.stdout.write(`${object.address}\t${object.size} bytes\tlast written ${formatTime(object.modifiedAt)}\n`);
+  const bytes = orphans.reduce((sum, object) => sum + object.size, 0);
+  process.stdout.write(
+    orphans.length === 0
+      ? `no objects in ${where} without a stored file\n`
+      : `${orphans.length} objects (${bytes} bytes) in ${where} belong to no stored file; remove those older than any upload in progress if you do not need them\n`,
+  );
+  return EXIT.ok;
 }
 
 function printProblems(problems: readonly ObjectProblem[]): void {
