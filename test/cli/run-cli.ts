@@ -35,7 +35,7 @@ export function runCli(args: string[], options: { cwd: string; env: NodeJS.Proce
   });
 }
 
-/** Starts a long-running command (`entry`: another entry point than the sources) and resolves once its stdout matches `ready`. */
+/** Starts a long-running command (`entry`: another entry point than the sources) and resolves once its stdout matches `ready` (the time-out guards a hang: tsx start-up on a loaded machine takes long). */
 export function startCli(
   args: string[],
   options: { cwd: string; env: NodeJS.ProcessEnv; ready: RegExp; timeoutMs?: number; entry?: readonly string[] },
@@ -53,7 +53,7 @@ export function startCli(
     const timer = setTimeout(() => {
       void stop();
       reject(new Error(`timed out waiting for ${String(options.ready)}; stdout: ${stdout}; stderr: ${stderr}`));
-    }, options.timeoutMs ?? 20_000);
+    }, options.timeoutMs ?? 90_000);
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString('utf8');
       if (options.ready.test(stdout)) {
