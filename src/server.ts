@@ -7,6 +7,7 @@ import type { ImportCounts } from './snapshot/import.js';
 import { openDatabase, type OpenDatabase } from './store/database.js';
 import { seatTaskWorker } from './platform-wiring.js';
 import { startSyncTasks } from './sync/ldap/ldap-sync-task.js';
+import { Pruner, retentionTask } from './retention/retention.js';
 
 /** A background task that lives as long as the server (the reminder scheduler, the outbox worker, …). */
 export interface BackgroundTask {
@@ -68,6 +69,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   if (seats) tasks.push(seats.start());
   // LDAP/AD sync every LDAP_SYNC_INTERVAL, when set.
   tasks.push(...startSyncTasks(config, store, app.log.child({ component: 'sync' })));
+  // Pruning of old events, notifications, activity and presence every RETENTION_INTERVAL (0: off).
+  if (config.retention.intervalMs > 0) {
+    tasks.push(retentionTask(new Pruner(store.db, config.retention), config.retention.intervalMs, app.log.child({ component: 'retention' })).start());
+  }
   const bound = app.server.address();
   const port = typeof bound === 'object' && bound ? bound.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
