@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { RetentionConfig } from '../config/retention.js';
 import { formatTime } from '../directory/time.js';
 import { PollingTask, yieldToEventLoop, type TaskLog } from '../events/polling-task.js';
+import { auditLog } from '../store/audit-log.js';
 import { noneRemoved, PRUNED_TABLES, retention, type PruneCounts, type PruneCutoffs } from '../store/retention.js';
 import type { Database } from '../store/schema.js';
 
@@ -11,7 +12,7 @@ export const PRUNE_BATCH_SIZE = 500;
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 
-export type RetentionWindows = Pick<RetentionConfig, 'eventsDays' | 'notificationsDays' | 'activityDays' | 'presenceHours'>;
+export type RetentionWindows = Pick<RetentionConfig, 'eventsDays' | 'notificationsDays' | 'activityDays' | 'presenceHours' | 'auditDays'>;
 
 export interface PrunerOptions {
   /** The clock (tests inject one). */
@@ -26,6 +27,7 @@ export function cutoffsAt(windows: RetentionWindows, nowMs: number): PruneCutoff
     ...optional('eventsBefore', before(windows.eventsDays)),
     ...optional('notificationsBefore', before(windows.notificationsDays)),
     ...optional('activityBefore', before(windows.activityDays)),
+    ...optional('auditBefore', before(windows.auditDays)),
     ...optional('presenceBeforeMs', windows.presenceHours > 0 ? nowMs - windows.presenceHours * HOUR_MS : undefined),
   };
 }
@@ -64,7 +66,8 @@ export class Pruner {
     }
     if (cutoffs.activityBefore !== undefined) removed.activity = await retention.pruneActivity(this.db, cutoffs.activityBefore, limit);
     if (cutoffs.presenceBeforeMs !== undefined) removed.presence = await retention.prunePresence(this.db, cutoffs.presenceBeforeMs, limit);
-    const more = removed.events >= limit || removed.notifications >= limit || removed.activity >= limit || removed.presence >= limit;
+    if (cutoffs.auditBefore !== undefined) removed.audit_log = await auditLog.pruneBefore(this.db, cutoffs.auditBefore, limit);
+    const more = removed.events >= limit || removed.notifications >= limit || removed.activity >= limit || removed.presence >= limit || removed.audit_log >= limit;
     return { removed, more };
   }
 

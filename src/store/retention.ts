@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
+import { auditLog } from './audit-log.js';
 import type { Db } from './schema.js';
 
 /** The tables retention prunes, in the order a pass visits them. */
-export const PRUNED_TABLES = ['events', 'notifications', 'notification_deliveries', 'activity', 'presence'] as const;
+export const PRUNED_TABLES = ['events', 'notifications', 'notification_deliveries', 'activity', 'presence', 'audit_log'] as const;
 export type PrunedTable = (typeof PRUNED_TABLES)[number];
 export type PruneCounts = Record<PrunedTable, number>;
 
@@ -15,10 +16,11 @@ export interface PruneCutoffs {
   notificationsBefore?: string;
   activityBefore?: string;
   presenceBeforeMs?: number;
+  auditBefore?: string;
 }
 
 export function noneRemoved(): PruneCounts {
-  return { events: 0, notifications: 0, notification_deliveries: 0, activity: 0, presence: 0 };
+  return { events: 0, notifications: 0, notification_deliveries: 0, activity: 0, presence: 0, audit_log: 0 };
 }
 
 /**
@@ -49,6 +51,7 @@ export const retention = {
     if (cutoffs.presenceBeforeMs !== undefined) {
       counts.presence = await count(db.selectFrom('presence').select((eb) => eb.fn.countAll<number>().as('n')).where('changed_ms', '<', cutoffs.presenceBeforeMs));
     }
+    if (cutoffs.auditBefore !== undefined) counts.audit_log = await auditLog.countBefore(db, cutoffs.auditBefore);
     return counts;
   },
 

@@ -30,6 +30,7 @@ for (const dialect of dialects) {
             'notification_deliveries: 3 would be removed (older than 30 days)',
             'activity:                kept forever (ACTIVITY_RETENTION_DAYS=0)',
             'presence:                2 would be removed (older than 24 hours)',
+            'audit_log:               1 would be removed (older than 365 days)',
             '',
           ].join('\n'),
         );

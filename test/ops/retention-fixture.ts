@@ -87,6 +87,9 @@ export async function seedRetentionRows(store: OpenDatabase, nowMs: number): Pro
     changed_ms: nowMs - hoursAgo * 3_600_000,
   });
   await db.insertInto('presence').values([presence('stale-enter', 1, 30), presence('old-leave', 0, 72), presence('current', 1, 1)]).execute();
+
+  const audit = (action: string, daysAgo: number) => ({ at: ago(daysAgo), kind: 'management', actor_id: null, credential: 'admin_key', file_id: null, action, permissions: null, details: null });
+  await db.insertInto('audit_log').values([audit('outside-window', 366), audit('inside-window', 364)]).execute();
 }
 
 /** What is left of each pruned table: the keys that name its rows. */
@@ -99,11 +102,12 @@ export async function remainingRows(store: OpenDatabase): Promise<Record<string,
     notification_deliveries: sorted((await db.selectFrom('notification_deliveries').select(['notification_id', 'receiver']).execute()).map((row) => `${row.notification_id} ${row.receiver}`)),
     activity: sorted((await db.selectFrom('activity').select('user_id').execute()).map((row) => row.user_id)),
     presence: sorted((await db.selectFrom('presence').select('client_id').execute()).map((row) => row.client_id)),
+    audit_log: sorted((await db.selectFrom('audit_log').select('action').execute()).map((row) => row.action)),
   };
 }
 
 export async function clearRetentionTables(store: OpenDatabase): Promise<void> {
-  for (const table of ['events', 'reminders', 'notifications', 'notification_deliveries', 'activity', 'presence'] as const) {
+  for (const table of ['events', 'reminders', 'notifications', 'notification_deliveries', 'activity', 'presence', 'audit_log'] as const) {
     await store.db.deleteFrom(table).execute();
   }
 }

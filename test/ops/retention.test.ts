@@ -8,7 +8,7 @@ import { freshStore } from './fresh-store.js';
 import { clearRetentionTables, DAY_MS, remainingRows, seedRetentionRows } from './retention-fixture.js';
 
 const NOW = Date.parse('2026-06-01T12:00:00Z');
-const WINDOWS: RetentionWindows = { eventsDays: 90, notificationsDays: 30, activityDays: 90, presenceHours: 24 };
+const WINDOWS: RetentionWindows = { eventsDays: 90, notificationsDays: 30, activityDays: 90, presenceHours: 24, auditDays: 365 };
 
 /** What survives a pass at NOW with WINDOWS: everything inside its window, and everything still pending. */
 const KEPT = {
@@ -17,8 +17,9 @@ const KEPT = {
   notification_deliveries: ['n-old-pending http://a', 'n-old-pending http://b', 'n-old-resent http://a', 'n-recent http://a'],
   activity: ['recent-1', 'recent-2'],
   presence: ['current'],
+  audit_log: ['inside-window'],
 };
-const REMOVED = { events: 3, notifications: 2, notification_deliveries: 3, activity: 3, presence: 2 };
+const REMOVED = { events: 3, notifications: 2, notification_deliveries: 3, activity: 3, presence: 2, audit_log: 1 };
 
 describeEachStore('retention', (store) => {
   beforeEach(async () => {
@@ -37,7 +38,7 @@ describeEachStore('retention', (store) => {
     const pruner = new Pruner(store().db, WINDOWS, { now: () => NOW });
     expect(await pruner.pruneAll()).toEqual(REMOVED);
     expect(await remainingRows(store())).toEqual(KEPT);
-    expect(await pruner.preview()).toEqual({ events: 0, notifications: 0, notification_deliveries: 0, activity: 0, presence: 0 });
+    expect(await pruner.preview()).toEqual({ events: 0, notifications: 0, notification_deliveries: 0, activity: 0, presence: 0, audit_log: 0 });
   });
 
   it('works in batches of the given size, every batch bounded', async () => {
@@ -55,10 +56,10 @@ describeEachStore('retention', (store) => {
   });
 
   it('a window of 0 keeps its table forever; the clock decides what is old', async () => {
-    const keepEvents = new Pruner(store().db, { ...WINDOWS, eventsDays: 0, presenceHours: 0 }, { now: () => NOW });
-    expect(await keepEvents.preview()).toEqual({ ...REMOVED, events: 0, presence: 0 });
+    const keepEvents = new Pruner(store().db, { ...WINDOWS, eventsDays: 0, presenceHours: 0, auditDays: 0 }, { now: () => NOW });
+    expect(await keepEvents.preview()).toEqual({ ...REMOVED, events: 0, presence: 0, audit_log: 0 });
     // A hundred days earlier nothing was old enough yet.
-    expect(await new Pruner(store().db, WINDOWS, { now: () => NOW - 100 * DAY_MS }).pruneAll()).toEqual({ events: 0, notifications: 0, notification_deliveries: 0, activity: 0, presence: 0 });
+    expect(await new Pruner(store().db, WINDOWS, { now: () => NOW - 100 * DAY_MS }).pruneAll()).toEqual({ events: 0, notifications: 0, notification_deliveries: 0, activity: 0, presence: 0, audit_log: 0 });
     // Later, what was recent goes too (never what is pending or about a scheduled reminder).
     await new Pruner(store().db, WINDOWS, { now: () => NOW + 200 * DAY_MS }).pruneAll();
     expect(await remainingRows(store())).toEqual({
@@ -67,6 +68,7 @@ describeEachStore('retention', (store) => {
       notification_deliveries: ['n-old-pending http://a', 'n-old-pending http://b', 'n-old-resent http://a'],
       activity: [],
       presence: [],
+      audit_log: [],
     });
   });
 

@@ -8,7 +8,8 @@ const USAGE = `usage: collab-host prune [--dry-run]
 
 Removes what is older than the retention windows from DATABASE_URL once, in batches (what \`serve\` does
 every RETENTION_INTERVAL): events (EVENTS_RETENTION_DAYS), notifications and their deliveries
-(NOTIFICATIONS_RETENTION_DAYS), activity (ACTIVITY_RETENTION_DAYS), presence (PRESENCE_RETENTION_HOURS).
+(NOTIFICATIONS_RETENTION_DAYS), activity (ACTIVITY_RETENTION_DAYS), presence (PRESENCE_RETENTION_HOURS),
+the audit log (AUDIT_RETENTION_DAYS).
 Pending events, events about scheduled reminders and notifications still being delivered are kept.
 Prints what it removed per table.
 
@@ -53,5 +54,7 @@ function windowOf(table: PrunedTable, windows: RetentionWindows): { variable: st
       return { variable: 'ACTIVITY_RETENTION_DAYS', amount: windows.activityDays, unit: 'days' };
     case 'presence':
       return { variable: 'PRESENCE_RETENTION_HOURS', amount: windows.presenceHours, unit: 'hours' };
+    case 'audit_log':
+      return { variable: 'AUDIT_RETENTION_DAYS', amount: windows.auditDays, unit: 'days' };
   }
 }

@@ -16,6 +16,7 @@ import { eventPipelineMigration } from './020-event-pipeline.js';
 import { directoryVersionsMigration } from './070-directory-versions.js';
 import { grantsByPrincipalCoverMigration } from './071-grants-by-principal-cover.js';
 import { retentionIndexesMigration } from './061-retention-indexes.js';
+import { auditLogMigration } from './062-audit-log.js';
 
 /**
  * Every migration, by name; names sort in the order they apply. A feature adds its own file here;
@@ -39,5 +40,6 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
     '070-directory-versions': directoryVersionsMigration(dialect),
     '071-grants-by-principal-cover': grantsByPrincipalCoverMigration(),
     '061-retention-indexes': retentionIndexesMigration(),
+    '062-audit-log': auditLogMigration(dialect),
   };
 }
