@@ -22,6 +22,7 @@ import { addMetricsCollector, createAppMetrics, installRequestMetrics, type Metr
 import { metricsRoutes, processMetricsCollector } from './http/metrics-routes.js';
 import { installOverloadProtection, installRateLimits, timeoutOptions } from './http/protection.js';
 import { storeMetricsCollector } from './http/store-metrics.js';
+import { auditMetricsCollector, eventMetricsCollector } from './http/event-metrics.js';
 import { installOpenApi } from './http/openapi.js';
 import { manageApi } from './manage/index.js';
 import { scimRoutes } from './scim/scim-routes.js';
@@ -138,7 +139,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     overload: overload.refusing,
     retryAfterSeconds: config.limits.retryAfterSeconds,
   });
-  addMetricsCollector(metrics, processMetricsCollector(overload), storeMetricsCollector(stats), ...(deps.metricsCollectors ?? []));
+  addMetricsCollector(
+    metrics,
+    processMetricsCollector(overload),
+    storeMetricsCollector(stats),
+    eventMetricsCollector(events.counters, () => events.stats()),
+    auditMetricsCollector(audit),
+    ...(deps.metricsCollectors ?? []),
+  );
   await app.register(metricsRoutes, { metrics, metricsToken: config.observability.metricsToken });
 
   // Route modules, one per resource of the interface; each is given the same context.

@@ -39,6 +39,8 @@ export function cutoffsAt(windows: RetentionWindows, nowMs: number): PruneCutoff
 export class Pruner {
   private readonly now: () => number;
   private readonly batchSize: number;
+  /** Rows removed by this pruner since it was made, per table (metrics). */
+  readonly removedTotal: PruneCounts = noneRemoved();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -67,6 +69,7 @@ export class Pruner {
     if (cutoffs.activityBefore !== undefined) removed.activity = await retention.pruneActivity(this.db, cutoffs.activityBefore, limit);
     if (cutoffs.presenceBeforeMs !== undefined) removed.presence = await retention.prunePresence(this.db, cutoffs.presenceBeforeMs, limit);
     if (cutoffs.auditBefore !== undefined) removed.audit_log = await auditLog.pruneBefore(this.db, cutoffs.auditBefore, limit);
+    for (const table of PRUNED_TABLES) this.removedTotal[table] += removed[table];
     const more = removed.events >= limit || removed.notifications >= limit || removed.activity >= limit || removed.presence >= limit || removed.audit_log >= limit;
     return { removed, more };
   }

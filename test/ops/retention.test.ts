@@ -38,6 +38,8 @@ describeEachStore('retention', (store) => {
     const pruner = new Pruner(store().db, WINDOWS, { now: () => NOW });
     expect(await pruner.pruneAll()).toEqual(REMOVED);
     expect(await remainingRows(store())).toEqual(KEPT);
+    // What collab_host_retention_removed_total reports.
+    expect(pruner.removedTotal).toEqual(REMOVED);
     expect(await pruner.preview()).toEqual({ events: 0, notifications: 0, notification_deliveries: 0, activity: 0, presence: 0, audit_log: 0 });
   });
 
