@@ -1,3 +1,4 @@
+import type { AuditTrail } from './audit/audit-trail.js';
 import type { ConsoleSessions } from './auth/console-sessions.js';
 import type { TokenResolver } from './auth/token-resolver.js';
 import type { Config } from './config.js';
@@ -33,4 +34,6 @@ export interface AppContext {
   consoleSessions: ConsoleSessions | undefined;
   /** The event pipeline: intake of POST /events, the processor behind it, re-processing, statistics. */
   events: EventPipeline;
+  /** The audit log's buffered writer: access decisions and management writes (src/audit/audit-trail.ts). */
+  audit: AuditTrail;
 }

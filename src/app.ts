@@ -3,6 +3,7 @@ import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from './app-context.js';
+import { AuditTrail } from './audit/audit-trail.js';
 import { tokenSecrets } from './auth/key-rotation.js';
 import { defaultTokenResolver, type TokenResolver } from './auth/token-resolver.js';
 import { adminCallbacks } from './callbacks/admin.js';
@@ -21,6 +22,7 @@ import { addMetricsCollector, createAppMetrics, installRequestMetrics, type Metr
 import { metricsRoutes, processMetricsCollector } from './http/metrics-routes.js';
 import { installOverloadProtection, installRateLimits, timeoutOptions } from './http/protection.js';
 import { storeMetricsCollector } from './http/store-metrics.js';
+import { auditMetricsCollector, eventMetricsCollector } from './http/event-metrics.js';
 import { installOpenApi } from './http/openapi.js';
 import { manageApi } from './manage/index.js';
 import { scimRoutes } from './scim/scim-routes.js';
@@ -57,6 +59,8 @@ export interface AppDeps {
   directoryListeners?: readonly DirectoryChangeListener[];
   /** The file storage (tests: another back end or clock); defaults to FILE_STORAGE's, closed with the app. */
   fileStorage?: FileStorage;
+  /** The audit trail's writer (tests flush their own); defaults to one the app starts and flushes on close. */
+  audit?: AuditTrail;
   /** The built console front end; defaults to console/dist of the package (tests build their own). */
   consoleDir?: string;
 }
@@ -100,6 +104,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const events = new EventPipeline({ db: deps.store.db, directory, resolveToken, config, log: app.log.child({ component: 'events' }) });
   app.addHook('onReady', async () => void events.start());
   app.addHook('onClose', async () => events.close());
+  const audit = deps.audit ?? new AuditTrail(deps.store.db, { log: app.log.child({ component: 'audit' }) });
+  if (!deps.audit) {
+    app.addHook('onReady', async () => void audit.start());
+    // Closing writes what is still buffered (the store closes after the app).
+    app.addHook('onClose', async () => audit.close());
+  }
   const context: AppContext = Object.freeze({
     config,
     store: deps.store,
@@ -113,6 +123,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     fileStorage,
     storedContent: deps.directory ? hostContentSource(deps.directory, new DownloadLinks(tokenSecrets(config), config.publicUrl)) : fileStorage,
     consoleSessions: consoleSessionsFor(config, deps.store),
+    audit,
   });
 
   // Before any route: the OpenAPI document collects routes as they are added.
@@ -128,7 +139,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     overload: overload.refusing,
     retryAfterSeconds: config.limits.retryAfterSeconds,
   });
-  addMetricsCollector(metrics, processMetricsCollector(overload), storeMetricsCollector(stats), ...(deps.metricsCollectors ?? []));
+  addMetricsCollector(
+    metrics,
+    processMetricsCollector(overload),
+    storeMetricsCollector(stats),
+    eventMetricsCollector(events.counters, () => events.stats()),
+    auditMetricsCollector(audit),
+    ...(deps.metricsCollectors ?? []),
+  );
   await app.register(metricsRoutes, { metrics, metricsToken: config.observability.metricsToken });
 
   // Route modules, one per resource of the interface; each is given the same context.

@@ -15,6 +15,7 @@ import { parseDuration } from './duration.js';
 import { platformConfig, type PlatformConfig } from './config/platform.js';
 import { readSyncConfig, type SyncConfig } from './config/sync.js';
 import { consoleConfig, type ConsoleConfig } from './config/console.js';
+import { retentionConfig, type RetentionConfig } from './config/retention.js';
 
 export { ConfigError } from './config/config-error.js';
 
@@ -59,6 +60,8 @@ export interface Config {
   readonly console: ConsoleConfig;
   readonly events: EventsConfig;
   readonly search: SearchConfig;
+  /** How long events, notifications, activity, presence and the audit log are kept. */
+  readonly retention: RetentionConfig;
 }
 
 type Env = Record<string, string | undefined>;
@@ -153,6 +156,7 @@ export function loadConfig(env: Env = process.env): Config {
     console: consoleConfig(get, (message) => new ConfigError(message)),
     events: loadEventsConfig(get),
     search: searchConfig(get, (message) => new ConfigError(message)),
+    retention: retentionConfig(get),
   });
 }
 

@@ -1,3 +1,4 @@
+import { directoryAuditListener } from './audit/directory-audit.js';
 import type { Config } from './config.js';
 import { seatTasksListener } from './platform/seat-tasks.js';
 import { directoryChanges, type DirectoryChangeListener, type DirectoryChanges } from './snapshot/directory-changes.js';
@@ -9,7 +10,7 @@ import { syncOwners } from './sync/owners.js';
  * The one composition of the directory write path: `buildApp` (context.directoryChanges) and every command
  * that writes the directory (import, sync, …) build theirs here, so every writer has the same owners and
  * listeners: the configured team owners, the platform seat tasks (a user deactivated or removed gives
- * back their seat, when PLATFORM_API_URL is set), then whatever the caller adds.
+ * back their seat, when PLATFORM_API_URL is set), the audit log's entries, then whatever the caller adds.
  */
 export function composeDirectoryChanges(config: Config, store: OpenDatabase, listeners: readonly DirectoryChangeListener[] = []): DirectoryChanges {
   return directoryChanges(store, { owners: directoryOwners(config), listeners: [...standardListeners(config), ...listeners] });
@@ -17,7 +18,7 @@ export function composeDirectoryChanges(config: Config, store: OpenDatabase, lis
 
 /** The listeners every directory change runs, whoever writes it. */
 function standardListeners(config: Config): DirectoryChangeListener[] {
-  return [seatTasksListener(config, sqlSeatTasks)];
+  return [seatTasksListener(config, sqlSeatTasks), directoryAuditListener()];
 }
 
 /**

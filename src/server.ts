@@ -9,6 +9,8 @@ import { openDatabase, type OpenDatabase } from './store/database.js';
 import { seatTaskWorker } from './platform-wiring.js';
 import { startSyncTasks } from './sync/ldap/ldap-sync-task.js';
 import { ldapSyncDeps } from './sync/sync-deps.js';
+import { retentionMetricsCollector } from './http/event-metrics.js';
+import { Pruner, retentionTask } from './retention/retention.js';
 
 /** A background task that lives as long as the server (the reminder scheduler, the outbox worker, …). */
 export interface BackgroundTask {
@@ -48,6 +50,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     onConnectionError: (error) => app?.log.warn({ err: error }, 'database connection lost; the pool reconnects when next needed'),
   });
   const tasks: BackgroundTask[] = [];
+  const pruner = new Pruner(store.db, config.retention);
   let stopping = false;
   let seeded: ImportCounts | null = null;
   try {
@@ -57,7 +60,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       throw new Error(`the database has ${pending.length} pending migration(s) (${pending.join(', ')}): run collab-host migrate first (MIGRATE_ON_START=false)`);
     }
     if (options.seedDemo ?? !config.production) seeded = await seedDemoIfEmpty(store);
-    app = await buildApp({ config, store, backgroundWorkers: () => tasks.map((task) => ({ name: task.name, running: !stopping })) });
+    app = await buildApp({
+      config,
+      store,
+      backgroundWorkers: () => tasks.map((task) => ({ name: task.name, running: !stopping })),
+      metricsCollectors: [retentionMetricsCollector(() => pruner.removedTotal)],
+    });
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     await store.close();
@@ -70,6 +78,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   if (seats) tasks.push(seats.start());
   // LDAP/AD sync every LDAP_SYNC_INTERVAL, when set.
   tasks.push(...startSyncTasks(config, ldapSyncDeps(config, store, composeDirectoryChanges(config, store)), app.log.child({ component: 'sync' })));
+  // Pruning of old events, notifications, activity and presence every RETENTION_INTERVAL (0: off).
+  if (config.retention.intervalMs > 0) {
+    tasks.push(retentionTask(pruner, config.retention.intervalMs, app.log.child({ component: 'retention' })).start());
+  }
   const bound = app.server.address();
   const port = typeof bound === 'object' && bound ? bound.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;

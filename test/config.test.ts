@@ -149,6 +149,17 @@ describe('operations settings', () => {
     expect(Object.isFrozen(config.limits) && Object.isFrozen(config.previousSecrets)).toBe(true);
   });
 
+  it('retention windows have defaults, and refuses a bad value naming the variable', () => {
+    expect(loadConfig({}).retention).toEqual({ eventsDays: 90, notificationsDays: 30, activityDays: 90, presenceHours: 24, auditDays: 365, intervalMs: 3_600_000 });
+    expect(loadConfig({ EVENTS_RETENTION_DAYS: '0', RETENTION_INTERVAL: '0' }).retention).toMatchObject({ eventsDays: 0, intervalMs: 0 });
+    expect(refusal({ EVENTS_RETENTION_DAYS: 'ninety' })).toBe('EVENTS_RETENTION_DAYS must be a whole number from 0 to 36500');
+    expect(refusal({ NOTIFICATIONS_RETENTION_DAYS: '-1' })).toBe('NOTIFICATIONS_RETENTION_DAYS must be a whole number from 0 to 36500');
+    expect(refusal({ ACTIVITY_RETENTION_DAYS: '1.5' })).toBe('ACTIVITY_RETENTION_DAYS must be a whole number from 0 to 36500');
+    expect(refusal({ PRESENCE_RETENTION_HOURS: 'a day' })).toBe('PRESENCE_RETENTION_HOURS must be a whole number from 0 to 876000');
+    expect(refusal({ AUDIT_RETENTION_DAYS: '99999' })).toBe('AUDIT_RETENTION_DAYS must be a whole number from 0 to 36500');
+    expect(refusal({ RETENTION_INTERVAL: 'hourly' })).toBe('RETENTION_INTERVAL must be a duration such as 500ms, 30s or 2m (0: off)');
+  });
+
   it('stops on a malformed operations value with one line naming the variable and the rule', () => {
     expect(refusal({ LOG_LEVEL: 'verbose' })).toBe('LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent');
     expect(refusal({ DATABASE_POOL_SIZE: '0' })).toBe('DATABASE_POOL_SIZE must be a whole number from 1 to 1000');

@@ -6,7 +6,7 @@ import { bindPathFileId, bindPathFileIdAndQueryUserId, platformSignatureGuard } 
 import { permissionsFor } from '../directory/permissions.js';
 import { errorResponses, FileSummarySchema, UserSchema } from '../http/schemas.js';
 import { forbidden, notFound } from '../http/errors.js';
-import { directoryServiceFor } from './callback-kit.js';
+import { directoryServiceFor, recordAccess } from './callback-kit.js';
 import { MAX_USER_BATCH } from './users.js';
 import { fileFullUrl, toFileSummary, toUserBody } from './wire-shapes.js';
 
@@ -55,7 +55,9 @@ export const adminCallbacks: FastifyPluginAsync<{ context: AppContext }> = async
     },
     async (request) => {
       const file = await activeFile(request.params.fileId);
-      return toFileSummary({ file, permissions: permissionsFor('viewer', file.restrictions) });
+      const permissions = permissionsFor('viewer', file.restrictions);
+      recordAccess(context, request, { actorId: null, credential: 'platform_signature', fileId: file.id, permissions });
+      return toFileSummary({ file, permissions });
     },
   );
 
@@ -77,6 +79,7 @@ export const adminCallbacks: FastifyPluginAsync<{ context: AppContext }> = async
       const [view, user] = await Promise.all([service.fileAsSeenBy(fileId, userId), context.directory.getUser(userId)]);
       if (!view) throw notFound(`no file ${fileId}`, 'file_not_found');
       if (!user) throw notFound(`no user ${userId}`, 'user_not_found');
+      recordAccess(context, request, { actorId: userId, credential: 'platform_signature', fileId, permissions: view.permissions });
       if (!view.permissions.readable) throw forbidden(`user ${userId} may not read file ${fileId}`, 'file_not_readable');
       return toFileSummary(view);
     },

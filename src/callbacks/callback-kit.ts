@@ -1,7 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { grantedPermissions, type AuditCredential } from '../audit/audit-trail.js';
 import type { AppContext } from '../app-context.js';
 import { userTokenGuard } from '../http/user-token-guard.js';
 import { DirectoryService } from '../directory/directory-service.js';
+import type { Permissions } from '../directory/types.js';
 
 /** The DirectoryService over the app's directory and configuration (stateless, cheap to make). */
 export function directoryServiceFor(context: AppContext): DirectoryService {
@@ -19,4 +21,25 @@ export function requireUserToken(app: FastifyInstance, context: AppContext): voi
     'onRequest',
     userTokenGuard({ tokenHeader: context.headers.token, resolveToken: context.resolveToken, directory: context.directory }),
   );
+}
+
+/**
+ * Records an access decision on a file in the audit trail (buffered, never a statement per request): who
+ * (`actorId`, null when the credential names no user), with which credential, the permissions decided
+ * (none: refused), and the route that asked.
+ */
+export function recordAccess(
+  context: AppContext,
+  request: FastifyRequest,
+  decision: { actorId: string | null; credential: AuditCredential; fileId: string; permissions: Permissions | null },
+): void {
+  context.audit.record({
+    kind: 'file_access',
+    actorId: decision.actorId,
+    credential: decision.credential,
+    fileId: decision.fileId,
+    action: `${request.method} ${request.routeOptions.url ?? request.url}`,
+    permissions: decision.permissions ? grantedPermissions(decision.permissions) : [],
+    details: null,
+  });
 }

@@ -5,7 +5,7 @@ import type { AppContext } from '../app-context.js';
 import { forbidden, notFound } from '../http/errors.js';
 import { DEFAULT_FILE_LIMIT, MAX_FILE_LIMIT } from '../http/paging.js';
 import { errorResponses, FileSummarySchema } from '../http/schemas.js';
-import { directoryServiceFor, requireUserToken } from './callback-kit.js';
+import { directoryServiceFor, recordAccess, requireUserToken } from './callback-kit.js';
 import { CollaboratorSchema, FileDocumentSchema, FilePreviewSchema, toFileDocument, toFilePreview, toFileSummary, toUserBody } from './wire-shapes.js';
 
 const FileParams = Type.Object({ fileId: Type.String({ minLength: 1, maxLength: 256 }) });
@@ -50,6 +50,7 @@ export const fileRoutes: FastifyPluginAsync<{ context: AppContext }> = async (pl
     async (request) => {
       const view = await service.fileAsSeenBy(request.params.fileId, request.viewer.id);
       if (!view) throw notFound(`no file ${request.params.fileId}`, 'file_not_found');
+      recordAccess(context, request, { actorId: request.viewer.id, credential: 'user_token', fileId: view.file.id, permissions: view.permissions });
       if (view.file.type !== 'file') return toFileDocument(view);
       // Only a readable file without an external address links to its stored bytes (presigning is async).
       const { file } = view;
@@ -70,6 +71,7 @@ export const fileRoutes: FastifyPluginAsync<{ context: AppContext }> = async (pl
     async (request) => {
       const view = await service.fileAsSeenBy(request.params.fileId, request.viewer.id);
       if (!view) throw notFound(`no file ${request.params.fileId}`, 'file_not_found');
+      recordAccess(context, request, { actorId: request.viewer.id, credential: 'user_token', fileId: view.file.id, permissions: view.permissions });
       if (!view.permissions.readable) throw forbidden('you may not read this file', 'file_not_readable');
       const list = await service.collaborators(view.file);
       return list.map(({ user, isManager }) => ({ ...toUserBody(user), isManager }));

@@ -5,7 +5,8 @@ import type { AppContext } from '../app-context.js';
 import { SEARCH_KINDS } from '../directory/search-kinds.js';
 import { MAX_KEYWORD_CHARS } from '../directory/search-keyword.js';
 import { DEFAULT_SEARCH_PAGE_SIZE, MAX_SEARCH_PAGE_SIZE, SEARCH_COUNT_CAP, type SearchPage } from '../directory/search-page.js';
-import { MentionSearch, RECENT_LIST_SIZE } from '../directory/search-service.js';
+import { Counter } from 'prom-client';
+import { MentionSearch, RECENT_LIST_SIZE, type MentionSearchResults } from '../directory/search-service.js';
 import { errorResponses, FileSummarySchema, PathNodeSchema, UserSchema } from '../http/schemas.js';
 import { requireUserToken } from './callback-kit.js';
 import { toFileSummary, toUserBody } from './wire-shapes.js';
@@ -67,6 +68,7 @@ export const searchRoutes: FastifyPluginAsync<{ context: AppContext }> = async (
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   requireUserToken(app, context);
   const search = new MentionSearch(context.directory);
+  const countCapped = cappedCounter(context);
   const fileShape = { fileUrlTemplate: context.config.fileUrlTemplate };
 
   app.post(
@@ -80,6 +82,7 @@ export const searchRoutes: FastifyPluginAsync<{ context: AppContext }> = async (
     },
     async (request) => {
       const found = await search.search(request.viewer, request.body);
+      countCapped(found);
       return {
         files: mapPage(found.files, (access) => toFileSummary(access, fileShape)),
         recentUsers: mapPage(found.recentUsers, toUserBody),
@@ -114,3 +117,19 @@ export const searchRoutes: FastifyPluginAsync<{ context: AppContext }> = async (
     async (request) => (await search.recentFiles(request.viewer, request.query.fileId)).map((access) => toFileSummary(access, fileShape)),
   );
 };
+
+/**
+ * `collab_host_search_counts_capped_total{kind}`: searches whose count of one kind reached the cap
+ * (SEARCH_COUNT_CAP, 1,000: `countCapped` in the answer). Many of them: keywords too broad for the lists.
+ */
+function cappedCounter(context: AppContext): (found: MentionSearchResults) => void {
+  const capped = new Counter({
+    name: 'collab_host_search_counts_capped_total',
+    help: `Searches whose count of matches of one kind was capped at ${SEARCH_COUNT_CAP} (countCapped), by kind`,
+    labelNames: ['kind'] as const,
+    registers: [context.metrics.registry],
+  });
+  return (found) => {
+    for (const [kind, page] of Object.entries(found)) if (page.countCapped) capped.inc({ kind });
+  };
+}

@@ -20,6 +20,8 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   storage: { summary: 'file bytes: migrate --to URL [--from URL] [--dry-run] copies and checks them; verify checks every hash', load: async () => (await import('./commands/storage.js')).storageCommand },
   events: { summary: 'the event log: reprocess ID | --outcome unprocessed|refused; stats', load: async () => (await import('./commands/events.js')).eventsCommand },
   simulate: { summary: 'a local stand-in for the platform API and editor (--port P); simulate push: send one event', load: async () => (await import('./commands/simulate.js')).simulateCommand },
+  prune: { summary: 'remove events, notifications, activity and presence older than their retention windows once (--dry-run)', load: async () => (await import('./commands/prune.js')).pruneCommand },
+  audit: { summary: 'the audit log: export --since TIME [--until TIME] prints it as NDJSON', load: async () => (await import('./commands/audit.js')).auditCommand },
   sync: { summary: 'one LDAP/AD directory sync (sync ldap [--dry-run] [--incremental])', load: async () => (await import('./commands/sync.js')).syncCommand },
 };
 

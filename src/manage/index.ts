@@ -3,6 +3,7 @@ import type { AppContext } from '../app-context.js';
 import { adminKeyGuard } from '../http/admin-key-guard.js';
 import { contentManageRoutes } from './content-routes.js';
 import { accessRoutes } from './access-routes.js';
+import { auditManagementWrites, auditRoutes } from './audit-routes.js';
 import { directoryBrowseRoutes } from './directory-browse-routes.js';
 import { directoryManageRoutes } from './directory-routes.js';
 import { documentManageRoutes } from './document-routes.js';
@@ -18,6 +19,7 @@ import { tokenManageRoutes } from './token-routes.js';
  */
 export const manageApi: FastifyPluginAsync<{ context: AppContext }> = async (app, { context }) => {
   app.addHook('onRequest', adminKeyGuard(context.config.adminApiKey, context.consoleSessions));
+  app.addHook('onResponse', auditManagementWrites(context));
   await app.register(directoryManageRoutes, { context });
   await app.register(tokenManageRoutes, { context });
   await app.register(documentManageRoutes, { context });
@@ -27,4 +29,5 @@ export const manageApi: FastifyPluginAsync<{ context: AppContext }> = async (app
   await app.register(accessRoutes, { context });
   await app.register(directoryBrowseRoutes, { context });
   await app.register(eventManageRoutes, { context });
+  await app.register(auditRoutes, { context });
 };

@@ -41,6 +41,10 @@ export class MigrationRunner {
       const migrator = new Migrator({
         db,
         provider: { getMigrations: async () => allMigrations(dialect) },
+        // Features own number ranges (061-069 retention and audit, …), so a release may bring a migration
+        // numbered below one a database already has (070, 080): apply it then rather than refuse the
+        // database. Every migration only adds, and none depends on a later-numbered one.
+        allowUnorderedMigrations: true,
         ...(schema ? { migrationTableSchema: schema } : {}),
       });
       return { migrator, schema };

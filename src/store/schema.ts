@@ -5,6 +5,7 @@ import type { StorageTables } from './tables/storage.js';
 import type { ConsoleTables } from './tables/console.js';
 import type { EventTables } from './tables/events.js';
 import type { DirectoryVersionTables } from './tables/directory-versions.js';
+import type { AuditTables } from './tables/audit.js';
 
 /**
  * The tables of the store, shared by SQLite and PostgreSQL. Times of the directory are text in the
@@ -80,7 +81,7 @@ export interface ActivityTables {
   };
 }
 
-export type Database = DirectoryTables & ActivityTables & EventTables & StorageTables & PlatformTables & SyncTables & ConsoleTables & DirectoryVersionTables;
+export type Database = DirectoryTables & ActivityTables & EventTables & StorageTables & PlatformTables & SyncTables & ConsoleTables & DirectoryVersionTables & AuditTables;
 
 /** The store, or a transaction of it: what every repository function takes. */
 export type Db = Kysely<Database> | Transaction<Database>;

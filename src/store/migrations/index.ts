@@ -15,6 +15,8 @@ import { consoleSessionsMigration } from './080-console-sessions.js';
 import { eventPipelineMigration } from './020-event-pipeline.js';
 import { directoryVersionsMigration } from './070-directory-versions.js';
 import { grantsByPrincipalCoverMigration } from './071-grants-by-principal-cover.js';
+import { retentionIndexesMigration } from './061-retention-indexes.js';
+import { auditLogMigration } from './062-audit-log.js';
 
 /**
  * Every migration, by name; names sort in the order they apply. A feature adds its own file here;
@@ -37,5 +39,7 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
     '020-event-pipeline': eventPipelineMigration(dialect),
     '070-directory-versions': directoryVersionsMigration(dialect),
     '071-grants-by-principal-cover': grantsByPrincipalCoverMigration(),
+    '061-retention-indexes': retentionIndexesMigration(),
+    '062-audit-log': auditLogMigration(dialect),
   };
 }

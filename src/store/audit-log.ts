@@ -1,0 +1,105 @@
+import type { Selectable } from 'kysely';
+import { insertRows, storableText, type RowTable } from './row-insert.js';
+import type { Database, Db } from './schema.js';
+
+/** One entry of the audit log as the domain writes and reads it. */
+export interface AuditRecord {
+  /** Interface time, `YYYY-MM-DDThh:mm:ssZ`. */
+  at: string;
+  kind: string;
+  actorId: string | null;
+  credential: string;
+  fileId: string | null;
+  action: string;
+  /** The permissions granted by an access decision (empty: none); null for anything else. */
+  permissions: readonly string[] | null;
+  details: Record<string, unknown> | null;
+}
+
+export interface StoredAuditRecord extends Omit<AuditRecord, 'permissions'> {
+  id: number;
+  permissions: string[] | null;
+}
+
+export interface AuditFilter {
+  since?: string;
+  until?: string;
+  kind?: string;
+  actorId?: string;
+  fileId?: string;
+  /** The id after which the page starts. */
+  after?: number;
+  limit: number;
+}
+
+type AuditRow = Omit<Selectable<Database['audit_log']>, 'id'>;
+
+const AUDIT_TABLE: RowTable<AuditRow> = {
+  table: 'audit_log',
+  columns: { at: 'text', kind: 'text', actor_id: 'text', credential: 'text', file_id: 'text', action: 'text', permissions: 'text', details: 'text' },
+};
+
+/** Rows one insert statement carries at most. */
+const INSERT_CHUNK = 500;
+
+/** The audit log: appended to and read, never updated; rows leave only through retention. */
+export const auditLog = {
+  async append(db: Db, records: readonly AuditRecord[]): Promise<void> {
+    for (let start = 0; start < records.length; start += INSERT_CHUNK) {
+      await insertRows(db, AUDIT_TABLE, records.slice(start, start + INSERT_CHUNK).map(toRow));
+    }
+  },
+
+  /** Entries oldest first, by the filter; `next` is the id to continue after, or null on the last page. */
+  async list(db: Db, filter: AuditFilter): Promise<{ items: StoredAuditRecord[]; next: number | null }> {
+    let query = db.selectFrom('audit_log').selectAll();
+    if (filter.since !== undefined) query = query.where('at', '>=', filter.since);
+    if (filter.until !== undefined) query = query.where('at', '<', filter.until);
+    if (filter.kind !== undefined) query = query.where('kind', '=', filter.kind);
+    if (filter.actorId !== undefined) query = query.where('actor_id', '=', filter.actorId);
+    if (filter.fileId !== undefined) query = query.where('file_id', '=', filter.fileId);
+    if (filter.after !== undefined) query = query.where('id', '>', filter.after);
+    const rows = await query.orderBy('id').limit(filter.limit + 1).execute();
+    const items = rows.slice(0, filter.limit).map(fromRow);
+    return { items, next: rows.length > filter.limit ? items[items.length - 1]!.id : null };
+  },
+
+  /** Entries before `before` (at most about `limit`, oldest first), removed; returns how many. */
+  async pruneBefore(db: Db, before: string, limit: number): Promise<number> {
+    const ids = (await db.selectFrom('audit_log').select('id').where('at', '<', before).orderBy('at').orderBy('id').limit(limit).execute()).map((row) => row.id);
+    if (ids.length === 0) return 0;
+    return Number((await db.deleteFrom('audit_log').where('id', 'in', ids).executeTakeFirst()).numDeletedRows);
+  },
+
+  async countBefore(db: Db, before: string): Promise<number> {
+    const row = await db.selectFrom('audit_log').select((eb) => eb.fn.countAll<number>().as('n')).where('at', '<', before).executeTakeFirstOrThrow();
+    return Number(row.n);
+  },
+};
+
+function toRow(record: AuditRecord): AuditRow {
+  return {
+    at: record.at,
+    kind: record.kind,
+    actor_id: storableText(record.actorId),
+    credential: record.credential,
+    file_id: storableText(record.fileId),
+    action: storableText(record.action),
+    permissions: record.permissions === null ? null : record.permissions.join(','),
+    details: record.details === null ? null : storableText(JSON.stringify(record.details)),
+  };
+}
+
+function fromRow(row: Selectable<Database['audit_log']>): StoredAuditRecord {
+  return {
+    id: Number(row.id),
+    at: row.at,
+    kind: row.kind,
+    actorId: row.actor_id,
+    credential: row.credential,
+    fileId: row.file_id,
+    action: row.action,
+    permissions: row.permissions === null ? null : row.permissions === '' ? [] : row.permissions.split(','),
+    details: row.details === null ? null : (JSON.parse(row.details) as Record<string, unknown>),
+  };
+}
