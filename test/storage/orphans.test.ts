@@ -49,14 +49,17 @@ function orphanSuite(envOf: () => Record<string, string>, options: { partialFile
       expect(Math.abs(orphans![0]!.modifiedAt - Date.now())).toBeLessThan(60_000);
     });
 
-    it.runIf(options.partialFiles)('fs:DIR: the temporary file of an upload that crashed is listed; files outside the key folders are not', async () => {
-      const dir = env.FILE_STORAGE!.slice('fs:'.length);
-      const [folder, name] = objectKey('gone').split('/') as [string, string];
-      mkdirSync(join(dir, folder), { recursive: true });
-      writeFileSync(join(dir, folder, `${name}.0123456789ab.partial`), 'half');
-      writeFileSync(join(dir, 'README'), 'not ours');
-      expect(await keys(storage)).toEqual([objectKey('bare'), `${objectKey('gone')}.0123456789ab.partial`].sort());
-    });
+    // Only the filesystem keeps a temporary file while an upload is written (S3 has no such thing to list).
+    if (options.partialFiles) {
+      it('fs:DIR: the temporary file of an upload that crashed is listed; files outside the key folders are not', async () => {
+        const dir = env.FILE_STORAGE!.slice('fs:'.length);
+        const [folder, name] = objectKey('gone').split('/') as [string, string];
+        mkdirSync(join(dir, folder), { recursive: true });
+        writeFileSync(join(dir, folder, `${name}.0123456789ab.partial`), 'half');
+        writeFileSync(join(dir, 'README'), 'not ours');
+        expect(await keys(storage)).toEqual([objectKey('bare'), `${objectKey('gone')}.0123456789ab.partial`].sort());
+      });
+    }
   });
 }
 
