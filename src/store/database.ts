@@ -137,16 +137,16 @@ function openPostgres(url: string, options: OpenDatabaseOptions): { db: Kysely<D
     connectionTimeoutMillis: 5000,
     keepAlive: true,
     types: PG_TYPES,
-    ...(options.schema ? { options: `-c search_path=${options.schema},public` } : {}),
+    // No JIT: its compile time (tens of ms) dwarfs our indexed queries, and the planner's cost estimates of
+    // search queries over large tables cross jit_above_cost even when they touch a handful of rows. Set in
+    // the start-up packet (a SET queued on 'connect' made pg warn of a query on a busy client).
+    options: ['-c jit=off', ...(options.schema ? [`-c search_path=${options.schema},public`] : [])].join(' '),
   });
-  // No JIT: its compile time (tens of ms) dwarfs our indexed queries, and the planner's cost estimates of
-  // search queries over large tables cross jit_above_cost even when they touch a handful of rows.
   pool.on('error', (error) => options.onConnectionError?.(error));
   pool.on('connect', (client) => {
     // A connection cut while checked out (between the queries of a transaction) errors on the client
     // itself: its query fails and the pool discards it, but with no listener pg would end the process.
     client.on('error', (error) => options.onConnectionError?.(error));
-    client.query('SET jit = off').catch(() => undefined);
   });
   return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres', pgPool: pool };
 }

@@ -1,7 +1,8 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { Statement } from '../../src/store/statement.js';
-import { describeEachStore, postgresUrl } from '../helpers/stores.js';
+import { openDatabase } from '../../src/store/database.js';
+import { createTestSchema, describeEachStore, postgresUrl } from '../helpers/stores.js';
 
 describeEachStore('Statement', (store) => {
   it('binds numbered placeholders, a repeated one included, on either dialect', async () => {
@@ -25,6 +26,23 @@ describe.skipIf(!postgresUrl)("the store's pg settings", () => {
       expect(rows[0]?.n).toBe('7');
     } finally {
       await client.end();
+    }
+  });
+});
+
+describe.skipIf(!postgresUrl)("the store's PostgreSQL connections", () => {
+  it('run without JIT and in their schema from the first query on, every connection of the pool', async () => {
+    const { schema, drop } = await createTestSchema();
+    const store = await openDatabase(postgresUrl as string, { schema, poolSize: 4 });
+    try {
+      // Four at once: four fresh connections of the pool, each asked by its first query.
+      const settings = await Promise.all(
+        Array.from({ length: 4 }, () => new Statement('SELECT current_setting($1) AS jit, current_schema() AS schema').run<{ jit: string; schema: string }>(store.db, ['jit'])),
+      );
+      expect(settings.map(([row]) => row)).toEqual(Array.from({ length: 4 }, () => ({ jit: 'off', schema })));
+    } finally {
+      await store.close();
+      await drop();
     }
   });
 });
