@@ -5,6 +5,7 @@ import { eventLog, type EventFilter, type EventOutcome } from '../store/event-lo
 import { outbox, type NotificationItem, type NotificationStatus } from '../store/outbox.js';
 import { reminders, type ReminderItem } from '../store/reminders.js';
 import type { Database } from '../store/schema.js';
+import type { EventItem, Presence } from './listing-shapes.js';
 
 /** What the management API does with the pipeline's data: the listings (contracts.md) and re-sending. */
 
@@ -14,23 +15,7 @@ export interface Page<T> {
   next: number | null;
 }
 
-export interface EventItem {
-  id: number;
-  kind: string;
-  action: string | null;
-  fileId: string | null;
-  userId: string | null;
-  receivedAt: string;
-  /** The event as received, with its credentials (tokens, signatures, URL user-info) censored. */
-  body: unknown;
-  outcome: EventOutcome;
-  problem: string | null;
-}
-
-export interface Presence {
-  fileId: string;
-  users: Array<{ userId: string; clients: string[]; since: string }>;
-}
+export type { EventItem, Presence } from './listing-shapes.js';
 
 /** Without an outcome the listing shows the accepted events: processed, unprocessed and those still pending. */
 export const ACCEPTED_OUTCOMES: readonly EventOutcome[] = ['pending', 'processed', 'unprocessed'];

@@ -4,16 +4,14 @@ import { outbox } from '../store/outbox.js';
 import { reminders } from '../store/reminders.js';
 import type { Database } from '../store/schema.js';
 import { redactUrl } from '../redaction.js';
+import type { EventStats, IntakeOutcome, ProcessOutcome } from './listing-shapes.js';
 
 /** How many recent effect lags the percentiles are taken over. */
 export const LAG_SAMPLE = 1000;
 /** A scheduled reminder due for longer than this is late (the scheduler fires within two seconds). */
 export const REMINDER_LATE_MS = 2000;
 
-/** What the intake of this instance did, per kind. */
-export type IntakeOutcome = 'accepted' | 'refused' | 'duplicate' | 'unauthenticated' | 'malformed';
-/** What the processor of this instance did, per kind. */
-export type ProcessOutcome = 'processed' | 'unprocessed';
+export type { EventStats, IntakeOutcome, ProcessOutcome } from './listing-shapes.js';
 
 /** Counters of this instance since it started (Prometheus counters: summed over instances, reset on restart). */
 export class EventCounters {
@@ -33,22 +31,6 @@ export class EventCounters {
   }
 }
 
-export interface EventStats {
-  /** This instance since it started: pushes per kind and what the intake answered. */
-  intake: Record<string, Record<IntakeOutcome, number>>;
-  /** This instance since it started: events per kind its processor finished, and how. */
-  processing: Record<string, Record<ProcessOutcome, number>>;
-  /** The whole log: events per outcome for the outcomes that call for attention. */
-  log: { pending: number; unprocessed: number; refused: number };
-  /** Events acknowledged and waiting for their effects, and the age of the oldest (ms; 0 when none). */
-  waiting: { count: number; oldestAgeMs: number };
-  /** Time from acknowledgement to effects over the last LAG_SAMPLE processed events (ms). */
-  lag: { p50Ms: number | null; p99Ms: number | null; sample: number };
-  /** Deliveries waiting, the age of the oldest waiting notification (ms), failures for good per receiver. */
-  outbox: { pending: number; oldestPendingAgeMs: number; failedByReceiver: Record<string, number> };
-  /** Scheduled reminders due now, and those due for longer than REMINDER_LATE_MS. */
-  reminders: { due: number; late: number };
-}
 
 /**
  * The event pipeline's figures, for the metrics, the console and `GET /api/events/stats`. Log, outbox and

@@ -5,6 +5,7 @@ import { dialectWork } from './dialect-work-for.js';
 import { eventEffects, type ActivityRow } from './event-effects.js';
 import { insertNewTypedRows, insertRows, storableText, type RowTable } from './row-insert.js';
 import type { Database, Db } from './schema.js';
+import type { NotificationItem, NotificationStatus } from '../events/listing-shapes.js';
 
 /** A notification to put in the outbox. */
 export interface NotificationDraft {
@@ -33,17 +34,7 @@ export type DeliveryOutcome =
   | { status: 'pending'; nextAttemptMs: number; error: string }
   | { status: 'failed'; error: string };
 
-export type NotificationStatus = 'pending' | 'delivered' | 'failed';
-
-export interface NotificationItem {
-  id: string;
-  type: string;
-  status: NotificationStatus;
-  attempts: number;
-  occurredAt: string;
-  data: unknown;
-  deliveries: Array<{ receiver: string; status: NotificationStatus; attempts: number; lastError: string | null; deliveredAt: string | null }>;
-}
+export type { NotificationItem, NotificationStatus } from '../events/listing-shapes.js';
 
 export interface OutboxFigures {
   /** Deliveries waiting to be sent (or retried). */

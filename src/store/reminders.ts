@@ -3,19 +3,9 @@ import { formatTime } from '../directory/time.js';
 import { dialectWork } from './dialect-work-for.js';
 import { storableText } from './row-insert.js';
 import type { Database, Db } from './schema.js';
+import type { ReminderItem, ReminderStatus } from '../events/listing-shapes.js';
 
-export type ReminderStatus = 'scheduled' | 'fired' | 'cancelled';
-
-/** A reminder as the listings show it. */
-export interface ReminderItem {
-  id: string;
-  fileId: string;
-  authorId: string;
-  content: string;
-  remindUserIds: string[];
-  remindAt: string;
-  status: ReminderStatus;
-}
+export type { ReminderItem, ReminderStatus } from '../events/listing-shapes.js';
 
 /** A reminder that reached its time, claimed for firing. */
 export interface DueReminder extends ReminderItem {

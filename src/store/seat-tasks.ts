@@ -4,10 +4,11 @@ import { isPostgres } from './dialect.js';
 import { lockDueSeatTasks as lockOnPostgres } from './postgres/seat-task-claim.js';
 import type { Db } from './schema.js';
 import { lockDueSeatTasks as lockOnSqlite } from './sqlite/seat-task-claim.js';
+import type { SeatAction } from '../platform/seat-tasks.js';
 import type { PlatformTables } from './tables/platform.js';
 
 export type SeatTaskRow = Selectable<PlatformTables['platform_seat_tasks']>;
-export type SeatAction = 'activate' | 'deactivate';
+export type { SeatAction } from '../platform/seat-tasks.js';
 
 /** A batch of seat tasks claimed by one worker: send them, then `finish` or `retry` with the same claim. */
 export interface ClaimedSeatTasks {

@@ -1,19 +1,7 @@
+import type { SyncRunRow } from '../sync/sync-run-shape.js';
 import type { Db } from './schema.js';
 
-/** A sync run as recorded. */
-export interface SyncRunRow {
-  id: number;
-  source: string;
-  mode: string;
-  dryRun: boolean;
-  status: string;
-  detail: string | null;
-  startedAt: string;
-  durationMs: number | null;
-  counts: { created: number; updated: number; removed: number; deactivated: number; reactivated: number };
-  changes: Record<string, Record<string, string[]>>;
-  errors: string[];
-}
+export type { SyncRunRow } from '../sync/sync-run-shape.js';
 
 /** What a finished run writes. */
 export interface SyncRunEnd {

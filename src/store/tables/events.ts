@@ -1,7 +1,7 @@
 import type { Generated } from 'kysely';
+import type { EventOutcome } from '../../events/listing-shapes.js';
 
-/** The outcome of an event in the log (see docs/events.md, "Outcomes"). */
-export type EventOutcome = 'pending' | 'processed' | 'unprocessed' | 'refused';
+export type { EventOutcome } from '../../events/listing-shapes.js';
 
 /**
  * The event pipeline's tables: the append-only event log, the outbox (notifications and one delivery per
