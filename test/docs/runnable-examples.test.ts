@@ -48,18 +48,20 @@ function bash(script: string, env: NodeJS.ProcessEnv, cwd: string): Promise<{ co
 describe('runnable examples of the README and docs/', { timeout: 120_000 }, () => {
   let server: Awaited<ReturnType<typeof startCli>>;
   let env: NodeJS.ProcessEnv;
+  let address = '';
+  let prelude = '';
   const dir = mkdtempSync(join(tmpdir(), 'ch-examples-'));
 
   beforeAll(async () => {
     const base = cliEnv(`sqlite:${join(dir, 'collab-host.db')}`, { PORT: '0', LOG_LEVEL: 'warn' });
     server = await startCli(['serve'], { cwd: dir, env: base, ready: /console: .*\n/, timeoutMs: 90_000 });
     const banner = server.stdout();
-    const address = /listening on (\S+)/.exec(banner)![1]!;
+    address = /listening on (\S+)/.exec(banner)![1]!;
     const token = /token of user zhangsan[^\n]*\n {2}(\S+)\n/.exec(banner)![1]!;
     const key = /management API and console key[^\n]*\n {2}(\S+)\n/.exec(banner)![1]!;
     // `npx collab-host` in an example runs the sources, with the server's own settings.
-    const cli = `collab-host() { ${[process.execPath, ...CLI_ENTRY].map((part) => `'${part}'`).join(' ')} "$@"; }`;
-    env = { ...base, TOKEN: token, KEY: key, BASH_ENV: '', EXAMPLE_PRELUDE: cli, EXAMPLE_ADDRESS: address };
+    prelude = `collab-host() { ${[process.execPath, ...CLI_ENTRY].map((part) => `'${part}'`).join(' ')} "$@"; }`;
+    env = { ...base, TOKEN: token, KEY: key, BASH_ENV: '' };
   }, 60_000);
   afterAll(async () => {
     await server?.stop();
@@ -72,8 +74,8 @@ describe('runnable examples of the README and docs/', { timeout: 120_000 }, () =
 
   for (const example of EXAMPLES) {
     it(`${example.doc}:${example.line} runs`, async () => {
-      const script = example.script.replaceAll(DOC_ADDRESS, env.EXAMPLE_ADDRESS!).replaceAll('npx collab-host', 'collab-host');
-      const result = await bash(`${env.EXAMPLE_PRELUDE}\n${script}`, env, dir);
+      const script = example.script.replaceAll(DOC_ADDRESS, address).replaceAll('npx collab-host', 'collab-host');
+      const result = await bash(`${prelude}\n${script}`, env, dir);
       expect(result, `${example.doc}:${example.line}\n${example.script}`).toMatchObject({ code: 0 });
     });
   }
