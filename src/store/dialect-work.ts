@@ -17,6 +17,13 @@ export interface DialectWork {
    */
   lockKeys(trx: Db, keys: readonly string[]): Promise<Set<string>>;
   /**
+   * Waits for this transaction's turn to append to the event log, held until it ends: the ids its rows
+   * take are then above every id already committed, so the log becomes visible in id order and a reader
+   * never sees an id while a lower one may still commit (PostgreSQL: an advisory lock shared by every
+   * instance; SQLite: its one writer already does this).
+   */
+  takeAppendTurn(trx: Db): Promise<void>;
+  /**
    * A transaction whose commit does not wait for the disk (SQLite: synchronous=NORMAL for it; PostgreSQL:
    * synchronous_commit off): for work that can be done again from durable data, such as effects derived
    * from the event log. Nothing is ever corrupted; a power cut may lose the last such commits, which are

@@ -41,6 +41,7 @@ function walFileOf(db: Kysely<Database>): Promise<string | undefined> {
 export const sqliteDialectWork: DialectWork = {
   skipLocked: (query) => query,
   lockKeys: async (_trx, keys) => new Set(keys),
+  takeAppendTurn: async () => {},
   transactionWithoutDiskWait: (db, work) => transactionAtLevel(db, NORMAL, work),
   /**
    * Committed without a sync (the commit's frames are in the write-ahead log, in the operating system's
