@@ -67,6 +67,8 @@ export interface DirectoryTransaction extends DirectoryRecordReader {
   departmentDependents(ids: readonly string[]): Promise<Map<string, DepartmentDependents>>;
   /** How many active users each team has (teams without any are absent). */
   activeUsersByTeam(): Promise<Map<string, number>>;
+  /** Those of `teamIds` that have at least one active user (an indexed look per team, not a count). */
+  teamsWithActiveUsers(teamIds: readonly string[]): Promise<Set<string>>;
   /** How many teams there are. */
   teamCount(): Promise<number>;
   /** Writes validated records (upsert by id; with `replace`, after removing every directory row). */

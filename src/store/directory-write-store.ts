@@ -101,6 +101,14 @@ function directoryTransaction(db: Db): DirectoryTransaction {
         .execute();
       return new Map(rows.map((row) => [row.team_id!, Number(row.count)]));
     },
+    async teamsWithActiveUsers(teamIds) {
+      const found = new Set<string>();
+      for (const teamId of new Set(teamIds)) {
+        const row = await db.selectFrom('users').select('id').where('team_id', '=', teamId).where('active', '=', 1).limit(1).executeTakeFirst();
+        if (row) found.add(teamId);
+      }
+      return found;
+    },
     teamCount: () => countRows(db, 'teams'),
     write: (snapshot, contents, options) => writeSnapshot(db, snapshot, contents, options.replace),
     async remove(section, id) {
