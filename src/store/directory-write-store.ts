@@ -2,6 +2,7 @@ import type { ContentToStore, DepartmentDependents, DirectorySection, DirectoryT
 import type { ValidSnapshot } from '../snapshot/validate.js';
 import type { OpenDatabase } from './database.js';
 import { withIndexesDeferred } from './deferred-indexes.js';
+import { dialectWork } from './dialect-work-for.js';
 import { isPostgres } from './dialect.js';
 import { chunks, storeDirectory } from './directory-lookups.js';
 import { countRows, storedRecords } from './directory-records.js';
@@ -38,7 +39,9 @@ const REMOVERS: Record<DirectorySection, (db: Db, id: string) => Promise<Removal
 export function sqlDirectoryWriteStore(store: OpenDatabase): DirectoryWriteStore {
   return {
     ...storedRecords(store.db),
-    transaction: (work) => store.db.transaction().execute((trx) => work(directoryTransaction(trx))),
+    // Durable when it returns; on SQLite the disk sync happens off the event loop, shared by the writes
+    // that commit meanwhile (an identity provider's burst of creates).
+    transaction: (work) => dialectWork(store.db).durableTransaction(store.db, (trx) => work(directoryTransaction(trx))),
     refreshStatistics: () => (isPostgres(store.db) ? postgresStatistics : sqliteStatistics).refreshStatistics(store.db, DIRECTORY_TABLES),
   };
 }
