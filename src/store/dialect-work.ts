@@ -9,6 +9,8 @@ import type { Database, Db } from './schema.js';
  * transaction never meets a competitor and every claim succeeds. Waiting for the disk: see below.
  */
 export interface DialectWork {
+  /** Makes a select inside a transaction lock its rows until it ends, waiting for rows another holds. */
+  forUpdate<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O>;
   /** Makes a select inside a transaction lock its rows, passing over rows another worker holds. */
   skipLocked<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O>;
   /**

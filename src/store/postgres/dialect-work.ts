@@ -9,6 +9,7 @@ const APPEND_TURN = 1;
 
 /** Several instances share the work: row locks that skip held rows, advisory locks per key. */
 export const postgresDialectWork: DialectWork = {
+  forUpdate: (query) => query.forUpdate(),
   skipLocked: (query) => query.forUpdate().skipLocked(),
   async lockKeys(trx, keys) {
     if (keys.length === 0) return new Set();

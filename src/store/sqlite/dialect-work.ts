@@ -80,6 +80,7 @@ function walSyncOf(db: Kysely<Database>): Promise<WalSync | undefined> {
 
 /** SQLite has one writer: a transaction's reads and writes meet no competing worker. */
 export const sqliteDialectWork: DialectWork = {
+  forUpdate: (query) => query,
   skipLocked: (query) => query,
   lockKeys: async (_trx, keys) => new Set(keys),
   takeAppendTurn: async () => {},
