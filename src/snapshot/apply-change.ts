@@ -44,8 +44,10 @@ export async function applyChange(context: ApplyContext, change: DirectoryChange
   if (read.problems.length > 0) return refused(refusal(400, 'invalid_record', read.problems));
   const { upsert, remove } = read;
   try {
+    const progress = options.progress;
     const diff = await context.store.transaction(async (tx) => {
       await tx.lockWrites();
+      progress?.step('checking the records');
       const gone = Object.fromEntries(SECTIONS.map((section) => [section, new Set(remove[section])])) as Record<DirectorySection, Set<string>>;
       const validation = await validateSnapshot(upsert, {
         existing: replace ? EMPTY_DIRECTORY : withoutRemoved(tx.existing, gone),
@@ -65,15 +67,20 @@ export async function applyChange(context: ApplyContext, change: DirectoryChange
       if (!replace) throwIf(await crossTeamMoves(tx, snapshot, facts));
       throwIf(ownershipRefusal(context.owners, options.source, { snapshot, remove, replace }, diff, facts));
 
-      await tx.write(snapshot, contents, { replace });
+      await tx.write(snapshot, contents, { replace, ...(progress ? { progress } : {}) });
       if (!replace) throwIf(await removeAll(tx, remove));
       if (before) throwIf(emptinessRefusal(before, { users: await activeUsersAfter(tx, watched), teams: await tx.teamCount() }, diff));
 
       if (options.dryRun) throw new Rollback({ ok: true, diff, dryRun: true });
+      progress?.step('recording the change');
       for (const listener of context.listeners) await listener(tx.db, diff, options);
+      progress?.step('committing');
       return diff;
     });
-    if (replace || changedRecords(diff) >= BULK_RECORDS) await context.store.refreshStatistics();
+    if (replace || changedRecords(diff) >= BULK_RECORDS) {
+      progress?.step('refreshing the statistics');
+      await context.store.refreshStatistics();
+    }
     return { ok: true, diff, dryRun: false };
   } catch (error) {
     if (error instanceof Rollback) return error.outcome;

@@ -27,6 +27,16 @@ export interface ApplyOptions {
   baseDir?: string;
   /** The largest snapshot `contentFile` (FILE_MAX_SIZE); default: no limit. */
   maxContentBytes?: number;
+  /** Told what the change is doing, and of the rows written (a command's progress line). */
+  progress?: ChangeProgress;
+}
+
+/** Where a long change reports how far it got. */
+export interface ChangeProgress {
+  /** A new phase; `total` when it counts rows and their number is known. */
+  step(phase: string, total?: number): void;
+  /** `rows` more rows written. */
+  advance(rows: number): void;
 }
 
 export type ApplyResult =
