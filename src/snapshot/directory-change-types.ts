@@ -1,4 +1,5 @@
 import type { Db } from '../store/schema.js';
+import type { ChangeProgress } from './change-progress.js';
 import type { DirectoryDiff } from './change-diff.js';
 import type { DirectorySection } from './directory-store.js';
 
@@ -31,13 +32,6 @@ export interface ApplyOptions {
   progress?: ChangeProgress;
 }
 
-/** Where a long change reports how far it got. */
-export interface ChangeProgress {
-  /** A new phase; `total` when it counts rows and their number is known. */
-  step(phase: string, total?: number): void;
-  /** `rows` more rows written. */
-  advance(rows: number): void;
-}
 
 export type ApplyResult =
   | { ok: true; diff: DirectoryDiff; dryRun: boolean }

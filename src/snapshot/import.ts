@@ -1,4 +1,4 @@
-import type { ChangeProgress } from './directory-change-types.js';
+import type { ChangeProgress } from './change-progress.js';
 import type { DirectoryChanges, DirectoryDiff } from './directory-changes.js';
 
 export interface ImportOptions {

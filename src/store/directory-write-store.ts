@@ -1,4 +1,4 @@
-import type { ChangeProgress } from '../snapshot/directory-change-types.js';
+import type { ChangeProgress } from '../snapshot/change-progress.js';
 import type { ContentToStore, DepartmentDependents, DirectorySection, DirectoryTransaction, DirectoryWriteStore } from '../snapshot/directory-store.js';
 import type { ValidSnapshot } from '../snapshot/validate.js';
 import type { OpenDatabase } from './database.js';
