@@ -95,7 +95,7 @@ describe.skipIf(!postgresUrl)('two instances on one PostgreSQL [postgres]', () =
     }
   });
 
-  it('applies the events of a file in log order when an append that took a lower id commits late', { timeout: 60_000 }, async () => {
+  it('applies the events of a file in log order when an append that took a lower id commits late', { timeout: 180_000 }, async () => {
     const { schema, drop: dropOwn } = await createTestSchema();
     const stores = [await openDatabase(postgresUrl as string, { schema, poolSize: 3 }), await openDatabase(postgresUrl as string, { schema, poolSize: 3 })];
     const blocker = new pg.Client({ connectionString: postgresUrl, options: `-c search_path=${schema},public` });
@@ -118,12 +118,17 @@ describe.skipIf(!postgresUrl)('two instances on one PostgreSQL [postgres]', () =
         [createHash('sha256').update(`Revision\n${earlier}`).digest('hex')],
       );
       const earlierAnswer = postEvent(one.app, 'Revision', earlier, tokenHeaders('zhang'));
+      // Poll the server with a short pause between looks: it leaves the CPU to the sessions under test.
+      const pause = () => new Promise((resolve) => setTimeout(resolve, 5));
       let appending: number[] = [];
-      while (appending.length === 0) appending = await waitingOn([blockerPid]);
+      while (appending.length === 0) {
+        appending = await waitingOn([blockerPid]);
+        if (appending.length === 0) await pause();
+      }
       // The later event, through the other instance: logged (or waiting its turn) while the earlier one waits.
       let laterSettled = false;
       const laterAnswer = postEvent(two.app, 'Revision', later, tokenHeaders('zhang')).finally(() => (laterSettled = true));
-      while (!laterSettled && (await waitingOn(appending)).length === 0) await new Promise((resolve) => setImmediate(resolve));
+      while (!laterSettled && (await waitingOn(appending)).length === 0) await pause();
       // Both instances process whatever is logged by now, then the earlier append goes through.
       await roundsUntilIdle([one.pipeline.processor, two.pipeline.processor]);
       await blocker.query('ROLLBACK');
