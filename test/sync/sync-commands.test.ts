@@ -48,7 +48,7 @@ if (!SLAPD) {
       expect(dry.stderr).toBe('');
       expect(dry.code).toBe(0);
       const lines = dry.stdout.trimEnd().split('\n');
-      expect(lines[0]).toBe('LDAP sync of team corp (read in full, dry run): 48 created, 0 updated, 0 removed, 0 deactivated, 0 reactivated');
+      expect(lines[0]).toBe('LDAP sync of team corp (read in full, dry run): 48 created, 0 updated, 0 removed, 0 deactivated, 0 reactivated, 0 skipped');
       expect(lines).toContain('nothing written (--dry-run)');
       expect(dry.stdout).toMatch(/ {2}users created: .*lilei \(李雷\)/);
       expect(dry.stdout).toMatch(/ {2}departments created: .*\(数据库小组\)/);
@@ -59,7 +59,7 @@ if (!SLAPD) {
 
       const real = await runCli(['sync', 'ldap'], { cwd: dir, env });
       expect(real.code).toBe(0);
-      expect(real.stdout.split('\n')[0]).toBe('LDAP sync of team corp (read in full): 48 created, 0 updated, 0 removed, 0 deactivated, 0 reactivated');
+      expect(real.stdout.split('\n')[0]).toBe('LDAP sync of team corp (read in full): 48 created, 0 updated, 0 removed, 0 deactivated, 0 reactivated, 0 skipped');
       expect((await runCli(['token', 'lilei'], { cwd: dir, env })).code).toBe(0);
       const again = await runCli(['sync', 'ldap', '--incremental'], { cwd: dir, env });
       expect(again.stdout).toMatch(/^LDAP sync of team corp: nothing read \(no entry changed since entryCSN .*\)\n$/);
@@ -79,7 +79,7 @@ if (!SLAPD) {
         const runs = async () => (await (await fetch(`${server.address}/api/sync/runs?source=ldap`, { headers: { authorization: `Bearer ${ADMIN_API_KEY}` } })).json()) as Runs;
         await vi.waitFor(async () => expect((await runs()).items[0]?.status).toBe('ok'), { timeout: 20_000, interval: 100 });
         const [run] = (await runs()).items;
-        expect(run).toMatchObject({ source: 'ldap', mode: 'full', dryRun: false, detail: 'read in full', counts: { created: 48, updated: 0, removed: 0, deactivated: 0, reactivated: 0 }, errors: [] });
+        expect(run).toMatchObject({ source: 'ldap', mode: 'full', dryRun: false, detail: 'read in full', counts: { created: 48, updated: 0, removed: 0, deactivated: 0, reactivated: 0, skipped: 0 }, skipped: [], errors: [] });
         expect(run!.changes.users.created).toContain('lilei');
         const me = await fetch(`${server.address}/users/current/info`, { headers: { 'x-platform-token': mintUserToken('lilei', config.tokenSecret, 600) } });
         expect(await me.json()).toMatchObject({ id: 'lilei', name: '李雷' });
