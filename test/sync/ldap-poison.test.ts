@@ -100,6 +100,8 @@ if (!SLAPD) {
       await ldap.add(`cn=long-id,${SALES}`, { objectClass: 'inetOrgPerson', uid: LONG_UID, cn: 'long-id', sn: 'x' });
       await ldap.modify(`uid=dave,${SALES}`, replace('cn', ['Dave\u0000']));
       await ldap.modify(`uid=dave,${SALES}`, replace('employeeType', ['disabled']));
+      // A known department whose new name has NUL: it stays as it was, with its people (erin joins it).
+      await ldap.modify(SALES, replace('description', ['Sales\u0000']));
       // A new department whose name has NUL, with a new hire in it: she goes to the department above.
       await ldap.add(`ou=poison,${RD}`, { objectClass: 'organizationalUnit', ou: 'poison', description: 'Poison\u0000' });
       await ldap.add(`uid=gina,ou=poison,${RD}`, { objectClass: 'inetOrgPerson', uid: 'gina', cn: 'Gina', sn: 'Gina' });
@@ -112,14 +114,16 @@ if (!SLAPD) {
         { dn: `cn=long-id,${SALES}`, reason: `user "${LONG_UID}": id must have at most 255 characters` },
         { dn: `uid=dave,${SALES}`, reason: 'user "dave": name must not contain NUL (U+0000)' },
         { dn: `ou=poison,${RD}`, reason: expect.stringMatching(/^department "[0-9a-f-]+": name must not contain NUL \(U\+0000\)$/) },
+        { dn: SALES, reason: expect.stringMatching(/^department "[0-9a-f-]+": name must not contain NUL \(U\+0000\)$/) },
       ];
       expect(sortByDn(real.skipped)).toEqual(sortByDn(skipped));
-      expect(real.detail).toBe('read in full; 4 entries skipped; ' + real.notes.join('; '));
+      expect(real.detail).toBe('read in full; 5 entries skipped; ' + real.notes.join('; '));
 
       // Everyone else as LDAP says: the hires, the rename; the leavers are locked out.
       expect((await callAs(app, 'erin', '/users/current/info')).status).toBe(200);
       expect((await callAs(app, 'alice', '/users/current/info')).body.name).toBe('Alice Liddell');
       expect(await departmentPaths(app, 'alice', 'gina')).toEqual([['研发部']]);
+      expect(await departmentPaths(app, 'alice', 'erin')).toEqual([['销售部']]);
       expect((await callAs(app, 'bob', '/users/current/info')).body.error.code).toBe('token_user_inactive');
       expect((await callAs(app, 'frank', '/users/current/info')).body.error.code).toBe('token_user_unknown');
       expect((await callAs(app, 'carol', '/users/current/info')).body.error.code).toBe('token_user_inactive');
@@ -129,7 +133,7 @@ if (!SLAPD) {
       expect((await callAs(app, 'nul', '/users/current/info')).body.error.code).toBe('token_user_unknown');
 
       // Counts say what happened, each person once; the dry run said the same.
-      const counts = { created: 2, updated: 4, removed: 1, deactivated: 3, reactivated: 0, skipped: 4 };
+      const counts = { created: 2, updated: 4, removed: 1, deactivated: 3, reactivated: 0, skipped: 5 };
       const runs = (await admin('/api/sync/runs?source=ldap&limit=2')).body.items;
       expect(runs[0]).toMatchObject({ id: real.runId, status: 'ok', counts, changes: { users: { created: ['erin', 'gina'], removed: ['frank'] } } });
       expect(runs[0].changes.users.deactivated.sort()).toEqual(['bob', 'carol', 'dave']);
@@ -139,9 +143,9 @@ if (!SLAPD) {
       // Readiness stays 200 and says it; the metrics count the skipped entries.
       const ready = await admin('/readyz');
       expect(ready.status).toBe(200);
-      expect(ready.body.details.ldapSync).toMatch(new RegExp(`^last good sync \\d+s ago \\(run ${real.runId}\\); it skipped 4 entries \\(GET /api/sync/runs lists them\\)$`));
+      expect(ready.body.details.ldapSync).toMatch(new RegExp(`^last good sync \\d+s ago \\(run ${real.runId}\\); it skipped 5 entries \\(GET /api/sync/runs lists them\\)$`));
       const metrics = (await app.inject({ method: 'GET', url: '/metrics' })).body;
-      expect(metrics).toContain('collab_host_sync_last_run_skipped_entries{source="ldap"} 4');
+      expect(metrics).toContain('collab_host_sync_last_run_skipped_entries{source="ldap"} 5');
       expect(metrics).toContain('collab_host_sync_last_run_failed{source="ldap"} 0');
       expect(metrics).toMatch(/collab_host_sync_last_success_age_seconds\{source="ldap"\} \d/);
     });
@@ -152,7 +156,7 @@ if (!SLAPD) {
       const report = await runLdapSync(deps, { mode: 'full' });
       expect(report.status, report.errors.join('; ')).toBe('ok');
       expect(report.diff!.created.users).toEqual(['nul']);
-      expect(report.skipped.map((entry) => entry.dn).sort()).toEqual([`ou=poison,${RD}`, `cn=long-id,${SALES}`, `uid=dave,${SALES}`].sort());
+      expect(report.skipped.map((entry) => entry.dn).sort()).toEqual([`ou=poison,${RD}`, SALES, `cn=long-id,${SALES}`, `uid=dave,${SALES}`].sort());
     });
 
     it('a sync that fails shows in readiness (still 200) and in the metrics, with the age of the last good sync', async () => {
