@@ -232,9 +232,9 @@ describeEachStore('console in a real browser', (store, dialect) => {
       // An earlier LDAP run that left an entry out, recorded as a run records it (test/sync has the real ones).
       const records = sqlSyncRuns(store().db);
       const earlier = await records.start({ source: 'ldap', mode: 'full', dryRun: false, detail: null, startedAt: '2025-01-01T00:00:00Z' });
-      const skipped = { dn: 'uid=nul,ou=销售部,dc=example,dc=com', reason: 'user "nul": name must not contain NUL (U+0000)' };
+      const skipped = { dn: 'uid=nul,ou=销售部,dc=example,dc=com', reason: 'user "nul": name must be well-formed Unicode without NUL (U+0000)' };
       const counts = { created: 1, updated: 0, removed: 0, deactivated: 0, reactivated: 0, skipped: 1 };
-      await records.finish(earlier, { status: 'ok', detail: 'read in full; 1 entries skipped', durationMs: 40, counts, changes: { users: { created: ['lilei'] } }, skipped: [skipped], errors: [] });
+      await records.finish(earlier, { status: 'ok', detail: 'read in full; 1 entry skipped', durationMs: 40, counts, changes: { users: { created: ['lilei'] } }, skipped: [skipped], errors: [] });
       expect((await runLdapSync(ldapSyncDeps(config, store(), composeDirectoryChanges(config, store()))!, { mode: 'full' })).status).toBe('failed');
       // Bob's seat is given back, then asked for again while the one licensed seat is 张三's.
       platform.platform.world.seats.set('zhangsan', { status: 1, createdAt: '2025-01-01T00:00:00Z' });

@@ -126,7 +126,7 @@ if (!SLAPD) {
       await admin.modify(`uid=hanmeimei,${FE}`, new Change({ operation: 'replace', modification: new Attribute({ type: 'cn', values: ['韩梅梅 (Meimei Han)'] }) }));
       const busy = await runLdapSync(deps, { mode: 'scheduled' });
       expect(busy.status, busy.errors.join('; ')).toBe('ok');
-      expect(busy.detail).toMatch(/^1 entries changed since entryCSN .*; read in full$/);
+      expect(busy.detail).toMatch(/^1 entry changed since entryCSN .*; read in full$/);
       expect(busy.diff!.updated.users).toEqual(['hanmeimei']);
       expect((await callAs(app, 'lilei', '/users/hanmeimei')).body.name).toBe('韩梅梅 (Meimei Han)');
 

@@ -1,18 +1,19 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'ldapts';
 
 /**
- * A real Active Directory domain controller for the AD preset's tests: Debian's Samba, provisioned into a
- * temporary directory (`samba-tool domain provision`, about 15 s) and started in the foreground with only
- * its LDAP service. It binds no network port: its smb.conf names an interface the machine does not have,
- * so it serves LDAP on its `ldapi` socket alone, and the tests reach that socket through a TCP relay on a
- * free port of 127.0.0.1 (LDAP over TCP as the sync speaks it; every answer is Samba's). Several runs on
- * one machine never collide on port 389. `.ci/run` installs samba; without it, or without root (Samba's
- * DC runs as root), the tests say that they skipped.
+ * A real Active Directory domain controller for the AD preset's tests: Debian's Samba, provisioned
+ * (`samba-tool domain provision`, about 15 s; once per machine and Samba version, then copied) into a
+ * temporary directory and started in the foreground with only its LDAP service. It binds no network
+ * port: its smb.conf names an interface the machine does not have, so it serves LDAP on its `ldapi`
+ * socket alone, and the tests reach that socket through a TCP relay on a free port of 127.0.0.1 (LDAP
+ * over TCP as the sync speaks it; every answer is Samba's). Several runs on one machine never collide on
+ * port 389. `.ci/run` installs samba; without it, or without root (Samba's DC runs as root), the tests say
+ * that they skipped.
  */
 const SAMBA = '/usr/sbin/samba';
 const SAMBA_TOOL = '/usr/bin/samba-tool';
@@ -38,7 +39,7 @@ export interface RunningAd {
   admin(): Promise<Client>;
   /** Runs `samba-tool ARGS` against the domain controller's database (as an administrator on the DC does). */
   tool(...args: string[]): Promise<string>;
-  /** How long provisioning took, in ms (reported by the tests). */
+  /** How long provisioning took, in ms (0: a domain provisioned by an earlier run was copied). */
   provisionMs: number;
   stop(): Promise<void>;
 }
@@ -52,11 +53,56 @@ function run(command: string, args: string[]): Promise<string> {
   });
 }
 
-/** Provisions a domain CORP.EXAMPLE.COM (RFC 2307 attributes, no DNS) and starts its LDAP service. */
+/**
+ * A provisioned domain that has never run, kept in the temporary directory for the runs that follow (one per
+ * Samba version): provisioning takes 15 s on an idle machine and over a minute on a busy one, a copy under
+ * a second. Only smb.conf names the directory, and a copy rewrites it.
+ */
+async function provisionedTemplate(): Promise<{ dir: string; provisionMs: number }> {
+  const version = (await run(SAMBA, ['-V'])).trim().replace(/[^A-Za-z0-9.-]+/g, '_');
+  const dir = join(tmpdir(), `collab-host-ad-template-${TEMPLATE_VERSION}-${version}`);
+  if (existsSync(join(dir, 'etc', 'smb.conf'))) return { dir, provisionMs: 0 };
+  const building = mkdtempSync(`${dir}.building-`);
+  const started = Date.now();
+  try {
+    await run(SAMBA_TOOL, [
+      'domain',
+      'provision',
+      `--targetdir=${building}`,
+      '--use-rfc2307',
+      `--realm=${AD_REALM}`,
+      '--domain=CORP',
+      '--server-role=dc',
+      '--dns-backend=NONE',
+      '--host-name=dc1',
+      `--adminpass=${AD_ADMIN_PASSWORD}`,
+      `--option=interfaces = ${NO_INTERFACE}`,
+      '--option=bind interfaces only = yes',
+    ]);
+    const conf = join(building, 'etc', 'smb.conf');
+    writeFileSync(conf, readFileSync(conf, 'utf8').replaceAll(building, TEMPLATE_DIR_MARK));
+    // Whole or not at all: a run that provisioned at the same time may have put its own in place first.
+    renameSync(building, dir);
+  } catch (error) {
+    rmSync(building, { recursive: true, force: true });
+    if (!existsSync(join(dir, 'etc', 'smb.conf'))) throw error;
+  }
+  return { dir, provisionMs: Date.now() - started };
+}
+
+/** Changed when the provisioning changes, so an old template is not used. */
+const TEMPLATE_VERSION = 'v1';
+/** Stands for the directory in the template's smb.conf. */
+const TEMPLATE_DIR_MARK = '@DIR@';
+
+/** A copy of the provisioned domain CORP.EXAMPLE.COM (RFC 2307 attributes, no DNS) with its LDAP service started. */
 export async function startSambaAd(): Promise<RunningAd> {
   if (AD_SKIP_REASON !== undefined) throw new Error(AD_SKIP_MESSAGE);
+  const template = await provisionedTemplate();
+  const provisionMs = template.provisionMs;
   const dir = mkdtempSync(join(tmpdir(), 'collab-host-ad-'));
-  // Written into the [global] section after provisioning (provision keeps only some options it is given).
+  cpSync(template.dir, dir, { recursive: true });
+  // Written into the [global] section (provision keeps only some of the options it is given).
   const options = {
     'bind interfaces only': 'yes',
     interfaces: NO_INTERFACE,
@@ -70,28 +116,9 @@ export async function startSambaAd(): Promise<RunningAd> {
     'winbindd socket directory': join(dir, 'winbindd'),
     'log file': join(dir, 'log.%m'),
   };
-  const started = Date.now();
-  await run(SAMBA_TOOL, [
-    'domain',
-    'provision',
-    `--targetdir=${dir}`,
-    '--use-rfc2307',
-    `--realm=${AD_REALM}`,
-    '--domain=CORP',
-    '--server-role=dc',
-    '--dns-backend=NONE',
-    '--host-name=dc1',
-    `--adminpass=${AD_ADMIN_PASSWORD}`,
-    `--option=interfaces = ${NO_INTERFACE}`,
-    '--option=bind interfaces only = yes',
-  ]).catch((error: unknown) => {
-    rmSync(dir, { recursive: true, force: true });
-    throw error;
-  });
-  const provisionMs = Date.now() - started;
   const conf = join(dir, 'etc', 'smb.conf');
   const ours = new Set(Object.keys(options));
-  const lines = readFileSync(conf, 'utf8').split('\n').filter((line) => !ours.has(line.split('=')[0]!.trim().toLowerCase()));
+  const lines = readFileSync(conf, 'utf8').replaceAll(TEMPLATE_DIR_MARK, dir).split('\n').filter((line) => !ours.has(line.split('=')[0]!.trim().toLowerCase()));
   lines.splice(lines.indexOf('[global]') + 1, 0, ...Object.entries(options).map(([name, value]) => `\t${name} = ${value}`));
   writeFileSync(conf, lines.join('\n'));
 

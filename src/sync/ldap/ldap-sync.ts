@@ -70,7 +70,7 @@ export async function runLdapSync(deps: LdapSyncDeps, options: LdapSyncOptions):
         let changed = 0;
         for (const [base, filter] of bases) changed += (await ldap.search(base, changedSince(config, filter, mark!), ['1.1'])).length;
         if (changed === 0) return { unchangedAtSource: `no entry changed since ${config.changeAttribute} ${mark}` };
-        detail = `${changed} entries changed since ${config.changeAttribute} ${mark}; read in full`;
+        detail = `${changed} ${changed === 1 ? 'entry' : 'entries'} changed since ${config.changeAttribute} ${mark}; read in full`;
       }
       const view = await readLdapView(config, ldap);
       notes = view.notes;
@@ -83,7 +83,7 @@ export async function runLdapSync(deps: LdapSyncDeps, options: LdapSyncOptions):
         if (active > 0) throw new Error(`LDAP answered no user entries below ${config.userBaseDn} matching ${config.userFilter}, while team ${config.teamId} has ${active} active users: nothing was changed (check LDAP_USER_BASE_DN and LDAP_USER_FILTER)`);
       }
       const applied = await applyLdapView({ changes: deps.changes, readTeam: team }, view, { dryRun });
-      const said = [detail, ...(applied.skipped.length > 0 ? [`${applied.skipped.length} entries skipped`] : []), ...(notes.length > 0 ? [notes.join('; ')] : [])];
+      const said = [detail, ...(applied.skipped.length > 0 ? [`${applied.skipped.length} ${applied.skipped.length === 1 ? 'entry' : 'entries'} skipped`] : []), ...(notes.length > 0 ? [notes.join('; ')] : [])];
       return { ...applied, detail: said.join('; ') };
     }),
   );
