@@ -1,3 +1,4 @@
+import type { EventLag } from './event-lag.js';
 import type { RouteFigures } from './load.js';
 
 /** A route of the main table: autocannon, `connections` connections, one route at a time. */
@@ -13,6 +14,24 @@ export interface RouteResult {
   serverCpuMsPerRequest?: number;
 }
 
+/** An events run: what was acknowledged, what it cost, and how far behind the effects were. */
+export interface EventRun {
+  route: string;
+  perSecond: number;
+  ratioToCeiling: number;
+  serverCpuMs?: number;
+  lag: EventLag;
+}
+
+/** Users created through SCIM, as an identity provider's first push. */
+export interface ScimRun {
+  users: number;
+  perSecond: number;
+  p99Ms: number;
+  serverCpuMs: number;
+  non2xx: number;
+}
+
 export interface StoreReport {
   store: string;
   importSeconds: number;
@@ -23,6 +42,9 @@ export interface StoreReport {
   mixed: Array<RouteFigures & { share: number }>;
   /** GET /api/events/stats after the runs, or why it is not there. */
   effectLag: string;
+  /** The events runs with their effect lag (read from the store). */
+  eventRuns: EventRun[];
+  scim?: ScimRun;
 }
 
 export interface ReportHeader {
@@ -69,6 +91,24 @@ export function renderMarkdown(header: ReportHeader, ceiling: RouteResult, repor
     for (const report of reports) {
       for (const route of report.mixed) {
         lines.push(`| ${report.store} | ${route.route} | ${route.share}% | ${route.requestsPerSecond.toFixed(0)} | ${route.p50Ms} | ${route.p99Ms} | ${route.non2xx} | ${route.errors} |`);
+      }
+    }
+  }
+
+  if (reports.some((report) => report.eventRuns.length > 0 || report.scim)) {
+    lines.push('');
+    lines.push(`Writes: events acknowledged and their effect lag (from acknowledgement to effects, every event of the run; waiting: the log's pending events ${5} s after the load stopped), and SCIM creates:`);
+    lines.push('');
+    lines.push('| store | run | per s | × ceiling | server CPU ms each | effect lag p50 ms | p99 ms | waiting 5 s after |');
+    lines.push('|---|---|---:|---:|---:|---:|---:|---:|');
+    for (const report of reports) {
+      for (const run of report.eventRuns) {
+        const cpu = run.serverCpuMs === undefined ? '—' : run.serverCpuMs.toFixed(2);
+        lines.push(`| ${report.store} | ${run.route} | ${run.perSecond.toFixed(0)} | ${(run.ratioToCeiling * 100).toFixed(0)}% | ${cpu} | ${run.lag.p50Ms} | ${run.lag.p99Ms} | ${run.lag.waiting} |`);
+      }
+      if (report.scim) {
+        const scim = report.scim;
+        lines.push(`| ${report.store} | POST /scim/v2/Users (${scim.users} new users, p99 ${scim.p99Ms} ms, ${scim.non2xx} non-2xx) | ${scim.perSecond.toFixed(0)} | — | ${scim.serverCpuMs.toFixed(2)} | — | — | — |`);
       }
     }
   }

@@ -8,7 +8,10 @@
  *            --only REGEX (routes and runs whose name matches), --reuse PATH (an already imported SQLite
  *            file: skips generation and import; the ids are read from it), --rate N (the open loop's
  *            searches per second, default 300), --workers N (SEARCH_WORKERS of the served process),
- *            --keep DIR (keep the snapshot and the SQLite file in DIR, for --reuse DIR/bench.db)
+ *            --keep DIR (keep the snapshot and the SQLite file in DIR, for --reuse DIR/bench.db),
+ *            --reuse-pg URL (a PostgreSQL schema imported before, e.g. with --keep-pg), --keep-pg SCHEMA
+ *            (import into that schema of --pg and keep it), --profile DIR (CPU profiles of the served
+ *            processes, written when they stop)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,9 +21,10 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { describeEventLag, readEventLag, type EventLag } from './event-lag.js';
 import { actorsOf, COMPANY_SCALE, generateCompany, type GenerateOptions } from './generate.js';
 import { mixedRun, openLoop } from './load.js';
-import { renderMarkdown, type RouteResult, type StoreReport } from './report.js';
+import { renderMarkdown, type EventRun, type RouteResult, type ScimRun, type StoreReport } from './report.js';
 import { buildScenarios, RequestMaker, type Scenario, type ScenarioData } from './scenarios.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -30,6 +34,11 @@ const SECRETS = {
   APP_SECRET: 'bench-app-secret-0123456789abcdef',
 };
 const ADMIN_API_KEY = 'bench-admin-key-0123456789abcdef';
+const SCIM_TOKEN = 'bench-scim-token-0123456789abcdef';
+/** Users the SCIM run creates, as an identity provider's first push does. */
+const SCIM_USERS = 10_000;
+/** How long after an events run its waiting events are counted. */
+const AFTER_LOAD_MS = 5_000;
 
 const { values: args } = parseArgs({
   options: {
@@ -43,6 +52,9 @@ const { values: args } = parseArgs({
     rate: { type: 'string' },
     workers: { type: 'string' },
     keep: { type: 'string' },
+    'reuse-pg': { type: 'string' },
+    'keep-pg': { type: 'string' },
+    profile: { type: 'string' },
   },
 });
 
@@ -55,7 +67,8 @@ const only = args.only ? new RegExp(args.only, 'i') : undefined;
 const selected = (name: string) => !only || only.test(name);
 
 async function main(): Promise<void> {
-  if (args.reuse) return reuseStore(args.reuse);
+  if (args.reuse) return reuseStore(`sqlite:${args.reuse}`);
+  if (args['reuse-pg']) return reuseStore(args['reuse-pg']);
   // --keep DIR: the snapshot and the SQLite file stay there, for later runs with --reuse DIR/bench.db.
   const work = args.keep ?? mkdtempSync(join(tmpdir(), 'collab-bench-'));
   mkdirSync(work, { recursive: true });
@@ -71,6 +84,7 @@ async function main(): Promise<void> {
       departmentIds: company.snapshot.departments.map((department) => department.id),
       actors: actorsOf(company.snapshot.files),
       userNames: company.snapshot.users.slice(0, 5_000).map((user) => user.name),
+      teamId: company.snapshot.teams[0]?.id ?? 't1',
       ...SECRETS,
     };
 
@@ -79,13 +93,13 @@ async function main(): Promise<void> {
 
     const reports: StoreReport[] = [await benchStore('sqlite', `sqlite:${join(work, 'bench.db')}`, snapshotPath, data, ceiling)];
     if (args.pg) {
-      const schema = `bench_${Date.now()}`;
-      await withPg(args.pg, (client) => client.query(`CREATE SCHEMA ${schema}`));
+      const schema = args['keep-pg'] ?? `bench_${Date.now()}`;
+      await withPg(args.pg, (client) => client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE; CREATE SCHEMA ${schema}`));
       try {
         const url = withSearchPath(args.pg, schema);
         reports.push(await benchStore('postgres', url, snapshotPath, data, ceiling));
       } finally {
-        await withPg(args.pg, (client) => client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`));
+        if (!args['keep-pg']) await withPg(args.pg, (client) => client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`));
       }
     }
 
@@ -103,29 +117,50 @@ async function main(): Promise<void> {
   }
 }
 
-/** Measures the routes on an SQLite file imported earlier (no generation, no import). */
-async function reuseStore(path: string): Promise<void> {
-  const { default: SQLite } = await import('better-sqlite3');
-  const sqlite = new SQLite(path, { readonly: true });
-  const ids = (query: string) => (sqlite.prepare(query).pluck().all() as string[]);
-  const data: ScenarioData = {
-    userIds: ids('SELECT id FROM users'),
-    fileIds: ids("SELECT id FROM files WHERE status = 'active'"),
-    departmentIds: ids('SELECT id FROM departments'),
-    actors: sqlite
-      .prepare(
-        `SELECT id AS fileId, creator_id AS userId FROM files WHERE status = 'active'
-         UNION ALL SELECT file_id, principal_id FROM file_grants WHERE principal_kind = 'user' AND role_rank >= 3`,
-      )
-      .all() as ScenarioData['actors'],
-    userNames: ids('SELECT name FROM users LIMIT 5000'),
-    ...SECRETS,
-  };
-  sqlite.close();
+/** Measures the routes on a store imported earlier (`sqlite:PATH` or a PostgreSQL URL; no generation, no import). */
+async function reuseStore(databaseUrl: string): Promise<void> {
+  const ids = await readIds(databaseUrl);
+  const data: ScenarioData = { ...ids, ...SECRETS };
   const ceiling = await measureCeiling();
   log(`ceiling: ${ceiling.requestsPerSecond.toFixed(0)} req/s, p99 ${ceiling.p99Ms} ms`);
-  const report = await serveAndDrive('sqlite (reused)', `sqlite:${path}`, data, ceiling);
+  const store = databaseUrl.startsWith('sqlite:') ? 'sqlite (reused)' : 'postgres (reused)';
+  const report = await serveAndDrive(store, databaseUrl, data, ceiling);
   process.stdout.write(`\n${renderMarkdown(header(), ceiling, [{ ...report, importSeconds: Number.NaN }])}\n`);
+}
+
+const ID_QUERIES = {
+  userIds: 'SELECT id FROM users',
+  fileIds: "SELECT id FROM files WHERE status = 'active'",
+  departmentIds: 'SELECT id FROM departments',
+  actors: `SELECT id AS "fileId", creator_id AS "userId" FROM files WHERE status = 'active'
+           UNION ALL SELECT file_id, principal_id FROM file_grants WHERE principal_kind = 'user' AND role_rank >= 3`,
+  userNames: 'SELECT name FROM users ORDER BY id LIMIT 5000',
+  teamId: 'SELECT id FROM teams ORDER BY id LIMIT 1',
+} as const;
+
+/** The ids the scenarios draw from, read from an imported store. */
+async function readIds(databaseUrl: string): Promise<Omit<ScenarioData, keyof typeof SECRETS>> {
+  const rows = async (query: (text: string) => Promise<Array<Record<string, unknown>>>) => {
+    const column = async (text: string) => (await query(text)).map((row) => String(Object.values(row)[0]));
+    return {
+      userIds: await column(ID_QUERIES.userIds),
+      fileIds: await column(ID_QUERIES.fileIds),
+      departmentIds: await column(ID_QUERIES.departmentIds),
+      actors: (await query(ID_QUERIES.actors)) as unknown as ScenarioData['actors'],
+      userNames: await column(ID_QUERIES.userNames),
+      teamId: (await column(ID_QUERIES.teamId))[0] ?? 't1',
+    };
+  };
+  if (databaseUrl.startsWith('sqlite:')) {
+    const { default: SQLite } = await import('better-sqlite3');
+    const sqlite = new SQLite(databaseUrl.slice('sqlite:'.length), { readonly: true });
+    try {
+      return await rows(async (text) => sqlite.prepare(text).all() as Array<Record<string, unknown>>);
+    } finally {
+      sqlite.close();
+    }
+  }
+  return withPg(databaseUrl, (client) => rows(async (text) => (await client.query(text)).rows as Array<Record<string, unknown>>));
 }
 
 function header() {
@@ -154,19 +189,44 @@ async function benchStore(store: string, databaseUrl: string, snapshotPath: stri
 }
 
 async function serveAndDrive(store: string, databaseUrl: string, data: ScenarioData, ceiling: RouteResult): Promise<StoreReport> {
-  const port = await freePort();
-  const env: Record<string, string> = { DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: 'warn', ADMIN_API_KEY, ...SECRETS };
+  const env: Record<string, string> = {
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: 'warn',
+    ADMIN_API_KEY,
+    SCIM_TOKEN,
+    SCIM_TEAM_ID: data.teamId,
+    ...SECRETS,
+  };
   if (args.workers !== undefined) env.SEARCH_WORKERS = args.workers;
-  const server = spawnProcess(['node', join(ROOT, 'bin/collab-host.js'), 'serve'], env);
+  const server = await startServer(env);
+  const servers = [server];
   try {
-    const base = `http://127.0.0.1:${port}`;
-    await waitForHttp(`${base}/healthz`);
+    const { base } = server;
     const maker = new RequestMaker(data);
     const routes: RouteResult[] = [];
+    const eventRuns: EventRun[] = [];
     for (const scenario of buildScenarios(maker).filter((candidate) => selected(candidate.name))) {
-      const result = await drive(base, scenario, server.pid);
+      const from = Date.now();
+      const result = await drive(base, scenario, server.child.pid);
       routes.push({ ...result, ratioToCeiling: result.requestsPerSecond / ceiling.requestsPerSecond });
       log(`[${store}] ${scenario.name}: ${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms`);
+      if (scenario.name.startsWith('POST /events')) eventRuns.push(await afterEvents(store, scenario.name, databaseUrl, from, result, ceiling));
+    }
+
+    // PostgreSQL serves several instances: the same events through two, each taking half the connections.
+    const twoInstances = 'POST /events (mixed kinds), two instances';
+    if (!databaseUrl.startsWith('sqlite:') && selected(twoInstances)) {
+      const second = await startServer(env);
+      servers.push(second);
+      const from = Date.now();
+      const scenario = buildScenarios(maker).find((candidate) => candidate.name.startsWith('POST /events'))!;
+      const result = await driveMany([server, second], scenario);
+      const named = { ...result, route: twoInstances };
+      routes.push({ ...named, ratioToCeiling: result.requestsPerSecond / ceiling.requestsPerSecond });
+      log(`[${store}] ${twoInstances}: ${result.requestsPerSecond.toFixed(0)} req/s, p99 ${result.p99Ms} ms`);
+      eventRuns.push(await afterEvents(store, twoInstances, databaseUrl, from, named, ceiling));
+      await stop(second.child);
+      servers.pop();
     }
 
     const openLoopRuns: StoreReport['openLoop'] = [];
@@ -193,12 +253,70 @@ async function serveAndDrive(store: string, databaseUrl: string, data: ScenarioD
       for (const figure of figures) log(`[${store}] ${figure.route}: ${figure.requestsPerSecond.toFixed(0)} req/s, p99 ${figure.p99Ms} ms`);
     }
 
+    // Last: the new users change the directory every other run reads.
+    const scim = selected('scim') ? await createScimUsers(store, server, maker) : undefined;
+
     const effectLag = await readEffectLag(base);
-    const memory = processMemory(server.pid as number);
-    return { store, importSeconds: Number.NaN, ...memory, routes, openLoop: openLoopRuns, mixed, effectLag };
+    const memory = processMemory(server.child.pid as number);
+    return { store, importSeconds: Number.NaN, ...memory, routes, openLoop: openLoopRuns, mixed, effectLag, eventRuns, ...(scim ? { scim } : {}) };
   } finally {
-    await stop(server);
+    for (const running of servers) await stop(running.child);
   }
+}
+
+interface RunningServer {
+  child: ChildProcess;
+  base: string;
+}
+
+/** `collab-host serve` on a free port (with --profile, writing a CPU profile when it stops). */
+async function startServer(env: Record<string, string>): Promise<RunningServer> {
+  const port = await freePort();
+  const profile = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${args.profile}`] : [];
+  const child = spawnProcess(['node', ...profile, join(ROOT, 'bin/collab-host.js'), 'serve'], { ...env, PORT: String(port) });
+  const base = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${base}/healthz`);
+  return { child, base };
+}
+
+/** An events run's figures: rate against the ceiling, CPU per event, the effect lag of its events and what waits 5 s after it. */
+async function afterEvents(store: string, route: string, databaseUrl: string, from: number, result: Omit<RouteResult, 'ratioToCeiling'>, ceiling: RouteResult): Promise<EventRun> {
+  const to = Date.now();
+  await new Promise((resolve) => setTimeout(resolve, AFTER_LOAD_MS));
+  const lag: EventLag = await readEventLag(databaseUrl, from, to);
+  log(`[${store}] ${route}: effect lag ${describeEventLag(lag)}`);
+  return {
+    route,
+    perSecond: result.requestsPerSecond,
+    ratioToCeiling: result.requestsPerSecond / ceiling.requestsPerSecond,
+    ...(result.serverCpuMsPerRequest === undefined ? {} : { serverCpuMs: result.serverCpuMsPerRequest }),
+    lag,
+  };
+}
+
+/** SCIM_USERS users created through POST /scim/v2/Users, `connections` at a time, as an identity provider's first push. */
+async function createScimUsers(store: string, server: RunningServer, maker: RequestMaker): Promise<ScimRun> {
+  const started = process.hrtime.bigint();
+  const cpuBefore = cpuMs(server.child.pid as number);
+  const run = `${Date.now().toString(36)}`;
+  let sequence = 0;
+  const result = await autocannon({
+    url: server.base,
+    connections,
+    amount: SCIM_USERS,
+    requests: [{ method: 'POST', setupRequest: (request) => ({ ...request, ...maker.scimUser(run, (sequence += 1), SCIM_TOKEN) }) }],
+  });
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const created = result['2xx'];
+  const figures: ScimRun = {
+    users: created,
+    perSecond: created / seconds,
+    p99Ms: result.latency.p99,
+    serverCpuMs: (cpuMs(server.child.pid as number) - cpuBefore) / Math.max(1, result.requests.total),
+    non2xx: result.non2xx,
+  };
+  log(`[${store}] SCIM: ${created} users in ${seconds.toFixed(1)} s (${figures.perSecond.toFixed(0)}/s), p99 ${figures.p99Ms} ms, ${result.non2xx} non-2xx`);
+  return figures;
 }
 
 /**
@@ -231,6 +349,25 @@ async function drive(base: string, scenario: Scenario, serverPid?: number): Prom
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
     ...(serverPid === undefined ? {} : { serverCpuMsPerRequest: (cpuMs(serverPid) - cpuBefore) / Math.max(1, result.requests.total) }),
+  };
+}
+
+/** The scenario through several servers at once, the connections shared out; CPU summed over them. */
+async function driveMany(servers: readonly RunningServer[], scenario: Scenario): Promise<Omit<RouteResult, 'ratioToCeiling'>> {
+  const each = Math.max(1, Math.floor(connections / servers.length));
+  await Promise.all(servers.map((server) => autocannon({ url: server.base, connections: each, requests: scenario.requests, duration: warmup })));
+  const cpu = () => servers.reduce((sum, server) => sum + cpuMs(server.child.pid as number), 0);
+  const cpuBefore = cpu();
+  const results = await Promise.all(servers.map((server) => autocannon({ url: server.base, connections: each, requests: scenario.requests, duration })));
+  const total = results.reduce((sum, result) => sum + result.requests.total, 0);
+  return {
+    route: scenario.name,
+    requestsPerSecond: results.reduce((sum, result) => sum + result.requests.average, 0),
+    p50Ms: Math.max(...results.map((result) => result.latency.p50)),
+    p99Ms: Math.max(...results.map((result) => result.latency.p99)),
+    non2xx: results.reduce((sum, result) => sum + result.non2xx, 0),
+    errors: results.reduce((sum, result) => sum + result.errors + result.timeouts, 0),
+    serverCpuMsPerRequest: (cpu() - cpuBefore) / Math.max(1, total),
   };
 }
 

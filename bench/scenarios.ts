@@ -18,6 +18,8 @@ export interface ScenarioData {
   actors: Actor[];
   /** Some user names, for the varied keywords of the open-loop run. */
   userNames: string[];
+  /** The team the SCIM run provisions (SCIM_TEAM_ID). */
+  teamId: string;
   TOKEN_SECRET: string;
   APP_ID: string;
   APP_SECRET: string;
@@ -106,6 +108,26 @@ export class RequestMaker {
     }
     const body = eventBody(kind, actor.fileId, actor.userId, random(this.data.userIds), this.sequence, Date.now());
     return { method: 'POST', path: '/events', headers, body: JSON.stringify(body) };
+  }
+
+  /** A new user as Okta's first push creates it: POST /scim/v2/Users, a name, an e-mail, active. */
+  scimUser(run: string, sequence: number, scimToken: string): BenchRequest {
+    const userName = `scim-${run}-${sequence}`;
+    const body = {
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+      userName,
+      externalId: `okta-${run}-${sequence}`,
+      name: { givenName: 'New', familyName: `Hire ${sequence}` },
+      displayName: `New Hire ${sequence}`,
+      emails: [{ value: `${userName}@example.com`, primary: true }],
+      active: true,
+    };
+    return {
+      method: 'POST',
+      path: '/scim/v2/Users',
+      headers: { 'content-type': 'application/scim+json', authorization: `Bearer ${scimToken}` },
+      body: JSON.stringify(body),
+    };
   }
 
   private post(path: string, token: string, body: unknown): BenchRequest {

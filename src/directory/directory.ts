@@ -83,6 +83,12 @@ export interface Directory extends DirectorySearch {
    * A directory without it serves no stored content (files then need an external `downloadUrl`).
    */
   getFileContent?(fileId: string): Promise<StoredContent | undefined>;
+  /**
+   * Optional: a value that changes with every write to the directory (whoever makes it, another instance
+   * included), read afresh on each call. Callers may keep answers while it stays the same (the event
+   * intake's trust checks); without it they ask every time.
+   */
+  changeVersion?(): Promise<string>;
 }
 
 /** The stored bytes of a third-party file and their media type. */

@@ -15,6 +15,20 @@ export interface NameKeys {
  */
 export function nameKeys(name: string): NameKeys {
   if (!HAN.test(name)) return { pinyin: '', initials: '' };
+  // Names repeat (王伟, 李娜…): an import of a company computes each one once.
+  const known = remembered.get(name);
+  if (known) return known;
+  if (remembered.size >= REMEMBERED_NAMES) remembered.clear();
+  const keys = pinyinKeys(name);
+  remembered.set(name, keys);
+  return keys;
+}
+
+/** Names whose keys are kept, at most (a few MB). */
+const REMEMBERED_NAMES = 20_000;
+const remembered = new Map<string, NameKeys>();
+
+function pinyinKeys(name: string): NameKeys {
   const full = pinyin(name, { toneType: 'none', type: 'array', nonZh: 'consecutive', v: true });
   const first = pinyin(name, { pattern: 'first', toneType: 'none', type: 'array', nonZh: 'consecutive', v: true });
   return { pinyin: squash(full), initials: squash(first) };

@@ -16,6 +16,7 @@ import { parseLoggedBody } from './event-fields.js';
 import { readEvent } from './event-reader.js';
 import { EventCounters, eventStats, type EventStats } from './event-stats.js';
 import type { TrustLookups } from './event-trust.js';
+import { TrustCache } from './trust-cache.js';
 import { SILENT_LOG, yieldToEventLoop, type TaskLog } from './polling-task.js';
 
 export interface EventPipelineDeps {
@@ -71,7 +72,7 @@ export class EventPipeline {
       onAppended: () => this.processor.wake(),
     });
     const lookups: TrustLookups = {
-      directory,
+      trust: new TrustCache(directory),
       reminderFiles: async (reminderId) => [
         ...new Set([...(await reminders.filesWith(db, reminderId)), ...(await eventLog.subjectFiles(db, `reminder:${reminderId}`, REMINDER_FILES_LOOKED_AT))]),
       ],

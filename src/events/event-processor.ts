@@ -109,11 +109,13 @@ export class EventProcessor extends PollingWorker {
       const notifications: NotificationDraft[] = [];
       const presence: NonNullable<EventEffects['presence']>[] = [];
       const versions: NonNullable<EventEffects['fileVersion']>[] = [];
+      const reminders: Array<{ change: NonNullable<EventEffects['reminder']>; eventId: number }> = [];
       for (const event of claimed) {
         const effects = plans.get(event.id)?.effects;
         if (!effects) continue;
-        // Reminders and failure counts read what they change: one event at a time, in order.
-        if (effects.reminder) await eventEffects.applyReminderChange(trx, effects.reminder, event.id, nowMs);
+        // Reminder changes are applied in event order, over rows read once for the batch.
+        if (effects.reminder) reminders.push({ change: effects.reminder, eventId: event.id });
+        // Failure counts read what they change: one event at a time, in order (System events are few).
         if (effects.callbackFailure) await eventEffects.countCallbackFailure(trx, effects.callbackFailure, event.id);
         if (effects.presence) presence.push(effects.presence);
         if (effects.fileVersion) versions.push(effects.fileVersion);
@@ -121,6 +123,7 @@ export class EventProcessor extends PollingWorker {
         activity.push(...effects.activity);
         notifications.push(...effects.notifications);
       }
+      await eventEffects.applyReminderChanges(trx, reminders, nowMs);
       await eventEffects.applyPresence(trx, presence);
       await eventEffects.advanceFileVersions(trx, versions);
       await eventEffects.addRevisions(trx, revisions);

@@ -1,6 +1,6 @@
-import type { DirectoryService } from '../directory/directory-service.js';
 import { KIND_RULES, type Permission } from './event-kinds.js';
 import type { ReadEvent } from './event-reader.js';
+import type { TrustCache } from './trust-cache.js';
 
 /** How the event was authenticated; stored with it. */
 export type EventCredential = 'token' | 'token-expired' | 'signature' | 'unsigned';
@@ -13,7 +13,8 @@ export interface Authenticated {
 
 /** What the trust rules need to know beyond the event (lookups in the directory and the log). */
 export interface TrustLookups {
-  directory: DirectoryService;
+  /** Users' states and their permissions on files, kept while the directory does not change. */
+  trust: TrustCache;
   /** The files holding reminder `id` (its reminder row, or accepted events about it). */
   reminderFiles(reminderId: string): Promise<string[]>;
   /** Who created the revision on the file, when known. */
@@ -65,17 +66,18 @@ export async function decide(read: ReadEvent, auth: Authenticated, lookups: Trus
   const resolved: Resolved = { fileId: read.fileId ?? null, actorId: actorIdOfToken, subject };
   if (permission === undefined) return { accepted: true, ...resolved };
 
-  const user = await lookups.directory.directory.getUser(actorIdOfToken);
-  if (!user || user.active === false) {
-    return refuse('permission_denied', `the user of the token ("${actorIdOfToken}") is ${user ? 'deactivated' : 'not in the directory'}`, resolved);
+  await lookups.trust.follow();
+  const state = await lookups.trust.userState(actorIdOfToken);
+  if (state !== 'active') {
+    return refuse('permission_denied', `the user of the token ("${actorIdOfToken}") is ${state === 'deactivated' ? 'deactivated' : 'not in the directory'}`, resolved);
   }
   if (resolved.fileId === null) {
     if (read.meaning?.type !== 'reminder' || read.subject === undefined) return { accepted: true, ...resolved }; // unprocessed later: no file
     return resolveReminderFile(read.meaning.id, actorIdOfToken, resolved, lookups);
   }
-  const view = await lookups.directory.fileAsSeenBy(resolved.fileId, actorIdOfToken);
-  if (!view?.permissions[permission]) return refuse('permission_denied', `the user of the token may not ${VERBS[permission]} this file`, resolved);
-  if (read.meaning?.type === 'revision' && read.meaning.op !== 'create' && !view.permissions.manageable) {
+  const permissions = await lookups.trust.permissionsOn(resolved.fileId, actorIdOfToken);
+  if (!permissions?.[permission]) return refuse('permission_denied', `the user of the token may not ${VERBS[permission]} this file`, resolved);
+  if (read.meaning?.type === 'revision' && read.meaning.op !== 'create' && !permissions.manageable) {
     const author = await lookups.revisionAuthor(resolved.fileId, String(read.meaning.revisionId));
     if (author !== undefined && author !== actorIdOfToken) {
       return refuse('permission_denied', `revision ${read.meaning.revisionId} was made by another user: changing it needs manageable`, resolved);
@@ -94,7 +96,7 @@ async function resolveReminderFile(reminderId: string, actorId: string, resolved
   if (files.length === 0) return { accepted: true, ...resolved };
   const editable: string[] = [];
   for (const fileId of files) {
-    if ((await lookups.directory.fileAsSeenBy(fileId, actorId))?.permissions.editable) editable.push(fileId);
+    if ((await lookups.trust.permissionsOn(fileId, actorId))?.editable) editable.push(fileId);
   }
   if (editable.length === 0) return refuse('permission_denied', 'the user of the token may not edit the file of this reminder', resolved);
   return { accepted: true, ...resolved, fileId: editable.length === 1 ? editable[0]! : null };

@@ -44,8 +44,10 @@ export async function applyChange(context: ApplyContext, change: DirectoryChange
   if (read.problems.length > 0) return refused(refusal(400, 'invalid_record', read.problems));
   const { upsert, remove } = read;
   try {
+    const progress = options.progress;
     const diff = await context.store.transaction(async (tx) => {
       await tx.lockWrites();
+      progress?.step('checking the records');
       const gone = Object.fromEntries(SECTIONS.map((section) => [section, new Set(remove[section])])) as Record<DirectorySection, Set<string>>;
       const validation = await validateSnapshot(upsert, {
         existing: replace ? EMPTY_DIRECTORY : withoutRemoved(tx.existing, gone),
@@ -59,25 +61,59 @@ export async function applyChange(context: ApplyContext, change: DirectoryChange
       const contents = read.contents;
 
       const { diff, facts } = await diffChange(tx, { snapshot, remove, replace, contents: new Map(contents.map((content) => [content.fileId, content.bytes])) });
-      const before = options.allowEmpty ? undefined : { users: await tx.activeUsersByTeam(), teams: await tx.teamCount() };
+      const watched = options.allowEmpty ? undefined : await teamsThatMayEmpty(tx, diff, replace);
+      const before = watched && { users: watched.activeBefore, teams: await tx.teamCount() };
       throwIf(missingRemovals(facts, remove));
       if (!replace) throwIf(await crossTeamMoves(tx, snapshot, facts));
       throwIf(ownershipRefusal(context.owners, options.source, { snapshot, remove, replace }, diff, facts));
 
-      await tx.write(snapshot, contents, { replace });
+      await tx.write(snapshot, contents, { replace, ...(progress ? { progress } : {}) });
       if (!replace) throwIf(await removeAll(tx, remove));
-      if (before) throwIf(emptinessRefusal(before, { users: await tx.activeUsersByTeam(), teams: await tx.teamCount() }, diff));
+      if (before) throwIf(emptinessRefusal(before, { users: await activeUsersAfter(tx, watched), teams: await tx.teamCount() }, diff));
 
       if (options.dryRun) throw new Rollback({ ok: true, diff, dryRun: true });
+      progress?.step('recording the change');
       for (const listener of context.listeners) await listener(tx.db, diff, options);
+      progress?.step('committing');
       return diff;
     });
-    if (replace || changedRecords(diff) >= BULK_RECORDS) await context.store.refreshStatistics();
+    if (replace || changedRecords(diff) >= BULK_RECORDS) {
+      progress?.step('refreshing the statistics');
+      await context.store.refreshStatistics();
+    }
     return { ok: true, diff, dryRun: false };
   } catch (error) {
     if (error instanceof Rollback) return error.outcome;
     throw error;
   }
+}
+
+/** The teams a change may leave without active users, with their active users before it (see teamsThatMayEmpty). */
+interface WatchedTeams {
+  /** Every team (a replace), or only those of the users the change updates or removes. */
+  all: boolean;
+  activeBefore: Map<string, number>;
+}
+
+/**
+ * Only a change to existing users (an update, a removal) can take a team's last active user, so only
+ * their teams are watched, and they are counted from those users: a team that ends with none had exactly
+ * those. A replace rewrites everything: every team is counted. Creating users (an identity provider's
+ * first push) reads nothing here.
+ */
+async function teamsThatMayEmpty(tx: DirectoryTransaction, diff: DirectoryDiff, replace: boolean): Promise<WatchedTeams> {
+  if (replace) return { all: true, activeBefore: await tx.activeUsersByTeam() };
+  const activeBefore = new Map<string, number>();
+  for (const user of await tx.read('users', [...diff.updated.users, ...diff.removed.users])) {
+    if (user.active && user.teamId !== null) activeBefore.set(user.teamId, (activeBefore.get(user.teamId) ?? 0) + 1);
+  }
+  return { all: false, activeBefore };
+}
+
+/** Active users after the change in the watched teams: counted for a replace, else 1 for a team that has any. */
+async function activeUsersAfter(tx: DirectoryTransaction, watched: WatchedTeams): Promise<Map<string, number>> {
+  if (watched.all) return tx.activeUsersByTeam();
+  return new Map([...(await tx.teamsWithActiveUsers([...watched.activeBefore.keys()]))].map((teamId) => [teamId, 1]));
 }
 
 function refused(refusal: Refusal): ApplyResult {

@@ -1,4 +1,5 @@
 import type { Db } from '../store/schema.js';
+import type { ChangeProgress } from './change-progress.js';
 import type { DirectoryDiff } from './change-diff.js';
 import type { DirectorySection } from './directory-store.js';
 
@@ -27,7 +28,10 @@ export interface ApplyOptions {
   baseDir?: string;
   /** The largest snapshot `contentFile` (FILE_MAX_SIZE); default: no limit. */
   maxContentBytes?: number;
+  /** Told what the change is doing, and of the rows written (a command's progress line). */
+  progress?: ChangeProgress;
 }
+
 
 export type ApplyResult =
   | { ok: true; diff: DirectoryDiff; dryRun: boolean }

@@ -1,6 +1,7 @@
 import type { Department, Grant, Team, User } from '../directory/types.js';
 import type { FileInput } from '../store/directory-writer.js';
 import type { Db } from '../store/schema.js';
+import type { ChangeProgress } from './change-progress.js';
 import type { ExistingDirectory } from './existing-directory.js';
 import type { SectionName } from './records.js';
 import type { ValidSnapshot } from './validate.js';
@@ -67,10 +68,12 @@ export interface DirectoryTransaction extends DirectoryRecordReader {
   departmentDependents(ids: readonly string[]): Promise<Map<string, DepartmentDependents>>;
   /** How many active users each team has (teams without any are absent). */
   activeUsersByTeam(): Promise<Map<string, number>>;
+  /** Those of `teamIds` that have at least one active user (an indexed look per team, not a count). */
+  teamsWithActiveUsers(teamIds: readonly string[]): Promise<Set<string>>;
   /** How many teams there are. */
   teamCount(): Promise<number>;
   /** Writes validated records (upsert by id; with `replace`, after removing every directory row). */
-  write(snapshot: ValidSnapshot, contents: readonly ContentToStore[], options: { replace: boolean }): Promise<void>;
+  write(snapshot: ValidSnapshot, contents: readonly ContentToStore[], options: { replace: boolean; progress?: ChangeProgress }): Promise<void>;
   /**
    * Removes one record with what goes with it (a department's memberships and grants, a user's memberships
    * and grants, a file's grants and bytes), or answers why it cannot: rows that would point at nothing.

@@ -1,3 +1,4 @@
+import type { ChangeProgress } from './change-progress.js';
 import type { DirectoryChanges, DirectoryDiff } from './directory-changes.js';
 
 export interface ImportOptions {
@@ -11,6 +12,8 @@ export interface ImportOptions {
   dryRun?: boolean;
   /** Allow an import that leaves a team with no active users, or (replace) removes every team. */
   allowEmpty?: boolean;
+  /** Told how far the import got (the command's progress line). */
+  progress?: ChangeProgress;
 }
 
 /** What a snapshot holds (and an import wrote): records per section, grants and stored contents. */
@@ -41,6 +44,7 @@ export async function importSnapshot(changes: DirectoryChanges, input: unknown, 
       allowEmpty: options.allowEmpty ?? false,
       ...(options.baseDir === undefined ? {} : { baseDir: options.baseDir }),
       ...(options.maxContentBytes === undefined ? {} : { maxContentBytes: options.maxContentBytes }),
+      ...(options.progress ? { progress: options.progress } : {}),
     },
   );
   if (!result.ok) return result;

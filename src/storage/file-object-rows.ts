@@ -26,6 +26,8 @@ export interface FileObjectRows {
   get(fileId: string): Promise<FileObject | undefined>;
   /** Rows in file id order, after `after` (exclusive), at most `limit`: every stored file, page by page. */
   list(options: { after?: string; limit: number }): Promise<FileObject[]>;
+  /** How many files have stored bytes, and their bytes together (a migration's progress total). */
+  totals(): Promise<{ files: number; bytes: number }>;
   /** The bytes of a row that holds them (`inDatabase`); undefined otherwise. */
   readInline(fileId: string): Promise<Buffer | undefined>;
   /**

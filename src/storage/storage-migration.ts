@@ -34,6 +34,8 @@ export interface MigrationOptions {
   dryRun?: boolean;
   /** Only these files (those a snapshot import just stored); default: every stored file. */
   fileIds?: readonly string[];
+  /** Told of each stored file once it is handled (copied, found in place, or a problem). */
+  onObject?: (object: FileObject) => void;
 }
 
 /** Every stored file's row, page by page, in file id order; or the rows of `fileIds` that exist. */
@@ -107,58 +109,66 @@ export async function migrateObjects(storage: FileStorage, target: ObjectBackend
   const problem = (fileId: string, text: string) => report.problems.push({ fileId, problem: text });
 
   for await (const object of everyObject(storage, options.fileIds)) {
+    try {
+      await migrateObject(object);
+    } finally {
+      options.onObject?.(object);
+    }
+  }
+  return report;
+
+  async function migrateObject(object: FileObject): Promise<void> {
     // Rows do not say which outside back end holds their bytes: `from` (if not the database), else FILE_STORAGE's.
     const from = options.from?.location.kind === 'database' ? undefined : options.from;
     const source = object.inDatabase ? storage.holderOf(object) : (from ?? storage.holderOf(object));
     if (!source) {
       problem(object.fileId, 'its bytes are outside the database but FILE_STORAGE=database: name where they are with --from');
-      continue;
+      return;
     }
     const handOver = target.location.kind === 'database' ? !object.inDatabase : targetIsConfigured && object.inDatabase;
     if (describeLocation(source.location) === targetName) {
       report.inPlace += 1;
-      continue;
+      return;
     }
     const opened = await source.open(object.fileId);
     if (!opened) {
       // Uploaded to the target after FILE_STORAGE was switched to it, and so never in `from`.
       if (!object.inDatabase && targetIsConfigured && (await checkCopy(target, object)) === undefined) report.inPlace += 1;
       else problem(object.fileId, `no bytes in ${describeLocation(source.location)}`);
-      continue;
+      return;
     }
     if (options.dryRun) {
       await opened.close();
       report.copied += 1;
       report.bytes += object.size;
       if (handOver) report.handedOver += 1;
-      continue;
+      return;
     }
     const written = await target.put(object.fileId, await opened.stream(), { contentType: object.contentType, maxBytes: Number.POSITIVE_INFINITY });
     if (written.sha256 !== object.sha256) {
       await target.delete(object.fileId);
       problem(object.fileId, `the bytes read from ${describeLocation(source.location)} have SHA-256 ${written.sha256}, not the recorded ${object.sha256}; not copied`);
-      continue;
+      return;
     }
     // Into the database, the row is where the copy lands: hand over first, then read it back.
     if (written.inline !== null && !(await storage.rows.moveBytes(object.fileId, object.sha256, written.inline))) {
       problem(object.fileId, 'was written again while being copied; run the migration again');
-      continue;
+      return;
     }
     const mismatch = await checkCopy(target, object);
     if (mismatch) {
       problem(object.fileId, `copied, but read back: ${mismatch}`);
-      continue;
+      return;
     }
     report.copied += 1;
     report.bytes += object.size;
-    if (!handOver) continue;
+    if (!handOver) return;
     if (written.inline === null && !(await storage.rows.moveBytes(object.fileId, object.sha256, null))) {
       problem(object.fileId, 'was written again while being copied; run the migration again');
-      continue;
+      return;
     }
     report.handedOver += 1;
   }
-  return report;
 }
 
 /**

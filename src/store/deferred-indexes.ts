@@ -5,9 +5,10 @@ import * as sqlite from './sqlite/deferred-indexes.js';
 
 /**
  * Runs a bulk load with the secondary indexes of `tables` built once at the end where the database allows
- * it without blocking readers (SQLite), and as a plain load otherwise (PostgreSQL). Primary keys and unique
- * constraints stay. Run it inside the load's transaction: a failed load rolls the indexes back too.
+ * it without blocking readers (SQLite; PostgreSQL when `nothingToRead`: the tables held nothing before the
+ * load), and as a plain load otherwise. Primary keys and unique constraints stay. Run it inside the load's
+ * transaction: a failed load rolls the indexes back too.
  */
-export async function withIndexesDeferred<T>(db: Db, tables: readonly string[], work: () => Promise<T>): Promise<T> {
-  return (isPostgres(db) ? postgres : sqlite).withIndexesDeferred(db, tables, work);
+export async function withIndexesDeferred<T>(db: Db, tables: readonly string[], work: () => Promise<T>, options: { nothingToRead: boolean }): Promise<T> {
+  return (isPostgres(db) ? postgres : sqlite).withIndexesDeferred(db, tables, work, options);
 }

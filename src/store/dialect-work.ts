@@ -9,6 +9,8 @@ import type { Database, Db } from './schema.js';
  * transaction never meets a competitor and every claim succeeds. Waiting for the disk: see below.
  */
 export interface DialectWork {
+  /** Makes a select inside a transaction lock its rows until it ends, waiting for rows another holds. */
+  forUpdate<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O>;
   /** Makes a select inside a transaction lock its rows, passing over rows another worker holds. */
   skipLocked<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O>;
   /**
@@ -16,6 +18,13 @@ export interface DialectWork {
    * the keys taken (work keyed by another is left for it, or for later).
    */
   lockKeys(trx: Db, keys: readonly string[]): Promise<Set<string>>;
+  /**
+   * Waits for this transaction's turn to append to the event log, held until it ends: the ids its rows
+   * take are then above every id already committed, so the log becomes visible in id order and a reader
+   * never sees an id while a lower one may still commit (PostgreSQL: an advisory lock shared by every
+   * instance; SQLite: its one writer already does this).
+   */
+  takeAppendTurn(trx: Db): Promise<void>;
   /**
    * A transaction whose commit does not wait for the disk (SQLite: synchronous=NORMAL for it; PostgreSQL:
    * synchronous_commit off): for work that can be done again from durable data, such as effects derived

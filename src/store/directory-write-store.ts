@@ -1,7 +1,9 @@
+import type { ChangeProgress } from '../snapshot/change-progress.js';
 import type { ContentToStore, DepartmentDependents, DirectorySection, DirectoryTransaction, DirectoryWriteStore } from '../snapshot/directory-store.js';
 import type { ValidSnapshot } from '../snapshot/validate.js';
 import type { OpenDatabase } from './database.js';
 import { withIndexesDeferred } from './deferred-indexes.js';
+import { dialectWork } from './dialect-work-for.js';
 import { isPostgres } from './dialect.js';
 import { chunks, storeDirectory } from './directory-lookups.js';
 import { countRows, storedRecords } from './directory-records.js';
@@ -38,7 +40,9 @@ const REMOVERS: Record<DirectorySection, (db: Db, id: string) => Promise<Removal
 export function sqlDirectoryWriteStore(store: OpenDatabase): DirectoryWriteStore {
   return {
     ...storedRecords(store.db),
-    transaction: (work) => store.db.transaction().execute((trx) => work(directoryTransaction(trx))),
+    // Durable when it returns; on SQLite the disk sync happens off the event loop, shared by the writes
+    // that commit meanwhile (an identity provider's burst of creates).
+    transaction: (work) => dialectWork(store.db).durableTransaction(store.db, (trx) => work(directoryTransaction(trx))),
     refreshStatistics: () => (isPostgres(store.db) ? postgresStatistics : sqliteStatistics).refreshStatistics(store.db, DIRECTORY_TABLES),
   };
 }
@@ -101,8 +105,16 @@ function directoryTransaction(db: Db): DirectoryTransaction {
         .execute();
       return new Map(rows.map((row) => [row.team_id!, Number(row.count)]));
     },
+    async teamsWithActiveUsers(teamIds) {
+      const found = new Set<string>();
+      for (const teamId of new Set(teamIds)) {
+        const row = await db.selectFrom('users').select('id').where('team_id', '=', teamId).where('active', '=', 1).limit(1).executeTakeFirst();
+        if (row) found.add(teamId);
+      }
+      return found;
+    },
     teamCount: () => countRows(db, 'teams'),
-    write: (snapshot, contents, options) => writeSnapshot(db, snapshot, contents, options.replace),
+    write: (snapshot, contents, options) => writeSnapshot(db, snapshot, contents, options.replace, options.progress),
     async remove(section, id) {
       const result = await REMOVERS[section](db, id);
       if (result.status === 'blocked') return { removed: false, reason: result.reason };
@@ -111,29 +123,58 @@ function directoryTransaction(db: Db): DirectoryTransaction {
   };
 }
 
-async function writeSnapshot(db: Db, snapshot: ValidSnapshot, contents: readonly ContentToStore[], replace: boolean): Promise<void> {
+/** Whether the directory has no users and no files. */
+async function directoryIsEmpty(db: Db): Promise<boolean> {
+  const user = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
+  const file = await db.selectFrom('files').select('id').limit(1).executeTakeFirst();
+  return !user && !file;
+}
+
+/** Records per write step: each step reports its rows to the progress line. */
+const STEP_RECORDS = 20_000;
+
+function slices<T>(items: readonly T[]): T[][] {
+  const result: T[][] = [];
+  for (let start = 0; start < items.length; start += STEP_RECORDS) result.push(items.slice(start, start + STEP_RECORDS));
+  return result;
+}
+
+async function writeSnapshot(db: Db, snapshot: ValidSnapshot, contents: readonly ContentToStore[], replace: boolean, progress?: ChangeProgress): Promise<void> {
   const { teams, departments, users, files } = snapshot;
+  const grantCount = files.reduce((sum, entry) => sum + entry.grants.length, 0);
+  progress?.step('writing rows', teams.length + departments.length + users.length + files.length + grantCount);
+  // Before the clear: whether anyone could have read these tables (the first import of a directory).
+  const nothingToRead = replace && (await directoryIsEmpty(db));
   if (replace) await clearDirectory(db);
   await upsertTeams(db, teams);
   if (departments.length > 0 || replace) {
     await upsertDepartments(db, departments);
     await rebuildDepartmentClosure(db);
   }
+  progress?.advance(teams.length + departments.length);
   const write = async () => {
-    await upsertUsers(db, users, { fresh: replace });
-    await upsertFiles(
-      db,
-      files.map((entry) => entry.file),
-    );
-    // After a clear there is nothing to delete; otherwise a file's sharing replaces its old grants.
-    await replaceGrants(
-      db,
-      replace ? [] : files.map((entry) => entry.file.id),
-      files.flatMap((entry) => entry.grants),
-    );
+    for (const slice of slices(users)) {
+      await upsertUsers(db, slice, { fresh: replace });
+      progress?.advance(slice.length);
+    }
+    for (const slice of slices(files)) {
+      await upsertFiles(
+        db,
+        slice.map((entry) => entry.file),
+      );
+      // After a clear there is nothing to delete; otherwise a file's sharing replaces its old grants.
+      const grants = slice.flatMap((entry) => entry.grants);
+      await replaceGrants(
+        db,
+        replace ? [] : slice.map((entry) => entry.file.id),
+        grants,
+      );
+      progress?.advance(slice.length + grants.length);
+    }
+    progress?.step('building indexes');
   };
   // A replace writes every row anew: build the big tables' secondary indexes once, at the end.
-  if (replace) await withIndexesDeferred(db, BULK_TABLES, write);
+  if (replace) await withIndexesDeferred(db, BULK_TABLES, write, { nothingToRead });
   else await write();
   for (const content of contents) await putFileContent(db, content.fileId, content.contentType, content.bytes);
 }

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import { formatTime } from '../directory/time.js';
+import { dialectWork } from './dialect-work-for.js';
 import { isPostgres } from './dialect.js';
 import { postgresEventEffects } from './postgres/event-effects.js';
 import { insertRows, storableText, type RowTable } from './row-insert.js';
@@ -70,8 +71,11 @@ export interface PresenceRow {
  * only when newer than what they would replace.
  */
 export interface EventEffectsStore {
-  /** Creates, moves or cancels a reminder, unless a later event already changed it. */
-  applyReminderChange(db: Db, change: ReminderChange, eventId: number, nowMs: number): Promise<void>;
+  /**
+   * Creates, moves or cancels reminders, each change in turn (in event order), unless a later event
+   * already changed its reminder: the rows read and written once for the whole batch.
+   */
+  applyReminderChanges(db: Db, changes: ReadonlyArray<{ change: ReminderChange; eventId: number }>, nowMs: number): Promise<void>;
   /** Records enters and leaves, in order, each unless a newer one (by the platform's time) is recorded. */
   applyPresence(db: Db, changes: readonly PresenceChange[]): Promise<void>;
   /** Moves files' content versions and updatedAt forward (never back). */
@@ -124,12 +128,69 @@ const PRESENCE: RowTable<PresenceInsert> = {
    WHERE presence.changed_ms <= excluded.changed_ms`,
 };
 
-const SELECT_REMINDER = new Statement('SELECT status, due_at_ms, last_event_id FROM reminders WHERE file_id = $1 AND id = $2');
+type ReminderRow = Omit<Selectable<Database['reminders']>, 'seq'>;
+/** Written whole: new reminders inserted, known ones (read under a row lock) replaced. */
+const REMINDERS: RowTable<ReminderRow> = {
+  table: 'reminders',
+  columns: {
+    file_id: 'text',
+    id: 'text',
+    author_id: 'text',
+    content: 'text',
+    remind_user_ids: 'text',
+    remind_at: 'text',
+    due_at_ms: 'bigint',
+    status: 'text',
+    created_at: 'text',
+    updated_at: 'text',
+    fired_at: 'text',
+    last_event_id: 'bigint',
+  },
+  onConflict: `ON CONFLICT (file_id, id) DO UPDATE SET
+     author_id = excluded.author_id, content = excluded.content, remind_user_ids = excluded.remind_user_ids,
+     remind_at = excluded.remind_at, due_at_ms = excluded.due_at_ms, status = excluded.status,
+     updated_at = excluded.updated_at, fired_at = excluded.fired_at, last_event_id = excluded.last_event_id`,
+};
 
-const INSERT_REMINDER = new Statement(
-  `INSERT INTO reminders (file_id, id, author_id, content, remind_user_ids, remind_at, due_at_ms, status, created_at, updated_at, last_event_id)
-   VALUES ($1, $2, $3, $4, $5, $6, $7, 'scheduled', $8, $8, $9)`,
-);
+/** Reminder ids per read. */
+const REMINDER_CHUNK = 500;
+
+/** One change applied to the reminder as it stands (undefined: none yet); the reminder after it, or undefined when nothing changes. */
+function changedReminder(existing: ReminderRow | undefined, change: ReminderChange, eventId: number, now: string): ReminderRow | undefined {
+  if (existing && Number(existing.last_event_id) >= eventId) return undefined;
+  if (change.op === 'remove') return existing && { ...existing, status: 'cancelled', updated_at: now, last_event_id: eventId };
+  if (!existing) {
+    // An update for a reminder never seen (its create was lost before collab-host ran) still schedules it.
+    if (change.remindAtMs === undefined) return undefined;
+    return {
+      file_id: storableText(change.fileId),
+      id: storableText(change.id),
+      author_id: storableText(change.authorId),
+      content: storableText(change.content ?? ''),
+      remind_user_ids: JSON.stringify(change.remindUserIds ?? [change.authorId]),
+      remind_at: formatTime(change.remindAtMs),
+      due_at_ms: change.remindAtMs,
+      status: 'scheduled',
+      created_at: now,
+      updated_at: now,
+      fired_at: null,
+      last_event_id: eventId,
+    };
+  }
+  const moved = change.remindAtMs !== undefined && change.remindAtMs !== Number(existing.due_at_ms);
+  // A moved reminder fires again at its new time; a cancelled one stays cancelled. The author stays.
+  const status = existing.status === 'cancelled' ? 'cancelled' : moved ? 'scheduled' : existing.status;
+  return {
+    ...existing,
+    ...(change.content === undefined ? {} : { content: storableText(change.content) }),
+    ...(change.remindUserIds === undefined ? {} : { remind_user_ids: JSON.stringify(change.remindUserIds) }),
+    ...(change.remindAtMs === undefined ? {} : { remind_at: formatTime(change.remindAtMs), due_at_ms: change.remindAtMs }),
+    status,
+    ...(moved && status === 'scheduled' ? { fired_at: null } : {}),
+    updated_at: now,
+    last_event_id: eventId,
+  };
+}
 
 const COUNT_CALLBACK_FAILURE = new Statement(
   `INSERT INTO callback_failures (url, status, count, last_seen_at, last_error, last_event_id) VALUES ($1, $2, 1, $3, $4, $5)
@@ -139,55 +200,26 @@ const COUNT_CALLBACK_FAILURE = new Statement(
 );
 
 export const eventEffects: EventEffectsStore = {
-  async applyReminderChange(db, change, eventId, nowMs) {
+  async applyReminderChanges(db, changes, nowMs) {
+    if (changes.length === 0) return;
     const now = formatTime(nowMs);
-    const fileId = storableText(change.fileId);
-    const id = storableText(change.id);
-    const [existing] = await SELECT_REMINDER.run<{ status: string; due_at_ms: number; last_event_id: number }>(db, [fileId, id]);
-    if (existing && Number(existing.last_event_id) >= eventId) return;
-    if (change.op === 'remove') {
-      if (!existing) return;
-      await db
-        .updateTable('reminders')
-        .set({ status: 'cancelled', updated_at: now, last_event_id: eventId })
-        .where('file_id', '=', fileId)
-        .where('id', '=', id)
-        .execute();
-      return;
+    const key = (fileId: string, id: string) => `${fileId}\u0000${id}`;
+    // The rows as they stand, locked (PostgreSQL) so that the scheduler firing one waits for this step.
+    const current = new Map<string, ReminderRow>();
+    const ids = [...new Set(changes.map(({ change }) => storableText(change.id)))];
+    for (let start = 0; start < ids.length; start += REMINDER_CHUNK) {
+      const query = db.selectFrom('reminders').select(Object.keys(REMINDERS.columns) as Array<keyof ReminderRow>).where('id', 'in', ids.slice(start, start + REMINDER_CHUNK));
+      for (const row of await dialectWork(db).forUpdate(query).execute()) current.set(key(row.file_id, row.id), row);
     }
-    if (!existing) {
-      // An update for a reminder never seen (its create was lost before collab-host ran) still schedules it.
-      if (change.remindAtMs === undefined) return;
-      await INSERT_REMINDER.run(db, [
-        fileId,
-        id,
-        storableText(change.authorId),
-        storableText(change.content ?? ''),
-        JSON.stringify(change.remindUserIds ?? [change.authorId]),
-        formatTime(change.remindAtMs),
-        change.remindAtMs,
-        now,
-        eventId,
-      ]);
-      return;
+    const changed = new Map<string, ReminderRow>();
+    for (const { change, eventId } of changes) {
+      const at = key(storableText(change.fileId), storableText(change.id));
+      const after = changedReminder(current.get(at), change, eventId, now);
+      if (!after) continue;
+      current.set(at, after);
+      changed.set(at, after);
     }
-    const moved = change.remindAtMs !== undefined && change.remindAtMs !== Number(existing.due_at_ms);
-    // A moved reminder fires again at its new time; a cancelled one stays cancelled. The author stays.
-    const status = existing.status === 'cancelled' ? 'cancelled' : moved ? 'scheduled' : existing.status;
-    await db
-      .updateTable('reminders')
-      .set({
-        ...(change.content === undefined ? {} : { content: storableText(change.content) }),
-        ...(change.remindUserIds === undefined ? {} : { remind_user_ids: JSON.stringify(change.remindUserIds) }),
-        ...(change.remindAtMs === undefined ? {} : { remind_at: formatTime(change.remindAtMs), due_at_ms: change.remindAtMs }),
-        status,
-        ...(moved && status === 'scheduled' ? { fired_at: null } : {}),
-        updated_at: now,
-        last_event_id: eventId,
-      })
-      .where('file_id', '=', fileId)
-      .where('id', '=', id)
-      .execute();
+    await insertRows(db, REMINDERS, [...changed.values()]);
   },
 
   async applyPresence(db, changes) {

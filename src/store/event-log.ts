@@ -182,7 +182,12 @@ export const eventLog: EventLogStore = {
   },
 
   appendDurably(db, events) {
-    return dialectWork(db).durableTransaction(db, (trx) => eventLog.append(trx, events));
+    return dialectWork(db).durableTransaction(db, async (trx) => {
+      // Commits in id order, so the processor, which takes the oldest pending first, applies the events of
+      // a file in log order whatever instance logged them.
+      await dialectWork(trx).takeAppendTurn(trx);
+      return eventLog.append(trx, events);
+    });
   },
 
   async pending(db, limit) {

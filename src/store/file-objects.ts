@@ -60,6 +60,14 @@ export class SqlFileObjects implements FileObjectRows {
     return (await query.execute()).map(toFileObject);
   }
 
+  async totals(): Promise<{ files: number; bytes: number }> {
+    const row = await this.db
+      .selectFrom('file_contents')
+      .select((eb) => [eb.fn.countAll<number>().as('files'), eb.fn.coalesce(eb.fn.sum<number>('size'), eb.lit(0)).as('bytes')])
+      .executeTakeFirst();
+    return { files: Number(row?.files ?? 0), bytes: Number(row?.bytes ?? 0) };
+  }
+
   async readInline(fileId: string): Promise<Buffer | undefined> {
     const row = await this.db.selectFrom('file_contents').select('content').where('file_id', '=', fileId).where('in_database', '=', 1).executeTakeFirst();
     return row && Buffer.from(row.content);

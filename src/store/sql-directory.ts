@@ -81,6 +81,12 @@ export class SqlDirectory implements Directory {
     return this.search.searchReadableFiles(query);
   }
 
+  async changeVersion(): Promise<string> {
+    const { caches } = this.context;
+    await caches.refresh();
+    return `${caches.cache.versionOf('people')}:${caches.cache.versionOf('files')}:${caches.cache.versionOf('grants')}`;
+  }
+
   async getUser(userId: string): Promise<User | undefined> {
     const [row] = await this.context.reads.rows<UserRow>(hotStatements(this.context.sql).userById, [userId]);
     return row && toUser(row);

@@ -14,6 +14,15 @@ export const CLI_ENTRY = [
 ];
 export const CLI_TOKEN_SECRET = 'cli-test-token-secret-0123456789';
 
+/**
+ * The one line a long command (import, storage migrate) writes to stderr at its end when stderr is not a
+ * terminal: what it did, how much, in how long.
+ */
+export function progressSummary(label: string, outcome: string): RegExp {
+  const escaped = `${label}: ${outcome}`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^${escaped}, [0-9.,]+ (rows|bytes|kB|MB|GB) in [0-9.]+ s( \\([0-9.,]+ (rows|bytes|kB|MB|GB)/s\\))?\n$`);
+}
+
 export interface CliRun {
   code: number;
   stdout: string;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { verifyUserToken } from '../../src/auth/user-token.js';
-import { CLI_TOKEN_SECRET, cliEnv, runCli } from './run-cli.js';
+import { CLI_TOKEN_SECRET, cliEnv, progressSummary, runCli } from './run-cli.js';
 
 const EXAMPLE = fileURLToPath(new URL('../snapshot/fixtures/contracts-example.json', import.meta.url));
 const DEMO = fileURLToPath(new URL('../../demo/snapshot.json', import.meta.url));
@@ -19,7 +19,7 @@ describe('collab-host import, export and token (child processes on a SQLite file
     dir = mkdtempSync(join(tmpdir(), 'ch-cli-'));
     env = cliEnv(`sqlite:${join(dir, 'data', 'collab-host.db')}`);
     const imported = await cli('import', EXAMPLE);
-    expect(imported).toMatchObject({ code: 0, stderr: '' });
+    expect(imported).toMatchObject({ code: 0, stderr: expect.stringMatching(progressSummary('import', 'written')) });
     expect(imported.stdout).toMatch(/^upserted 1 team, 2 departments, 2 users, 2 files \(3 grants, 0 stored contents\)\n/);
   }, 60_000);
 

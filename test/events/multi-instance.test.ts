@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DirectoryService } from '../../src/directory/directory-service.js';
 import { EventProcessor } from '../../src/events/event-processor.js';
@@ -90,6 +92,58 @@ describe.skipIf(!postgresUrl)('two instances on one PostgreSQL [postgres]', () =
       }
     } finally {
       await app.close();
+    }
+  });
+
+  it('applies the events of a file in log order when an append that took a lower id commits late', { timeout: 180_000 }, async () => {
+    const { schema, drop: dropOwn } = await createTestSchema();
+    const stores = [await openDatabase(postgresUrl as string, { schema, poolSize: 3 }), await openDatabase(postgresUrl as string, { schema, poolSize: 3 })];
+    const blocker = new pg.Client({ connectionString: postgresUrl, options: `-c search_path=${schema},public` });
+    const apps = [] as Array<Awaited<ReturnType<typeof buildEventApp>>>;
+    /** Sessions waiting on a lock one of `pids` holds. */
+    const waitingOn = async (pids: number[]) =>
+      (await blocker.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE pg_blocking_pids(pid) && $1::integer[]', [pids])).rows.map((row) => row.pid);
+    try {
+      await seedDirectory(stores[0]!.db);
+      for (const store of stores) apps.push(await buildEventApp(store));
+      const [one, two] = apps as [(typeof apps)[number], (typeof apps)[number]];
+      const earlier = JSON.stringify(revision('plan', 'zhang', 'create', 1));
+      const later = JSON.stringify(revision('plan', 'zhang', 'create', 2));
+      // Another session holds the earlier event's delivery key, uncommitted: that append takes its id, then waits.
+      await blocker.connect();
+      const blockerPid = (await blocker.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+      await blocker.query('BEGIN');
+      await blocker.query(
+        `INSERT INTO events (delivery_key, kind, credential, outcome, received_at, body) VALUES ($1, 'Revision', 'token', 'refused', '2024-01-01T00:00:00Z', '{}')`,
+        [createHash('sha256').update(`Revision\n${earlier}`).digest('hex')],
+      );
+      const earlierAnswer = postEvent(one.app, 'Revision', earlier, tokenHeaders('zhang'));
+      // Poll the server with a short pause between looks: it leaves the CPU to the sessions under test.
+      const pause = () => new Promise((resolve) => setTimeout(resolve, 5));
+      let appending: number[] = [];
+      while (appending.length === 0) {
+        appending = await waitingOn([blockerPid]);
+        if (appending.length === 0) await pause();
+      }
+      // The later event, through the other instance: logged (or waiting its turn) while the earlier one waits.
+      let laterSettled = false;
+      const laterAnswer = postEvent(two.app, 'Revision', later, tokenHeaders('zhang')).finally(() => (laterSettled = true));
+      while (!laterSettled && (await waitingOn(appending)).length === 0) await pause();
+      // Both instances process whatever is logged by now, then the earlier append goes through.
+      await roundsUntilIdle([one.pipeline.processor, two.pipeline.processor]);
+      await blocker.query('ROLLBACK');
+      expect((await earlierAnswer).statusCode).toBe(200);
+      expect((await laterAnswer).statusCode).toBe(200);
+      await roundsUntilIdle([one.pipeline.processor, two.pipeline.processor]);
+      const log = await stores[0]!.db.selectFrom('revisions').select(['revision_id', 'event_id']).where('file_id', '=', 'plan').orderBy('seq').execute();
+      expect(log.map((row) => Number(row.revision_id))).toEqual([1, 2]);
+      const ids = log.map((row) => Number(row.event_id));
+      expect(ids[0]).toBeLessThan(ids[1]!);
+    } finally {
+      await blocker.end().catch(() => {});
+      for (const { app } of apps) await app.close();
+      for (const store of stores) await store.close();
+      await dropOwn();
     }
   });
 

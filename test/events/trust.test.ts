@@ -204,6 +204,27 @@ describeEachStore('POST /events trust rules', (store) => {
     }
   });
 
+  it('a directory write is in force for the very next event, though answers are kept in memory between writes', async () => {
+    const comment = (guid: string) => commentCreate('plan', 'lilei', { guid, content: 'x' });
+    const post = async (guid: string) => (await postEvent(app, 'Comment', comment(guid), tokenHeaders('lilei'))).statusCode;
+    expect([await post('kept-1'), await post('kept-2')]).toEqual([200, 200]);
+    // A DBA's UPDATE counts like any other writer: the store's triggers move the directory's version.
+    await store().db.updateTable('users').set({ active: 0 }).where('id', '=', 'lilei').execute();
+    expect(await post('kept-3')).toBe(403);
+    await store().db.updateTable('users').set({ active: 1 }).where('id', '=', 'lilei').execute();
+    expect(await post('kept-4')).toBe(200);
+    // The editor grant revoked: lilei only reads the plan (through the department), and may not comment.
+    await store().db.deleteFrom('file_grants').where('file_id', '=', 'plan').where('principal_id', '=', 'lilei').execute();
+    try {
+      const refused = await postEvent(app, 'Comment', comment('kept-5'), tokenHeaders('lilei'));
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toMatchObject({ error: { code: 'permission_denied' } });
+    } finally {
+      await store().db.insertInto('file_grants').values({ file_id: 'plan', principal_kind: 'user', principal_id: 'lilei', role_rank: 3 }).execute();
+    }
+    expect(await post('kept-6')).toBe(200);
+  });
+
   it('an operator may re-process a refused event: it is then taken as the platform sent it', async () => {
     const body = commentCreate('plan', 'lilei', { guid: 'vouched-1', content: 'sent by the platform for lilei' });
     expect((await postEvent(app, 'Comment', body, tokenHeaders('wang'))).statusCode).toBe(403);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_SNAPSHOT_PATH } from '../../src/demo-data.js';
 import { exportSnapshot } from '../../src/snapshot/export.js';
-import { cliEnv, runCli } from '../cli/run-cli.js';
+import { cliEnv, progressSummary, runCli } from '../cli/run-cli.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
 import { commandDatabase, dialects } from '../helpers/stores.js';
 
@@ -40,7 +40,7 @@ for (const dialect of dialects) {
     it('--dry-run prints what a replace would change and writes nothing', async () => {
       const before = await exported();
       const run = await cli(DEMO_SNAPSHOT_PATH, '--replace', '--dry-run');
-      expect(run).toMatchObject({ code: 0, stderr: '' });
+      expect(run).toMatchObject({ code: 0, stderr: expect.stringMatching(progressSummary('import', 'checked, nothing written')) });
       const lines = run.stdout.split('\n');
       expect(lines[0]).toBe('dry run, nothing written: the import would replace the directory with 1 team, 12 departments, 24 users, 10 files (20 grants, 1 stored content)');
       expect(lines).toContain('  teams: 1 created (galaxy), 2 removed (acme, other)');
@@ -66,7 +66,11 @@ for (const dialect of dialects) {
       expect(await exported()).toEqual(before);
 
       const allowed = await cli(leaver, '--allow-empty');
-      expect(allowed).toMatchObject({ code: 0, stderr: '' });
+      expect(allowed).toMatchObject({ code: 0, stderr: expect.stringMatching(progressSummary('import', 'written')) });
+      // --quiet: the result on stdout, nothing on stderr.
+      const quiet = await cli(DEMO_SNAPSHOT_PATH, '--replace', '--dry-run', '--quiet');
+      expect(quiet).toMatchObject({ code: 0, stderr: '' });
+      expect(quiet.stdout).toMatch(/^dry run, nothing written: /);
       expect(allowed.stdout).toBe(
         [
           'upserted 0 teams, 0 departments, 1 user, 0 files (0 grants, 0 stored contents)',

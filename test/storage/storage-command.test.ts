@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { objectKey } from '../../src/storage/object-key.js';
-import { cliEnv, runCli } from '../cli/run-cli.js';
+import { cliEnv, progressSummary, runCli } from '../cli/run-cli.js';
 import { createTestSchema, dialects, postgresUrl } from '../helpers/stores.js';
 
 const DEMO = fileURLToPath(new URL('../../demo/snapshot.json', import.meta.url));
@@ -47,7 +47,7 @@ for (const dialect of dialects) {
       }
       env = cliEnv(databaseUrl);
       const imported = await runCli(['import', DEMO], { cwd: dir, env });
-      expect(imported.stderr).toBe('');
+      expect(imported.stderr).toMatch(progressSummary('import', 'written'));
       expect(imported.stdout).toContain('1 stored content');
     }, 60_000);
     afterAll(async () => {
@@ -57,11 +57,12 @@ for (const dialect of dialects) {
 
     it('a dry run copies nothing; the migration copies, checks, and says to switch FILE_STORAGE', async () => {
       const dry = await cli(['migrate', '--to', `fs:${files}`, '--dry-run']);
-      expect(dry).toMatchObject({ code: 0, stderr: '' });
+      expect(dry).toMatchObject({ code: 0, stderr: expect.stringMatching(progressSummary('storage migrate', 'checked')) });
       expect(dry.stdout).toBe(`would copy 1 files (${WELCOME.length} bytes) to fs:${files}; 0 already there; 0 would be served from there at once\n`);
 
       const run = await cli(['migrate', '--to', `fs:${files}`]);
-      expect(run).toMatchObject({ code: 0, stderr: '' });
+      expect(run).toMatchObject({ code: 0, stderr: expect.stringMatching(progressSummary('storage migrate', 'copied')) });
+      expect(run.stderr).toContain(`storage migrate: copied, ${WELCOME.length} bytes in`);
       expect(run.stdout).toContain(`copied 1 files (${WELCOME.length} bytes) to fs:${files}, each read back with its recorded SHA-256`);
       expect(run.stdout).toContain(`next: set FILE_STORAGE=fs:${files} and restart collab-host.`);
       expect(readFileSync(join(files, objectKey('welcome-txt'))).equals(WELCOME)).toBe(true);
@@ -70,7 +71,7 @@ for (const dialect of dialects) {
     it('after the switch, migrating again hands the file over; verify checks it and names a file that no longer matches (exit 1)', async () => {
       const switched = { FILE_STORAGE: `fs:${files}` };
       const handOver = await cli(['migrate', '--to', `fs:${files}`], switched);
-      expect(handOver).toMatchObject({ code: 0, stderr: '' });
+      expect(handOver).toMatchObject({ code: 0, stderr: expect.stringMatching(progressSummary('storage migrate', 'copied')) });
       expect(handOver.stdout).toContain('1 now served from there');
       expect(handOver.stdout).toContain('FILE_STORAGE already names');
 
@@ -91,7 +92,7 @@ for (const dialect of dialects) {
       const other = join(dir, 'other-files');
       const otherEnv = { ...cliEnv(`sqlite:${join(dir, 'other.db')}`), FILE_STORAGE: `fs:${other}` };
       const imported = await runCli(['import', '--replace', join(dir, 'backup', 'demo.json')], { cwd: dir, env: otherEnv });
-      expect(imported).toMatchObject({ code: 0, stderr: '' });
+      expect(imported).toMatchObject({ code: 0, stderr: expect.stringMatching(progressSummary('import', 'written')) });
       expect(imported.stdout).toContain(`1 stored content written to fs:${other}`);
       expect(readFileSync(join(other, objectKey('welcome-txt'))).equals(WELCOME)).toBe(true);
       expect(await runCli(['storage', 'verify'], { cwd: dir, env: otherEnv })).toMatchObject({ code: 0, stdout: `checked 1 stored files (${WELCOME.length} bytes) in fs:${other}: all match\n` });

@@ -18,8 +18,19 @@ describeEachStore('deferred indexes (bulk loads)', (store, dialect) => {
   it('builds the secondary indexes after the load on SQLite, and keeps them (readers need them) on PostgreSQL', async () => {
     const before = await indexesOf(store().db, dialect);
     expect(before.length).toBeGreaterThan(0);
-    const during = await store().db.transaction().execute((trx) => withIndexesDeferred(trx, ['files', 'file_grants'], () => indexesOf(trx, dialect)));
+    const during = await store().db
+      .transaction()
+      .execute((trx) => withIndexesDeferred(trx, ['files', 'file_grants'], () => indexesOf(trx, dialect), { nothingToRead: false }));
     expect(during).toEqual(dialect === 'sqlite' ? [] : before);
+    expect(await indexesOf(store().db, dialect)).toEqual(before);
+  });
+
+  it('builds them after the load on both stores when the tables held nothing anyone could read (a first import)', async () => {
+    const before = await indexesOf(store().db, dialect);
+    const during = await store().db
+      .transaction()
+      .execute((trx) => withIndexesDeferred(trx, ['files', 'file_grants'], () => indexesOf(trx, dialect), { nothingToRead: true }));
+    expect(during).toEqual([]);
     expect(await indexesOf(store().db, dialect)).toEqual(before);
   });
 
@@ -27,9 +38,14 @@ describeEachStore('deferred indexes (bulk loads)', (store, dialect) => {
     const before = await indexesOf(store().db, dialect);
     await expect(
       store().db.transaction().execute((trx) =>
-        withIndexesDeferred(trx, ['files', 'file_grants'], async () => {
-          throw new Error('load failed');
-        }),
+        withIndexesDeferred(
+          trx,
+          ['files', 'file_grants'],
+          async () => {
+            throw new Error('load failed');
+          },
+          { nothingToRead: true },
+        ),
       ),
     ).rejects.toThrow('load failed');
     expect(await indexesOf(store().db, dialect)).toEqual(before);

@@ -10,16 +10,19 @@ import { storeImportedContents, type MigrationReport } from '../../storage/stora
 import { openDatabase, type OpenDatabase } from '../../store/database.js';
 import { SqlFileObjects } from '../../store/file-objects.js';
 import { CliError } from '../cli-error.js';
+import { Progress } from '../progress.js';
 import { EXIT, parseCommandArgs } from '../command-args.js';
 
-const USAGE = `usage: collab-host import FILE [--replace] [--dry-run] [--allow-empty]
+const USAGE = `usage: collab-host import FILE [--replace] [--dry-run] [--allow-empty] [--quiet]
 
 Loads the directory snapshot FILE into DATABASE_URL in one transaction: all of it, or nothing. The
 bytes of each contentFile (checked against FILE_MAX_SIZE and the .contents.json an export writes beside
 them) then go to FILE_STORAGE.
   --replace      the directory becomes exactly FILE (default: upsert by id, other records stay)
   --dry-run      check FILE and print what would change; write nothing
-  --allow-empty  allow an import that leaves a team with no active users, or removes every team`;
+  --allow-empty  allow an import that leaves a team with no active users, or removes every team
+  --quiet        no progress: on a terminal a line shows the phase, rows written, rate and time left;
+                 otherwise one summary line goes to stderr at the end`;
 
 /**
  * `collab-host import FILE`: a snapshot through the one validated path (source `snapshot`). A snapshot
@@ -30,12 +33,19 @@ export async function importCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs(
     {
       usage: USAGE,
-      options: { replace: { type: 'boolean', default: false }, 'dry-run': { type: 'boolean', default: false }, 'allow-empty': { type: 'boolean', default: false } },
+      options: {
+        replace: { type: 'boolean', default: false },
+        'dry-run': { type: 'boolean', default: false },
+        'allow-empty': { type: 'boolean', default: false },
+        quiet: { type: 'boolean', default: false },
+      },
       positionals: { min: 1, max: 1 },
     },
     args,
   );
   const path = resolve(positionals[0]!);
+  const progress = new Progress(process.stderr, { unit: 'rows', label: 'import', quiet: values.quiet });
+  progress.step(`reading ${path}`);
   const snapshot = await readSnapshotFile(path);
 
   const config = loadConfig();
@@ -47,8 +57,11 @@ export async function importCommand(args: string[]): Promise<number> {
       allowEmpty: values['allow-empty'],
       baseDir: dirname(path),
       maxContentBytes: config.storage.maxUploadBytes,
+      progress,
     };
     const result = await importSnapshot(composeDirectoryChanges(config, store), snapshot, options);
+    if (result.ok) progress.finish(result.dryRun ? 'checked, nothing written' : 'written');
+    else progress.abandon();
     if (!result.ok) {
       process.stderr.write(refusalText(result));
       return EXIT.failure;

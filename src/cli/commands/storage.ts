@@ -8,8 +8,9 @@ import { migrateObjects, verifyObjects, type ObjectProblem } from '../../storage
 import { openDatabase } from '../../store/database.js';
 import { SqlFileObjects } from '../../store/file-objects.js';
 import { EXIT, parseCommandArgs, usageError } from '../command-args.js';
+import { Progress } from '../progress.js';
 
-const USAGE = `usage: collab-host storage migrate --to URL [--from URL] [--dry-run]
+const USAGE = `usage: collab-host storage migrate --to URL [--from URL] [--dry-run] [--quiet]
        collab-host storage verify
        collab-host storage orphans
 
@@ -19,6 +20,8 @@ The bytes of third-party files, in the back end FILE_STORAGE names (database, fs
     --to URL     where to copy: database, fs:DIR or s3://BUCKET/PREFIX (S3 settings as for FILE_STORAGE)
     --from URL   where bytes outside the database are now (default: FILE_STORAGE), e.g. after a switch
     --dry-run    say what would be copied; copy nothing
+    --quiet      no progress (on a terminal: files and bytes done, rate, time left; otherwise one
+                 summary line on stderr at the end)
   verify    read every stored file and check its size and SHA-256; exit 1 if any differs or is missing
   orphans   list the objects in FILE_STORAGE (fs:DIR or s3://) that belong to no stored file (left behind
             by removed files); nothing is removed`;
@@ -26,12 +29,16 @@ The bytes of third-party files, in the back end FILE_STORAGE names (database, fs
 /** `collab-host storage migrate|verify|orphans`: moving, checking and tidying the bytes of third-party files. */
 export async function storageCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs(
-    { usage: USAGE, options: { to: { type: 'string' }, from: { type: 'string' }, 'dry-run': { type: 'boolean' } }, positionals: { min: 1, max: 1 } },
+    {
+      usage: USAGE,
+      options: { to: { type: 'string' }, from: { type: 'string' }, 'dry-run': { type: 'boolean' }, quiet: { type: 'boolean' } },
+      positionals: { min: 1, max: 1 },
+    },
     args,
   );
   const action = positionals[0];
   if (action !== 'migrate' && action !== 'verify' && action !== 'orphans') throw usageError(`unknown action "${action}": migrate, verify or orphans`, USAGE);
-  if (action !== 'migrate' && (values.to !== undefined || values.from !== undefined || values['dry-run'])) {
+  if (action !== 'migrate' && (values.to !== undefined || values.from !== undefined || values['dry-run'] || values.quiet)) {
     throw usageError(`${action} takes no options`, USAGE);
   }
   const location = (option: 'to' | 'from'): StorageLocation | undefined => {
@@ -60,7 +67,11 @@ export async function storageCommand(args: string[]): Promise<number> {
     }
     const [target, source] = others as [(typeof others)[number], (typeof others)[number] | undefined];
     const dryRun = values['dry-run'] === true;
-    const report = await migrateObjects(storage, target, { dryRun, ...(source ? { from: source } : {}) });
+    const progress = new Progress(process.stderr, { unit: 'bytes', label: 'storage migrate', quiet: values.quiet === true });
+    const totals = await rows.totals();
+    progress.step(`${dryRun ? 'checking' : 'copying'} ${totals.files} stored files`, totals.bytes);
+    const report = await migrateObjects(storage, target, { dryRun, ...(source ? { from: source } : {}), onObject: (object) => progress.advance(object.size) });
+    progress.finish(report.problems.length > 0 ? `${report.problems.length} problems` : dryRun ? 'checked' : 'copied');
     printProblems(report.problems);
     const targetName = describeLocation(target.location);
     const verb = dryRun ? 'would copy' : 'copied';

@@ -4,8 +4,12 @@ import type { DialectWork } from '../dialect-work.js';
 /** Salt of the advisory-lock keys, so that collab-host's keys do not meet another application's. */
 const LOCK_NAMESPACE = 0x636f6c6c; // "coll"
 
+/** The second key of the append turn's lock (two-key advisory locks never meet the one-key locks of lockKeys). */
+const APPEND_TURN = 1;
+
 /** Several instances share the work: row locks that skip held rows, advisory locks per key. */
 export const postgresDialectWork: DialectWork = {
+  forUpdate: (query) => query.forUpdate(),
   skipLocked: (query) => query.forUpdate().skipLocked(),
   async lockKeys(trx, keys) {
     if (keys.length === 0) return new Set();
@@ -13,6 +17,9 @@ export const postgresDialectWork: DialectWork = {
       SELECT key FROM unnest(${[...keys]}::text[]) AS key
        WHERE pg_try_advisory_xact_lock(hashtextextended(key, ${LOCK_NAMESPACE}))`.execute(trx);
     return new Set(taken.rows.map((row) => row.key));
+  },
+  async takeAppendTurn(trx) {
+    await sql`SELECT pg_advisory_xact_lock(${LOCK_NAMESPACE}::integer, ${APPEND_TURN}::integer)`.execute(trx);
   },
   durableTransaction: (db, work) => db.transaction().execute(work),
   transactionWithoutDiskWait: (db, work) =>

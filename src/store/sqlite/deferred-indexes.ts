@@ -11,7 +11,7 @@ const SECONDARY_INDEXES = new Statement(
  * transactional, and readers on other connections keep reading the last committed state, indexes
  * included; building an index once over the rows is several times faster than growing it row by row.
  */
-export async function withIndexesDeferred<T>(db: Db, tables: readonly string[], work: () => Promise<T>): Promise<T> {
+export async function withIndexesDeferred<T>(db: Db, tables: readonly string[], work: () => Promise<T>, _options: { nothingToRead: boolean }): Promise<T> {
   const indexes = await SECONDARY_INDEXES.run<{ name: string; sql: string }>(db, [JSON.stringify(tables)]);
   for (const index of indexes) await new Statement(`DROP INDEX ${quoteIdentifier(index.name)}`).run(db, []);
   const result = await work();

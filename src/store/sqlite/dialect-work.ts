@@ -23,41 +23,77 @@ function transactionAtLevel<T>(db: Kysely<Database>, level: number, work: (trx: 
   });
 }
 
-/** The write-ahead log of the database file, or undefined for an in-memory database (nothing to sync). */
-const walFiles = new WeakMap<Kysely<Database>, Promise<string | undefined>>();
-function walFileOf(db: Kysely<Database>): Promise<string | undefined> {
-  let file = walFiles.get(db);
-  if (!file) {
-    file = sql<{ name: string; file: string }>`PRAGMA database_list`
+/**
+ * Syncs of the write-ahead log shared by the commits that wait for one (group commit at the disk): a
+ * caller waits for a sync that started after its own commit, so at most one sync runs and one more is
+ * queued, whatever number of transactions wait for the disk at once.
+ */
+class WalSync {
+  private running: Promise<void> | undefined;
+  private queued: Promise<void> | undefined;
+
+  constructor(private readonly path: string) {}
+
+  /** Resolves once everything committed before the call is on disk. */
+  sync(): Promise<void> {
+    if (!this.running) return this.start();
+    // A sync in progress may have started before our commit: wait for the next one.
+    this.queued ??= this.running.then(
+      () => this.start(),
+      () => this.start(),
+    );
+    return this.queued;
+  }
+
+  private start(): Promise<void> {
+    this.queued = undefined;
+    const running = this.datasync().finally(() => {
+      if (this.running === running) this.running = undefined;
+    });
+    this.running = running;
+    return running;
+  }
+
+  private async datasync(): Promise<void> {
+    const handle = await open(this.path, 'r');
+    try {
+      await handle.datasync();
+    } finally {
+      await handle.close();
+    }
+  }
+}
+
+/** The write-ahead log's syncer of the database file, or undefined for an in-memory database (nothing to sync). */
+const walSyncs = new WeakMap<Kysely<Database>, Promise<WalSync | undefined>>();
+function walSyncOf(db: Kysely<Database>): Promise<WalSync | undefined> {
+  let syncer = walSyncs.get(db);
+  if (!syncer) {
+    syncer = sql<{ name: string; file: string }>`PRAGMA database_list`
       .execute(db)
       .then(({ rows }) => rows.find((row) => row.name === 'main')?.file || undefined)
-      .then((path) => (path ? `${path}-wal` : undefined));
-    walFiles.set(db, file);
+      .then((path) => (path ? new WalSync(`${path}-wal`) : undefined));
+    walSyncs.set(db, syncer);
   }
-  return file;
+  return syncer;
 }
 
 /** SQLite has one writer: a transaction's reads and writes meet no competing worker. */
 export const sqliteDialectWork: DialectWork = {
+  forUpdate: (query) => query,
   skipLocked: (query) => query,
   lockKeys: async (_trx, keys) => new Set(keys),
+  takeAppendTurn: async () => {},
   transactionWithoutDiskWait: (db, work) => transactionAtLevel(db, NORMAL, work),
   /**
    * Committed without a sync (the commit's frames are in the write-ahead log, in the operating system's
    * cache), then the log file is synced on the thread pool before the promise settles: as durable as
-   * synchronous=FULL, while the event loop serves requests and the next batch commits.
+   * synchronous=FULL, while the event loop serves requests and the next transactions commit; transactions
+   * that commit while a sync runs share the next one (WalSync).
    */
   async durableTransaction(db, work) {
     const result = await transactionAtLevel(db, NORMAL, work);
-    const wal = await walFileOf(db);
-    if (wal !== undefined) {
-      const handle = await open(wal, 'r');
-      try {
-        await handle.datasync();
-      } finally {
-        await handle.close();
-      }
-    }
+    await (await walSyncOf(db))?.sync();
     return result;
   },
 };

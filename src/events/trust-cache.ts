@@ -1,0 +1,60 @@
+import type { DirectoryService } from '../directory/directory-service.js';
+import type { Permissions } from '../directory/types.js';
+
+/** Whether a user may act at all: known and active. */
+export type UserState = 'active' | 'deactivated' | 'unknown';
+
+/** Answers kept, at most; past it the oldest go first. */
+const MAX_ENTRIES = 50_000;
+
+/**
+ * The directory facts the event trust rules ask (a user's state, a user's permissions on a file), kept in
+ * memory while the directory's change version stays the same: one small read per event instead of a
+ * user and a file lookup, and none of the rows' mapping. Every directory write moves the version (the
+ * store's triggers, whoever writes), so a deactivation or a revoked grant is in force for the next event
+ * on every instance. A directory without a change version (a host application's) is asked every time.
+ */
+export class TrustCache {
+  private version: string | undefined;
+  private readonly users = new Map<string, UserState>();
+  private readonly permissions = new Map<string, Permissions | null>();
+
+  constructor(
+    private readonly directory: DirectoryService,
+    private readonly maxEntries = MAX_ENTRIES,
+  ) {}
+
+  /** Reads the change version once for the lookups that follow (one event's), dropping what it outdated. */
+  async follow(): Promise<void> {
+    const version = await this.directory.directory.changeVersion?.();
+    if (version === undefined || version !== this.version) {
+      this.users.clear();
+      this.permissions.clear();
+    }
+    this.version = version;
+  }
+
+  async userState(userId: string): Promise<UserState> {
+    const cached = this.users.get(userId);
+    if (cached !== undefined) return cached;
+    const user = await this.directory.directory.getUser(userId);
+    const state: UserState = !user ? 'unknown' : user.active === false ? 'deactivated' : 'active';
+    return this.keep(this.users, userId, state);
+  }
+
+  /** The user's permissions on the file, or null when the file is unknown or not active. */
+  async permissionsOn(fileId: string, userId: string): Promise<Permissions | null> {
+    const key = `${fileId}\u0000${userId}`;
+    const cached = this.permissions.get(key);
+    if (cached !== undefined) return cached;
+    const view = await this.directory.fileAsSeenBy(fileId, userId);
+    return this.keep(this.permissions, key, view?.permissions ?? null);
+  }
+
+  private keep<V>(map: Map<string, V>, key: string, value: V): V {
+    if (this.version === undefined) return value;
+    if (map.size >= this.maxEntries) map.delete(map.keys().next().value as string);
+    map.set(key, value);
+    return value;
+  }
+}
