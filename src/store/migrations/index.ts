@@ -17,6 +17,7 @@ import { directoryVersionsMigration } from './070-directory-versions.js';
 import { grantsByPrincipalCoverMigration } from './071-grants-by-principal-cover.js';
 import { retentionIndexesMigration } from './061-retention-indexes.js';
 import { auditLogMigration } from './062-audit-log.js';
+import { notificationChannelsMigration } from './090-notification-channels.js';
 
 /**
  * Every migration, by name; names sort in the order they apply. A feature adds its own file here;
@@ -41,5 +42,6 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
     '071-grants-by-principal-cover': grantsByPrincipalCoverMigration(),
     '061-retention-indexes': retentionIndexesMigration(),
     '062-audit-log': auditLogMigration(dialect),
+    '090-notification-channels': notificationChannelsMigration(),
   };
 }
