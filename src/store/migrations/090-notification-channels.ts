@@ -32,6 +32,8 @@ export function notificationChannelsMigration() {
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .execute();
       await db.schema.alterTable('notification_deliveries').addColumn('recipient', 'text').execute();
+      // The console's deliveries per channel.
+      await db.schema.createIndex('deliveries_by_receiver').on('notification_deliveries').columns(['receiver', 'id']).execute();
       await db.schema.alterTable('users').addColumn('locale', 'text').execute();
       await db.schema.alterTable('users').addColumn('im', 'text').execute();
     },
