@@ -115,7 +115,8 @@ export class ChannelDispatcher {
       message,
       notifications,
       idempotencyKey: idempotencyKey(group),
-      nowMs,
+      // Signatures carry the wall clock: the vendor compares it with its own.
+      nowMs: Date.now(),
       timeoutMs: policy.timeoutMs,
     });
     if (result.ok) {

@@ -11,6 +11,7 @@ export interface SendRequest {
   notifications: readonly OutboxNotification[];
   /** The same for every attempt of this delivery: e-mail Message-ID, X-Collab-Delivery. */
   idempotencyKey: string;
+  /** The wall clock, for the timestamps of signatures (the vendor compares them with its own clock). */
   nowMs: number;
   timeoutMs: number;
 }
