@@ -30,11 +30,11 @@ const HOUR_MS = 3_600_000;
  *   Base64(HMAC-SHA256(key = timestamp + "\n" + secret, "")). Refuses with `{ code: 19021 }`.
  * - Slack `POST /slack/services/T/B/X`: a `text`; answers `ok`, or 400 `no_text`.
  * - a generic webhook `POST /webhook`: answers 200.
- * `state.status` overrides every answer's HTTP status (500: down) while it is set.
+ * `state.status[vendor]` overrides that vendor's HTTP status (500: down) while it is set.
  */
 export async function startBotReceivers(secrets: { wecomKey: string; dingtalkToken: string; dingtalkSecret: string; feishuHook: string; feishuSecret: string; slackPath: string }) {
   const received: BotRequest[] = [];
-  const state: { status: number | undefined } = { status: undefined };
+  const state: { status: Partial<Record<Vendor, number>> } = { status: {} };
   const server = createServer((request, response) => {
     let raw = '';
     request.setEncoding('utf8');
@@ -45,7 +45,7 @@ export async function startBotReceivers(secrets: { wecomKey: string; dingtalkTok
       const vendor = url.pathname.split('/')[1] as Vendor;
       const { status, answer } = judge(vendor, url, body);
       received.push({ vendor, url, headers: request.headers, raw, body, accepted: status === 200 && /"(errcode|code)":0|^ok$/.test(answer), answer });
-      response.statusCode = state.status ?? status;
+      response.statusCode = state.status[vendor] ?? status;
       response.setHeader('content-type', vendor === 'slack' ? 'text/plain' : 'application/json');
       response.end(answer);
     });
