@@ -2,8 +2,10 @@
  * Reading the fields of an event body the way the platform may send them: ids as strings or as whole
  * numbers (the demo platform's ids are numbers), numbers as numbers or numeric text. What cannot be read
  * is noted as a problem with its path, never thrown. Every string read is made storable: a NUL (which
- * PostgreSQL text cannot hold) becomes U+FFFD, so it can name nothing and costs no 5xx.
+ * PostgreSQL text cannot hold) or a lone surrogate (which SQLite would keep as invalid UTF-8) becomes U+FFFD,
+ * so it can name nothing and costs no 5xx.
  */
+import { storableText } from '../directory/text-rules.js';
 
 /** Longest id read from a body (longer ones name nothing we keep, and would not fit an index entry). */
 export const MAX_ID_LENGTH = 255;
@@ -16,8 +18,9 @@ export function isFields(value: unknown): value is Fields {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Text made storable alike on every store (src/directory/text-rules.ts): NUL and lone surrogates become U+FFFD. */
 export function cleanText(text: string): string {
-  return text.includes('\u0000') ? text.replaceAll('\u0000', '\uFFFD') : text;
+  return storableText(text);
 }
 
 /** The problems met while reading one body; `note` records what was left out without making it unreadable. */

@@ -1,21 +1,12 @@
-import { ID_PATTERN, SECTIONS, TEXT_PATTERN, type SectionName } from './records.js';
+import { childPath, PATTERN_RULES } from '../directory/text-rules.js';
+import { SECTIONS, type SectionName } from './records.js';
 
-/** The rules behind the records' string patterns, as people read them. */
-const PATTERN_RULES: Record<string, string> = {
-  [ID_PATTERN]: 'must not contain control characters (U+0000 to U+001F, U+007F)',
-  [TEXT_PATTERN]: 'must not contain NUL (U+0000)',
-};
+export { childPath };
 
 /** One broken rule of a snapshot: where (a JSON path such as `$.users[3].teamId`) and what. */
 export interface SnapshotProblem {
   path: string;
   message: string;
-}
-
-/** Appends a property or an index to a JSON path: `$.users` + 3 -> `$.users[3]`. */
-export function childPath(path: string, key: string | number): string {
-  if (typeof key === 'number') return `${path}[${key}]`;
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
 }
 
 /** A JSON pointer (`/users/3/teamId`) below `base` as a JSON path (`$.users[3].teamId`). */

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { ID_PATTERN, TEXT_LIMITS, TEXT_PATTERN } from '../directory/text-rules.js';
 import { ROLES } from '../directory/types.js';
 
 /**
@@ -15,17 +16,14 @@ export type SnapshotFileType = (typeof FILE_TYPES)[number];
 export const PRINCIPAL_KINDS = ['user', 'department', 'team'] as const;
 
 /**
- * Ids must not hold control characters (U+0000 to U+001F, U+007F): they travel in URLs, headers and logs,
- * and PostgreSQL's text cannot hold NUL at all. Other text must not hold NUL, so both stores take the same
- * values. `schemaProblems` words these two patterns for people.
+ * Every string of a record follows the one rule of src/directory/text-rules.ts (well-formed Unicode, no NUL,
+ * ids without control characters, its length limits), so every store takes the same values and every
+ * value written can be read back. `schemaProblems` words the patterns for people. An id of a team,
+ * department, user or file:
  */
-export const ID_PATTERN = '^[^\\u0000-\\u001F\\u007F]*$';
-export const TEXT_PATTERN = '^[^\\u0000]*$';
-
-/** An id of a team, department, user or file. */
-export const IdSchema = Type.String({ minLength: 1, maxLength: 255, pattern: ID_PATTERN });
+export const IdSchema = Type.String({ minLength: 1, maxLength: TEXT_LIMITS.id, pattern: ID_PATTERN });
 const Id = IdSchema;
-const Name = Type.String({ minLength: 1, maxLength: 500, pattern: TEXT_PATTERN });
+const Name = Type.String({ minLength: 1, maxLength: TEXT_LIMITS.name, pattern: TEXT_PATTERN });
 const Text = (options: { minLength?: number; maxLength: number }) => Type.String({ ...options, pattern: TEXT_PATTERN });
 
 export const TeamRecordSchema = Type.Object({ id: Id, name: Name }, { additionalProperties: false });
@@ -45,12 +43,12 @@ export const UserRecordSchema = Type.Object(
   {
     id: Id,
     name: Name,
-    email: Type.Optional(Text({ maxLength: 500 })),
-    avatar: Type.Optional(Text({ maxLength: 2000 })),
+    email: Type.Optional(Text({ maxLength: TEXT_LIMITS.email })),
+    avatar: Type.Optional(Text({ maxLength: TEXT_LIMITS.avatar })),
     teamId: Type.Optional(Id),
     departmentIds: Type.Optional(Type.Array(Id)),
     /** Absent: the configured template; `[]` hides the watermark. */
-    watermark: Type.Optional(Type.Array(Text({ maxLength: 500 }))),
+    watermark: Type.Optional(Type.Array(Text({ maxLength: TEXT_LIMITS.watermarkLine }))),
     /** false: deactivated (a leaver: tokens refused, left out of lists of people; files and grants kept). Absent: true. */
     active: Type.Optional(Type.Boolean()),
     /** The person's language for messages: a BCP 47 tag such as `zh-CN` or `en` (absent: zh-CN). */
@@ -74,7 +72,7 @@ export const UserRecordSchema = Type.Object(
 export const SharingEntrySchema = Type.Object(
   {
     /** `user:ID`, `department:ID` or `team:ID`. */
-    principal: Type.String({ minLength: 1, maxLength: 300, pattern: ID_PATTERN }),
+    principal: Type.String({ minLength: 1, maxLength: TEXT_LIMITS.principal, pattern: ID_PATTERN }),
     role: Type.Enum([...ROLES]),
   },
   { additionalProperties: false },
@@ -102,12 +100,12 @@ export const FileRecordSchema = Type.Object(
     sharing: Type.Optional(Type.Array(SharingEntrySchema)),
     restrictions: Type.Optional(RestrictionsSchema),
     /** Extension without a dot, e.g. `docx`. */
-    ext: Type.Optional(Text({ minLength: 1, maxLength: 32 })),
+    ext: Type.Optional(Text({ minLength: 1, maxLength: TEXT_LIMITS.ext })),
     /** A `file` needs a `downloadUrl` or bytes that collab-host stores (`contentFile`, or bytes already stored). */
-    downloadUrl: Type.Optional(Text({ minLength: 1, maxLength: 4000 })),
-    fullUrl: Type.Optional(Text({ minLength: 1, maxLength: 4000 })),
+    downloadUrl: Type.Optional(Text({ minLength: 1, maxLength: TEXT_LIMITS.url })),
+    fullUrl: Type.Optional(Text({ minLength: 1, maxLength: TEXT_LIMITS.url })),
     /** A third-party file's bytes: a path relative to the snapshot file. */
-    contentFile: Type.Optional(Text({ minLength: 1, maxLength: 4000 })),
+    contentFile: Type.Optional(Text({ minLength: 1, maxLength: TEXT_LIMITS.url })),
   },
   { additionalProperties: false },
 );

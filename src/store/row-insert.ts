@@ -1,5 +1,6 @@
 import { bulkInsert, insertNewRows, type BulkTable } from './bulk-insert.js';
 import type { Database, Db } from './schema.js';
+import { storableText } from '../directory/text-rules.js';
 
 /** The PostgreSQL element types the bulk statements cast their column arrays to. */
 export type PgType = 'text' | 'integer' | 'bigint';
@@ -44,9 +45,7 @@ export async function insertNewTypedRows<Row, Returned>(
 }
 
 /**
- * Text as both dialects can store it: PostgreSQL text cannot hold NUL, so a NUL that reached a column
- * value through an event (the body itself is stored as received) becomes U+FFFD on both stores alike.
+ * Text as both dialects can store it (src/directory/text-rules.ts): a NUL or a lone surrogate that reached a
+ * column value through an event (the body itself is stored as received) becomes U+FFFD on both stores alike.
  */
-export function storableText<T extends string | null | undefined>(text: T): T {
-  return (typeof text === 'string' && text.includes('\u0000') ? text.replaceAll('\u0000', '\uFFFD') : text) as T;
-}
+export { storableText };
