@@ -1,32 +1,14 @@
 import type { NotifyConfig } from '../config/notify.js';
 import { formatTime } from '../directory/time.js';
-import { channelDeliveries, EMPTY_SUMMARY, type ReceiverSummary } from '../store/channel-deliveries.js';
+import { channelDeliveries, EMPTY_SUMMARY } from '../store/channel-deliveries.js';
+import type { ChannelView, ReceiverSummary } from './channel-shapes.js';
 import { notificationChannels } from '../store/notification-channels.js';
 import { NO_PREFERENCES, notificationPreferences, type NotificationPreferences } from '../store/notification-preferences.js';
 import type { Db } from '../store/schema.js';
 import { channelReceiver, type Channel, type ChannelKind, type Locale } from './channel.js';
-import { allChannels } from './channel-source.js';
 
-/** A channel as the management API and the console show it: secrets never, the target as its origin only. */
-export interface ChannelView {
-  id: string;
-  kind: ChannelKind;
-  name: string;
-  teamId: string | null;
-  /** `https://oapi.dingtalk.com/…`, `smtp://mail.example.com:587`: where it goes, without its credentials. */
-  target: string;
-  secretSet: boolean;
-  subscriptions: string[];
-  personal: boolean;
-  locale: Locale;
-  from: string | null;
-  ratePerMinute: number | null;
-  enabled: boolean;
-  source: 'env' | 'api';
-  createdAt: string | null;
-  updatedAt: string | null;
-  deliveries: ReceiverSummary;
-}
+export type { ChannelView } from './channel-shapes.js';
+import { allChannels } from './channel-source.js';
 
 /** What a PUT gives: `target` and `secret` may be left out to keep the stored ones (they are never shown). */
 export interface ChannelInput {

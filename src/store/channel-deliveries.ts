@@ -1,25 +1,5 @@
+import type { ChannelDelivery, ReceiverSummary } from '../notify/channel-shapes.js';
 import type { Db } from './schema.js';
-
-/** A receiver's deliveries by status, and its last error with when it was recorded. */
-export interface ReceiverSummary {
-  pending: number;
-  delivered: number;
-  failed: number;
-  lastError: string | null;
-  /** When the notification of the last failed attempt was made. */
-  lastErrorAt: string | null;
-}
-
-export interface ReceiverDelivery {
-  notificationId: string;
-  type: string;
-  occurredAt: string;
-  recipient: string | null;
-  status: string;
-  attempts: number;
-  lastError: string | null;
-  deliveredAt: string | null;
-}
 
 export const EMPTY_SUMMARY: ReceiverSummary = Object.freeze({ pending: 0, delivered: 0, failed: 0, lastError: null, lastErrorAt: null });
 
@@ -55,7 +35,7 @@ export const channelDeliveries = {
   },
 
   /** A receiver's deliveries, newest first, before `before` (a delivery id; 0: from the newest). */
-  async list(db: Db, receiver: string, filter: { status?: string; before: number; limit: number }): Promise<{ items: ReceiverDelivery[]; next: number | null }> {
+  async list(db: Db, receiver: string, filter: { status?: string; before: number; limit: number }): Promise<{ items: ChannelDelivery[]; next: number | null }> {
     let query = db
       .selectFrom('notification_deliveries as d')
       .innerJoin('notifications as n', 'n.id', 'd.notification_id')
