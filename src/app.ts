@@ -22,6 +22,9 @@ import { addMetricsCollector, createAppMetrics, installRequestMetrics, type Metr
 import { metricsRoutes, processMetricsCollector } from './http/metrics-routes.js';
 import { installOverloadProtection, installRateLimits, timeoutOptions } from './http/protection.js';
 import { storeMetricsCollector } from './http/store-metrics.js';
+import { syncMetricsCollector } from './http/sync-metrics.js';
+import { sqlSyncRuns } from './store/sync-runs.js';
+import { describeSyncHealth, syncHealthReader } from './sync/sync-health.js';
 import { auditMetricsCollector, eventMetricsCollector } from './http/event-metrics.js';
 import { installOpenApi } from './http/openapi.js';
 import { manageApi } from './manage/index.js';
@@ -132,12 +135,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(fastifyCookie);
 
   const stats = operationsStats(deps.store);
+  // With LDAP on, how its syncs go: readiness tells the age of the last good one, /metrics has gauges.
+  const ldapHealth = config.sync.ldap ? syncHealthReader(sqlSyncRuns(deps.store.db), 'ldap') : undefined;
   await app.register(healthRoutes, {
     stats,
     migrations: deps.store.migrations,
     ...(deps.backgroundWorkers ? { workers: deps.backgroundWorkers } : {}),
     overload: overload.refusing,
     retryAfterSeconds: config.limits.retryAfterSeconds,
+    ...(ldapHealth ? { details: { ldapSync: async () => describeSyncHealth(await ldapHealth(), Date.now()) } } : {}),
   });
   addMetricsCollector(
     metrics,
@@ -145,6 +151,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     storeMetricsCollector(stats),
     eventMetricsCollector(events.counters, () => events.stats()),
     auditMetricsCollector(audit),
+    ...(ldapHealth ? [syncMetricsCollector(ldapHealth)] : []),
     ...(deps.metricsCollectors ?? []),
   );
   await app.register(metricsRoutes, { metrics, metricsToken: config.observability.metricsToken });

@@ -4,8 +4,10 @@ import { displayHeaderName } from './http/headers.js';
 export interface BannerFacts {
   /** Where the server listens, e.g. `http://127.0.0.1:3000`. */
   address: string;
-  /** A user to try the service as, with a fresh token; absent when the directory has no user. */
+  /** A user to try the service as, with a fresh token; absent when the directory has no user, and in production. */
   user?: { id: string; token: string };
+  /** Whether the directory has users (a production start shows none of them); absent: as `user` says. */
+  hasUsers?: boolean;
   /** Counts of the demo import when this start loaded the demo data. */
   seeded?: { users: number; files: number } | null;
   /** The management API's key made for this start (ADMIN_API_KEY not set, outside production). */
@@ -28,7 +30,7 @@ export function startupBanner(config: Config, facts: BannerFacts): string {
       'try:',
       `  curl -H '${header}: ${facts.user.token}' ${reachable}/users/current/info`,
     );
-  } else {
+  } else if (!(facts.hasUsers ?? false)) {
     lines.push('the directory has no users yet: load one with `collab-host import FILE`');
   }
   if (facts.ephemeralAdminKey !== undefined) {

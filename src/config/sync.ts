@@ -33,6 +33,13 @@ export interface LdapConfig {
   readonly userFilter: string;
   /** Users matching this filter too are deactivated (AD: the ACCOUNTDISABLE bit). */
   readonly disabledFilter: string | undefined;
+  /**
+   * AD: the user, OU and group filters leave out system objects (isCriticalSystemObject: Administrator,
+   * Guest, krbtgt, the built-in groups, the Domain Controllers OU); the filters above include that clause.
+   */
+  readonly skipSystemObjects: boolean;
+  /** AD: a user's primary group (primaryGroupID, the RID of a group's objectSid) counts as a membership. */
+  readonly primaryGroups: boolean;
   readonly attributes: {
     readonly id: string;
     readonly name: string;
@@ -139,6 +146,10 @@ function readLdap(get: Get): LdapConfig | undefined {
     return value;
   };
   const disabledFilter = get('LDAP_USER_DISABLED_FILTER') === undefined ? preset.disabledFilter : filter('LDAP_USER_DISABLED_FILTER', '');
+  const skipSystemObjects = bool(get, 'LDAP_SKIP_SYSTEM_OBJECTS', presetName === 'ad');
+  // OpenLDAP has no such attribute: a filter on it would match nothing at all.
+  if (skipSystemObjects && presetName !== 'ad') throw new ConfigError('LDAP_SKIP_SYSTEM_OBJECTS is for LDAP_PRESET=ad (isCriticalSystemObject is an Active Directory attribute)');
+  const system = (value: string) => (skipSystemObjects ? andFilter(value, '(!(isCriticalSystemObject=TRUE))') : value);
 
   const intervalText = get('LDAP_SYNC_INTERVAL');
   const intervalSeconds = intervalText === undefined ? undefined : duration('LDAP_SYNC_INTERVAL', intervalText);
@@ -152,8 +163,10 @@ function readLdap(get: Get): LdapConfig | undefined {
     bindPassword,
     baseDn,
     userBaseDn: get('LDAP_USER_BASE_DN') ?? baseDn,
-    userFilter: filter('LDAP_USER_FILTER', preset.userFilter),
+    userFilter: system(filter('LDAP_USER_FILTER', preset.userFilter)),
     disabledFilter,
+    skipSystemObjects,
+    primaryGroups: presetName === 'ad',
     attributes: Object.freeze({
       id: get('LDAP_USER_ID_ATTRIBUTE') ?? preset.id,
       name: get('LDAP_USER_NAME_ATTRIBUTE') ?? preset.name,
@@ -162,9 +175,9 @@ function readLdap(get: Get): LdapConfig | undefined {
     }),
     departments: Object.freeze([...new Set(departments)] as LdapDepartmentSource[]),
     departmentBaseDn: get('LDAP_DEPARTMENT_BASE_DN') ?? baseDn,
-    ouFilter: filter('LDAP_OU_FILTER', '(objectClass=organizationalUnit)'),
+    ouFilter: system(filter('LDAP_OU_FILTER', '(objectClass=organizationalUnit)')),
     groupBaseDn: get('LDAP_GROUP_BASE_DN') ?? baseDn,
-    groupFilter: filter('LDAP_GROUP_FILTER', preset.groupFilter),
+    groupFilter: system(filter('LDAP_GROUP_FILTER', preset.groupFilter)),
     groupMemberAttribute: get('LDAP_GROUP_MEMBER_ATTRIBUTE') ?? 'member',
     departmentIdAttribute: get('LDAP_DEPARTMENT_ID_ATTRIBUTE') ?? preset.departmentId,
     departmentNameAttribute: get('LDAP_DEPARTMENT_NAME_ATTRIBUTE'),
@@ -177,6 +190,18 @@ function readLdap(get: Get): LdapConfig | undefined {
     fullIntervalSeconds: duration('LDAP_FULL_SYNC_INTERVAL', get('LDAP_FULL_SYNC_INTERVAL') ?? '1h'),
     incremental: bool(get, 'LDAP_INCREMENTAL', true),
   });
+}
+
+/** `(&A B)` and C as `(&A B C)`; any other filter F as `(&F C)`. Parentheses in values are escaped (\\28, \\29), so every one here is structure. */
+function andFilter(filter: string, clause: string): string {
+  let depth = 0;
+  let wholeAnd = filter.startsWith('(&');
+  for (let index = 0; index < filter.length && wholeAnd; index += 1) {
+    if (filter[index] === '(') depth += 1;
+    else if (filter[index] === ')') depth -= 1;
+    if (depth === 0 && index < filter.length - 1) wholeAnd = false;
+  }
+  return wholeAnd ? `${filter.slice(0, -1)}${clause})` : `(&${filter}${clause})`;
 }
 
 function bool(get: Get, name: string, fallback: boolean): boolean {

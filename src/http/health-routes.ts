@@ -17,6 +17,8 @@ export interface HealthOptions {
   /** Whether the overload protection is refusing requests now, and why. */
   overload: () => string | undefined;
   retryAfterSeconds: number;
+  /** Facts told along with the checks that never make the answer 503 (how the directory sync is going). */
+  details?: Record<string, () => Promise<string>>;
 }
 
 /** How long /readyz waits for the database before calling it unreachable. */
@@ -28,6 +30,8 @@ const ReadinessSchema = Type.Object({
   status: Type.Union([Type.Literal('ready'), Type.Literal('unavailable')]),
   /** Each check: `ok`, or why it failed. */
   checks: Type.Record(Type.String(), Type.String()),
+  /** What is worth knowing but does not decide readiness, e.g. `ldapSync`: the age of the last good sync. */
+  details: Type.Optional(Type.Record(Type.String(), Type.String())),
 });
 
 /**
@@ -35,7 +39,7 @@ const ReadinessSchema = Type.Object({
  * a database that is away). `GET /readyz`: ready for traffic: the database answers, every known migration
  * is applied and none is unknown (a newer version migrated the database under this one: drain it), the
  * background workers run, the event loop is not overloaded; otherwise 503 with Retry-After and the
- * reason of each failed check.
+ * reason of each failed check. `details` tell more without deciding readiness.
  */
 export async function healthRoutes(app: FastifyInstance, options: HealthOptions): Promise<void> {
   let migrationsCheckedAt = Number.NEGATIVE_INFINITY;
@@ -71,9 +75,14 @@ export async function healthRoutes(app: FastifyInstance, options: HealthOptions)
       return describe(error);
     };
     const results = await Promise.all(Object.entries(checks).map(async ([name, check]) => [name, await check().catch(failed(name))] as const));
+    const details = await Promise.all(Object.entries(options.details ?? {}).map(async ([name, read]) => [name, await withTimeout(read(), CHECK_TIMEOUT_MS).catch(failed(name))] as const));
     const ready = results.every(([, failure]) => failure === undefined);
     if (!ready) reply.status(503).header('retry-after', String(options.retryAfterSeconds));
-    return { status: ready ? ('ready' as const) : ('unavailable' as const), checks: Object.fromEntries(results.map(([name, failure]) => [name, failure ?? 'ok'])) };
+    return {
+      status: ready ? ('ready' as const) : ('unavailable' as const),
+      checks: Object.fromEntries(results.map(([name, failure]) => [name, failure ?? 'ok'])),
+      ...(details.length > 0 ? { details: Object.fromEntries(details) } : {}),
+    };
   });
 }
 

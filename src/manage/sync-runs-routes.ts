@@ -22,8 +22,9 @@ const Counts = Type.Object({
   created: Type.Integer(),
   updated: Type.Integer(),
   removed: Type.Integer(),
-  deactivated: Type.Integer(),
+  deactivated: Type.Integer({ description: 'users kept, deactivated (a removed user counts as removed only)' }),
   reactivated: Type.Integer(),
+  skipped: Type.Integer({ description: 'entries the run left out (listed in skipped)' }),
 });
 
 const RunItem = Type.Object({
@@ -38,6 +39,9 @@ const RunItem = Type.Object({
   counts: Counts,
   changes: Type.Record(Type.String(), Type.Record(Type.String(), Type.Array(Type.String())), {
     description: 'ids per section and kind of change, e.g. { "users": { "created": ["u1"] } } (at most 200 per list)',
+  }),
+  skipped: Type.Array(Type.Object({ dn: Type.String(), reason: Type.String() }), {
+    description: 'LDAP entries the run could not take, by DN and why (at most 200); everything else was applied',
   }),
   errors: Type.Array(Type.String()),
 });

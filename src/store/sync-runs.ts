@@ -1,5 +1,7 @@
 import type { SyncRunRow } from '../sync/sync-run-shape.js';
+import type { Selectable } from 'kysely';
 import type { Db } from './schema.js';
+import type { SyncTables } from './tables/sync.js';
 
 export type { SyncRunRow } from '../sync/sync-run-shape.js';
 
@@ -10,6 +12,7 @@ export interface SyncRunEnd {
   durationMs: number;
   counts: SyncRunRow['counts'];
   changes: SyncRunRow['changes'];
+  skipped: SyncRunRow['skipped'];
   errors: string[];
 }
 
@@ -21,6 +24,8 @@ export interface SyncRunStore {
   finish(id: number, end: SyncRunEnd): Promise<void>;
   /** Runs newest first, after the cursor position (a run id), optionally of one source. */
   list(query: { source?: string; before?: number; limit: number }): Promise<SyncRunRow[]>;
+  /** A source's newest finished run that was not a dry run, and its newest one that did not fail (ok or unchanged). */
+  latest(source: string): Promise<{ finished: SyncRunRow | undefined; good: SyncRunRow | undefined }>;
   /** A source's stored value for `key`, or undefined. */
   getState(source: string, key: string): Promise<string | undefined>;
   /** Stores a source's value for `key`. */
@@ -46,6 +51,7 @@ export function sqlSyncRuns(db: Db): SyncRunStore {
           duration_ms: Math.round(end.durationMs),
           ...end.counts,
           changes: JSON.stringify(end.changes),
+          skipped_entries: JSON.stringify(end.skipped),
           errors: JSON.stringify(end.errors),
         })
         .where('id', '=', id)
@@ -55,19 +61,15 @@ export function sqlSyncRuns(db: Db): SyncRunStore {
       let select = db.selectFrom('sync_runs').selectAll().orderBy('id', 'desc').limit(query.limit);
       if (query.source !== undefined) select = select.where('source', '=', query.source);
       if (query.before !== undefined) select = select.where('id', '<', query.before);
-      return (await select.execute()).map((row) => ({
-        id: Number(row.id),
-        source: row.source,
-        mode: row.mode,
-        dryRun: row.dry_run !== 0,
-        status: row.status,
-        detail: row.detail,
-        startedAt: row.started_at,
-        durationMs: row.duration_ms === null ? null : Number(row.duration_ms),
-        counts: { created: row.created, updated: row.updated, removed: row.removed, deactivated: row.deactivated, reactivated: row.reactivated },
-        changes: JSON.parse(row.changes) as SyncRunRow['changes'],
-        errors: JSON.parse(row.errors) as string[],
-      }));
+      return (await select.execute()).map(runOf);
+    },
+    async latest(source) {
+      const newest = db.selectFrom('sync_runs').selectAll().where('source', '=', source).where('dry_run', '=', 0).orderBy('id', 'desc').limit(1);
+      const [finished, good] = await Promise.all([
+        newest.where('status', '<>', 'running').executeTakeFirst(),
+        newest.where('status', 'in', ['ok', 'unchanged']).executeTakeFirst(),
+      ]);
+      return { finished: finished && runOf(finished), good: good && runOf(good) };
     },
     async getState(source, key) {
       const row = await db.selectFrom('sync_state').select('value').where('source', '=', source).where('key', '=', key).executeTakeFirst();
@@ -80,5 +82,22 @@ export function sqlSyncRuns(db: Db): SyncRunStore {
         .onConflict((oc) => oc.columns(['source', 'key']).doUpdateSet((eb) => ({ value: eb.ref('excluded.value') })))
         .execute();
     },
+  };
+}
+
+function runOf(row: Selectable<SyncTables['sync_runs']>): SyncRunRow {
+  return {
+    id: Number(row.id),
+    source: row.source,
+    mode: row.mode,
+    dryRun: row.dry_run !== 0,
+    status: row.status,
+    detail: row.detail,
+    startedAt: row.started_at,
+    durationMs: row.duration_ms === null ? null : Number(row.duration_ms),
+    counts: { created: row.created, updated: row.updated, removed: row.removed, deactivated: row.deactivated, reactivated: row.reactivated, skipped: row.skipped },
+    changes: JSON.parse(row.changes) as SyncRunRow['changes'],
+    skipped: JSON.parse(row.skipped_entries) as SyncRunRow['skipped'],
+    errors: JSON.parse(row.errors) as string[],
   };
 }

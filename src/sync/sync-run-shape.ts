@@ -13,7 +13,16 @@ export interface SyncRunRow {
   detail: string | null;
   startedAt: string;
   durationMs: number | null;
-  counts: { created: number; updated: number; removed: number; deactivated: number; reactivated: number };
+  /** `deactivated` counts users kept deactivated, not removed ones; `skipped`: entries left out (exact). */
+  counts: { created: number; updated: number; removed: number; deactivated: number; reactivated: number; skipped: number };
   changes: Record<string, Record<string, string[]>>;
+  /** Entries the run could not take (at most 200 listed), each by its DN and why; everything else was applied. */
+  skipped: SkippedEntry[];
   errors: string[];
+}
+
+/** An LDAP entry a run left out: its DN and the reason (the rule it breaks). */
+export interface SkippedEntry {
+  dn: string;
+  reason: string;
 }

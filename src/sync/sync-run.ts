@@ -2,6 +2,7 @@ import { formatTime } from '../directory/time.js';
 import type { SyncRunStore } from '../store/sync-runs.js';
 import type { ApplyResult, DirectoryDiff, DirectorySection } from '../snapshot/directory-changes.js';
 import type { SyncSource } from './owners.js';
+import type { SkippedEntry, SyncRunRow } from './sync-run-shape.js';
 
 export type RunMode = 'full' | 'incremental' | 'request';
 
@@ -10,15 +11,21 @@ export interface RunReport {
   runId: number;
   status: 'ok' | 'unchanged' | 'failed';
   dryRun: boolean;
+  /** What was written (or, in a dry run, would be); a failed run's is what it wrote before the failure, if anything. */
   diff: DirectoryDiff | undefined;
   /** The change path's refusal, when it refused. */
   refusal: Extract<ApplyResult, { ok: false }> | undefined;
   errors: string[];
   detail: string | null;
+  /** Entries left out (the rest was applied); counted in full, listed up to LISTED_IDS. */
+  skipped: SkippedEntry[];
 }
 
-/** What a run's work returns: the change path's answer, or a reason why nothing was applied. */
-export type RunWork = () => Promise<{ result: ApplyResult; detail?: string } | { skipped: string }>;
+/**
+ * What a run's work returns: the change path's answer and the entries it left out, or why nothing was read.
+ * `applied`: what a run whose last step was refused wrote before it (LDAP writes leavers first).
+ */
+export type RunWork = () => Promise<{ result: ApplyResult; detail?: string; skipped?: SkippedEntry[]; applied?: DirectoryDiff } | { unchangedAtSource: string }>;
 
 /** Ids listed per section and kind in a run's record; counts stay exact beyond it. */
 const LISTED_IDS = 200;
@@ -30,19 +37,40 @@ export function isEmptyDiff(diff: DirectoryDiff): boolean {
   return total(diff.created) + total(diff.updated) + total(diff.removed) + diff.deactivatedUsers.length + diff.reactivatedUsers.length === 0;
 }
 
+/**
+ * Users removed while active are in the diff's `deactivatedUsers` too (their seats go): a run reports them
+ * once, as removed; `deactivated` lists the users kept, deactivated.
+ */
+function keptDeactivated(diff: DirectoryDiff): string[] {
+  const removed = new Set(diff.removed.users);
+  return diff.deactivatedUsers.filter((id) => !removed.has(id));
+}
+
+/** What a run reports it did: each record counted once. */
+export function runCounts(diff: DirectoryDiff | undefined, skipped = 0): SyncRunRow['counts'] {
+  return {
+    created: diff ? total(diff.created) : 0,
+    updated: diff ? total(diff.updated) : 0,
+    removed: diff ? total(diff.removed) : 0,
+    deactivated: diff ? keptDeactivated(diff).length : 0,
+    reactivated: diff?.reactivatedUsers.length ?? 0,
+    skipped,
+  };
+}
+
+/** The ids of a run's changes per section and kind, each user once (see `runCounts`). */
+export function changedIds(diff: DirectoryDiff): Array<{ section: DirectorySection; kind: string; ids: string[] }> {
+  const lists: Array<{ section: DirectorySection; kind: string; ids: string[] }> = [];
+  for (const section of SECTIONS) {
+    for (const kind of ['created', 'updated', 'removed'] as const) lists.push({ section, kind, ids: diff[kind][section] });
+  }
+  lists.push({ section: 'users', kind: 'deactivated', ids: keptDeactivated(diff) }, { section: 'users', kind: 'reactivated', ids: diff.reactivatedUsers });
+  return lists.filter((list) => list.ids.length > 0);
+}
+
 function listedChanges(diff: DirectoryDiff): Record<string, Record<string, string[]>> {
   const changes: Record<string, Record<string, string[]>> = {};
-  const add = (section: string, kind: string, ids: string[]) => {
-    if (ids.length === 0) return;
-    (changes[section] ??= {})[kind] = ids.slice(0, LISTED_IDS);
-  };
-  for (const section of SECTIONS) {
-    add(section, 'created', diff.created[section]);
-    add(section, 'updated', diff.updated[section]);
-    add(section, 'removed', diff.removed[section]);
-  }
-  add('users', 'deactivated', diff.deactivatedUsers);
-  add('users', 'reactivated', diff.reactivatedUsers);
+  for (const { section, kind, ids } of changedIds(diff)) (changes[section] ??= {})[kind] = ids.slice(0, LISTED_IDS);
   return changes;
 }
 
@@ -62,32 +90,28 @@ export async function recordedRun(
   let report: RunReport;
   try {
     const outcome = await work();
-    if ('skipped' in outcome) {
-      report = { runId, status: 'unchanged', dryRun: run.dryRun, diff: undefined, refusal: undefined, errors: [], detail: outcome.skipped };
+    if ('unchangedAtSource' in outcome) {
+      report = { runId, status: 'unchanged', dryRun: run.dryRun, diff: undefined, refusal: undefined, errors: [], detail: outcome.unchangedAtSource, skipped: [] };
     } else if (!outcome.result.ok) {
       const { result } = outcome;
       const errors = result.problems.length > 0 ? result.problems.map((problem) => `${problem.path} ${problem.message}`) : [`${result.code}: ${result.message}`];
-      report = { runId, status: 'failed', dryRun: run.dryRun, diff: undefined, refusal: result, errors, detail: outcome.detail ?? run.detail };
+      report = { runId, status: 'failed', dryRun: run.dryRun, diff: outcome.applied, refusal: result, errors, detail: outcome.detail ?? run.detail, skipped: outcome.skipped ?? [] };
     } else {
       const { diff } = outcome.result;
-      report = { runId, status: isEmptyDiff(diff) ? 'unchanged' : 'ok', dryRun: run.dryRun, diff, refusal: undefined, errors: [], detail: outcome.detail ?? run.detail };
+      const status = isEmptyDiff(diff) ? 'unchanged' : 'ok';
+      report = { runId, status, dryRun: run.dryRun, diff, refusal: undefined, errors: [], detail: outcome.detail ?? run.detail, skipped: outcome.skipped ?? [] };
     }
   } catch (error) {
-    report = { runId, status: 'failed', dryRun: run.dryRun, diff: undefined, refusal: undefined, errors: [error instanceof Error ? error.message : String(error)], detail: run.detail };
+    report = { runId, status: 'failed', dryRun: run.dryRun, diff: undefined, refusal: undefined, errors: [error instanceof Error ? error.message : String(error)], detail: run.detail, skipped: [] };
   }
   const diff = report.diff;
   await runs.finish(runId, {
     status: report.status,
     detail: report.detail,
     durationMs: now() - started,
-    counts: {
-      created: diff ? total(diff.created) : 0,
-      updated: diff ? total(diff.updated) : 0,
-      removed: diff ? total(diff.removed) : 0,
-      deactivated: diff?.deactivatedUsers.length ?? 0,
-      reactivated: diff?.reactivatedUsers.length ?? 0,
-    },
+    counts: runCounts(diff, report.skipped.length),
     changes: diff ? listedChanges(diff) : {},
+    skipped: report.skipped.slice(0, LISTED_IDS),
     errors: report.errors,
   });
   return report;

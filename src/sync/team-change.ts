@@ -9,6 +9,14 @@ export interface DesiredTeam {
   users: Array<UserRecord & { active: boolean }>;
 }
 
+/** Ids of stored records the source does not give but that stay as stored (entries it could not read this time). */
+export interface KeptAsStored {
+  users: ReadonlySet<string>;
+  departments: ReadonlySet<string>;
+}
+
+const NOTHING_KEPT: KeptAsStored = { users: new Set(), departments: new Set() };
+
 /** A record in a form where equal content gives equal text (optionals and no memberships absent, memberships sorted; `watermark: []` stays: it hides the watermark). */
 function canonical(record: object): string {
   const entries = Object.entries(record)
@@ -23,8 +31,9 @@ function canonical(record: object): string {
  * differ are upserted, departments the source no longer has are removed, and users it no longer has
  * are removed, or deactivated when they created files (the files keep their creator). Users of the team
  * that the source has are written with their `active` flag, so a re-enabled account is re-activated.
+ * Records in `kept` are left as stored.
  */
-export function teamChange(desired: DesiredTeam, current: TeamState): DirectoryChange {
+export function teamChange(desired: DesiredTeam, current: TeamState, kept: KeptAsStored = NOTHING_KEPT): DirectoryChange {
   const upsertTeams = !current.team || current.team.name !== desired.team.name ? [desired.team] : [];
 
   const currentDepartments = new Map(current.departments.map((department) => [department.id, department]));
@@ -32,7 +41,7 @@ export function teamChange(desired: DesiredTeam, current: TeamState): DirectoryC
     const old = currentDepartments.get(department.id);
     return !old || canonical({ parentId: null, ...old }) !== canonical({ parentId: null, ...department });
   });
-  const keptDepartments = new Set(desired.departments.map((department) => department.id));
+  const keptDepartments = new Set([...desired.departments.map((department) => department.id), ...kept.departments]);
 
   const currentUsers = new Map(current.users.map((user) => [user.id, user]));
   const users: Array<UserRecord & { active: boolean }> = desired.users
@@ -50,7 +59,7 @@ export function teamChange(desired: DesiredTeam, current: TeamState): DirectoryC
       const old = currentUsers.get(user.id);
       return !old || canonical(old) !== canonical(user);
     });
-  const keptUsers = new Set(desired.users.map((user) => user.id));
+  const keptUsers = new Set([...desired.users.map((user) => user.id), ...kept.users]);
   const removeUsers: string[] = [];
   for (const user of current.users) {
     if (keptUsers.has(user.id)) continue;

@@ -105,8 +105,15 @@ describe('startupBanner', () => {
   });
 
   it('says how to load a directory when there is no user', () => {
-    const banner = startupBanner(makeTestConfig(), { address: 'http://127.0.0.1:3000' });
+    const banner = startupBanner(makeTestConfig(), { address: 'http://127.0.0.1:3000', hasUsers: false });
     expect(banner).not.toContain('curl');
     expect(banner).toContain('collab-host import FILE');
+  });
+
+  it('in production, with users stored, shows no token and does not say the directory is empty', () => {
+    const banner = startupBanner(makeTestConfig({ production: true }), { address: 'http://127.0.0.1:3000', hasUsers: true });
+    expect(banner).not.toContain('curl');
+    expect(banner).not.toContain('no users yet');
+    expect(banner).toBe('collab-host listening on http://127.0.0.1:3000\n');
   });
 });

@@ -15,6 +15,7 @@ import { seatTaskWorker } from '../../src/platform-wiring.js';
 import { runLdapSync } from '../../src/sync/ldap/ldap-sync.js';
 import { ldapSyncDeps } from '../../src/sync/sync-deps.js';
 import { ChannelDispatcher } from '../../src/notify/dispatcher.js';
+import { sqlSyncRuns } from '../../src/store/sync-runs.js';
 import { makeTestConfig, TEST_CONFIG_OVERRIDES, tokenFor } from '../helpers/app.js';
 import { describeEachStore } from '../helpers/stores.js';
 import { patchOp, scim, SCIM_TOKEN, USER_SCHEMA } from '../scim/scim-client.js';
@@ -230,6 +231,12 @@ describeEachStore('console in a real browser', (store, dialect) => {
     it('shows the last sync run of each source with counts and errors, the licence, and a failing seat task', async () => {
       // A SCIM push creates a user (and SCIM's team); an LDAP run cannot reach its server.
       expect((await scim(app, 'POST', '/Users', { schemas: [USER_SCHEMA], userName: 'yun@scim.example', displayName: '司马云' })).status).toBe(201);
+      // An earlier LDAP run that left an entry out, recorded as a run records it (test/sync has the real ones).
+      const records = sqlSyncRuns(store().db);
+      const earlier = await records.start({ source: 'ldap', mode: 'full', dryRun: false, detail: null, startedAt: '2025-01-01T00:00:00Z' });
+      const skipped = { dn: 'uid=nul,ou=销售部,dc=example,dc=com', reason: 'user "nul": name must be well-formed Unicode without NUL (U+0000)' };
+      const counts = { created: 1, updated: 0, removed: 0, deactivated: 0, reactivated: 0, skipped: 1 };
+      await records.finish(earlier, { status: 'ok', detail: 'read in full; 1 entry skipped', durationMs: 40, counts, changes: { users: { created: ['lilei'] } }, skipped: [skipped], errors: [] });
       expect((await runLdapSync(ldapSyncDeps(config, store(), composeDirectoryChanges(config, store()))!, { mode: 'full' })).status).toBe('failed');
       // Bob's seat is given back, then asked for again while the one licensed seat is 张三's.
       platform.platform.world.seats.set('zhangsan', { status: 1, createdAt: '2025-01-01T00:00:00Z' });
@@ -249,9 +256,14 @@ describeEachStore('console in a real browser', (store, dialect) => {
       expect(await ldapRow.locator('.badge').textContent()).toBe('failed');
       expect(await ldapRow.locator('.error-text').textContent()).toContain('ECONNREFUSED');
       const runs = page.locator('table.runs tbody tr');
-      await expect.poll(() => runs.count()).toBe(2);
+      await expect.poll(() => runs.count()).toBe(3);
       expect(await runs.first().textContent()).toContain('LDAP');
-      expect(await runs.nth(1).textContent()).toContain('POST /Users');
+      expect(await runs.nth(2).textContent()).toContain('POST /Users');
+      // The run that skipped an entry says so, and names it by DN and reason when opened.
+      const skippedRun = runs.nth(1).locator('details.skipped');
+      expect(await skippedRun.locator('summary').textContent()).toBe('1 entry skipped');
+      await skippedRun.locator('summary').click();
+      expect(await skippedRun.locator('div').textContent()).toBe(`${skipped.dn}: ${skipped.reason}`);
 
       const stat = (label: string) => page.locator('.licence .stat', { has: page.locator('.stat-label', { hasText: label }) }).locator('.stat-value');
       await stat('seats in use').waitFor();
@@ -278,11 +290,11 @@ describeEachStore('console in a real browser', (store, dialect) => {
       expect(await runs.count()).toBe(50);
       expect(await runs.first().textContent()).toContain('PATCH /Users/yun@scim.example');
       await panel.getByRole('button', { name: 'Load more' }).click();
-      await expect.poll(() => runs.count()).toBe(52);
+      await expect.poll(() => runs.count()).toBe(53);
       expect(await runs.last().textContent()).toContain('POST /Users');
       expect(await panel.getByRole('button', { name: 'Load more' }).count()).toBe(0);
       await panel.getByRole('tab', { name: 'LDAP' }).click();
-      await expect.poll(() => runs.count()).toBe(1);
+      await expect.poll(() => runs.count()).toBe(2);
       expect(await runs.first().locator('.badge').textContent()).toBe('failed');
       expect(await runs.first().textContent()).toContain('nothing written');
     });

@@ -52,6 +52,8 @@ if (!SLAPD) {
       expect(report.diff!.created.users).toHaveLength(35);
       expect(report.diff!.removed.users).toEqual(['former.reader']);
       expect(report.diff!.deactivatedUsers.sort()).toEqual(['former.author', 'former.reader']);
+      const [run] = await deps.runs.list({ source: 'ldap', limit: 1 });
+      expect(run).toMatchObject({ dryRun: true, counts: { created: 35 + 12, updated: 2, removed: 1, deactivated: 1, skipped: 0 } });
       expect((await callAs(app, 'lilei', '/users/current/info')).status).toBe(401);
       expect((await callAs(app, 'former.reader', '/users/current/info')).status).toBe(200);
     });
@@ -59,7 +61,8 @@ if (!SLAPD) {
     it('a full sync brings every person, nested OUs and nested groups, read in pages past the server size limit', async () => {
       const report = await runLdapSync(deps, { mode: 'full' });
       expect(report.status, report.errors.join('; ')).toBe('ok');
-      expect(report.warnings).toEqual([]);
+      expect(report.skipped).toEqual([]);
+      expect(report.notes).toEqual([]);
 
       const me = await callAs(app, 'lilei', '/users/current/info');
       expect(me.status).toBe(200);
@@ -123,7 +126,7 @@ if (!SLAPD) {
       await admin.modify(`uid=hanmeimei,${FE}`, new Change({ operation: 'replace', modification: new Attribute({ type: 'cn', values: ['韩梅梅 (Meimei Han)'] }) }));
       const busy = await runLdapSync(deps, { mode: 'scheduled' });
       expect(busy.status, busy.errors.join('; ')).toBe('ok');
-      expect(busy.detail).toMatch(/^1 entries changed since entryCSN .*; read in full$/);
+      expect(busy.detail).toMatch(/^1 entry changed since entryCSN .*; read in full$/);
       expect(busy.diff!.updated.users).toEqual(['hanmeimei']);
       expect((await callAs(app, 'lilei', '/users/hanmeimei')).body.name).toBe('韩梅梅 (Meimei Han)');
 
@@ -144,6 +147,9 @@ if (!SLAPD) {
       expect(report.status, report.errors.join('; ')).toBe('ok');
       expect(report.diff!.removed.users).toEqual(['zhangsan']);
       expect(report.diff!.deactivatedUsers.sort()).toEqual(['lisi', 'zhangsan']);
+      // The run reports each leaver once: zhangsan removed, lisi deactivated.
+      const [run] = await deps.runs.list({ source: 'ldap', limit: 1 });
+      expect(run).toMatchObject({ id: report.runId, counts: { removed: 1, deactivated: 1 }, changes: { users: { removed: ['zhangsan'], deactivated: ['lisi'] } } });
 
       expect((await callAs(app, 'zhangsan', '/users/current/info')).body.error.code).toBe('token_user_unknown');
       expect((await callAs(app, 'lisi', '/users/current/info')).body.error.code).toBe('token_user_inactive');

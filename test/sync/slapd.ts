@@ -44,14 +44,15 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** Test-only CA and server certificates, one for the address 127.0.0.1, one for the name localhost (test/sync/fixtures/tls/README.md). */
+export const TLS_DIR = fileURLToPath(new URL('./fixtures/tls/', import.meta.url));
+
 /**
  * Starts slapd with `ldif` loaded. Non-root binds get at most `sizeLimit` entries per search page,
  * while paged searches may read everything (size.prtotal unlimited), so a sync that does not page fails.
+ * `tls`: StartTLS and an ldaps:// listener too, with the certificate for the address (`ip`) or the name (`name`).
  */
-/** Test-only CA and server certificate for 127.0.0.1 (test/sync/fixtures/tls/README.md). */
-export const TLS_DIR = fileURLToPath(new URL('./fixtures/tls/', import.meta.url));
-
-export async function startSlapd(ldif: string, options: { sizeLimit?: number; tls?: boolean } = {}): Promise<RunningSlapd> {
+export async function startSlapd(ldif: string, options: { sizeLimit?: number; tls?: 'ip' | 'name' } = {}): Promise<RunningSlapd> {
   if (!SLAPD || !SLAPADD) throw new Error(SKIP_MESSAGE);
   const dir = mkdtempSync(join(tmpdir(), 'collab-host-slapd-'));
   mkdirSync(join(dir, 'data'));
@@ -66,7 +67,7 @@ export async function startSlapd(ldif: string, options: { sizeLimit?: number; tl
       `pidfile ${join(dir, 'slapd.pid')}`,
       `sizelimit size.soft=${sizeLimit} size.hard=${sizeLimit} size.prtotal=unlimited`,
       ...(options.tls
-        ? [`TLSCACertificateFile ${join(TLS_DIR, 'ca.pem')}`, `TLSCertificateFile ${join(TLS_DIR, 'server.pem')}`, `TLSCertificateKeyFile ${join(TLS_DIR, 'server.key')}`]
+        ? [`TLSCACertificateFile ${join(TLS_DIR, 'ca.pem')}`, `TLSCertificateFile ${join(TLS_DIR, `server-${options.tls}.pem`)}`, `TLSCertificateKeyFile ${join(TLS_DIR, `server-${options.tls}.key`)}`]
         : []),
       'database mdb',
       'maxsize 67108864',

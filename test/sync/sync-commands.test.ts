@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startServer } from '../../src/server.js';
 import { mintUserToken } from '../../src/auth/user-token.js';
 import { cliEnv, runCli } from '../cli/run-cli.js';
-import { COMPANY_LDIF, configWithSync, ldapEnv } from './sync-helpers.js';
+import { COMPANY_LDIF, configWithSync, ldapEnv, PEOPLE_DN } from './sync-helpers.js';
 import { SKIP_MESSAGE, SLAPD, startSlapd, type RunningSlapd } from './slapd.js';
 
 const ADMIN_API_KEY = 'admin-key-0123456789abcdef';
@@ -34,8 +34,12 @@ if (!SLAPD) {
 } else {
   describe('collab-host sync ldap and the scheduled sync of serve, against slapd', { timeout: 120_000 }, () => {
     let slapd: RunningSlapd;
+    // The company, and one person whose name no rule lets in: skipped and reported, everyone else taken.
+    const POISON = `uid=nul,${PEOPLE_DN}`;
+    const POISON_REASON = 'user "nul": name must be well-formed Unicode without NUL (U+0000)';
     beforeAll(async () => {
       slapd = await startSlapd(COMPANY_LDIF);
+      await (await slapd.admin()).add(POISON, { objectClass: 'inetOrgPerson', uid: 'nul', cn: 'Null\u0000Byte', sn: 'x' });
     });
     afterAll(async () => {
       await slapd?.stop();
@@ -48,7 +52,8 @@ if (!SLAPD) {
       expect(dry.stderr).toBe('');
       expect(dry.code).toBe(0);
       const lines = dry.stdout.trimEnd().split('\n');
-      expect(lines[0]).toBe('LDAP sync of team corp (read in full, dry run): 48 created, 0 updated, 0 removed, 0 deactivated, 0 reactivated');
+      expect(lines[0]).toBe('LDAP sync of team corp (read in full; 1 entry skipped, dry run): 48 created, 0 updated, 0 removed, 0 deactivated, 0 reactivated, 1 skipped');
+      expect(lines).toContain(`  skipped ${POISON}: ${POISON_REASON}`);
       expect(lines).toContain('nothing written (--dry-run)');
       expect(dry.stdout).toMatch(/ {2}users created: .*lilei \(李雷\)/);
       expect(dry.stdout).toMatch(/ {2}departments created: .*\(数据库小组\)/);
@@ -59,7 +64,8 @@ if (!SLAPD) {
 
       const real = await runCli(['sync', 'ldap'], { cwd: dir, env });
       expect(real.code).toBe(0);
-      expect(real.stdout.split('\n')[0]).toBe('LDAP sync of team corp (read in full): 48 created, 0 updated, 0 removed, 0 deactivated, 0 reactivated');
+      expect(real.stdout.split('\n')[0]).toBe('LDAP sync of team corp (read in full; 1 entry skipped): 48 created, 0 updated, 0 removed, 0 deactivated, 0 reactivated, 1 skipped');
+      expect(real.stdout).toContain(`\n  skipped ${POISON}: ${POISON_REASON}\n`);
       expect((await runCli(['token', 'lilei'], { cwd: dir, env })).code).toBe(0);
       const again = await runCli(['sync', 'ldap', '--incremental'], { cwd: dir, env });
       expect(again.stdout).toMatch(/^LDAP sync of team corp: nothing read \(no entry changed since entryCSN .*\)\n$/);
@@ -79,7 +85,15 @@ if (!SLAPD) {
         const runs = async () => (await (await fetch(`${server.address}/api/sync/runs?source=ldap`, { headers: { authorization: `Bearer ${ADMIN_API_KEY}` } })).json()) as Runs;
         await vi.waitFor(async () => expect((await runs()).items[0]?.status).toBe('ok'), { timeout: 20_000, interval: 100 });
         const [run] = (await runs()).items;
-        expect(run).toMatchObject({ source: 'ldap', mode: 'full', dryRun: false, detail: 'read in full', counts: { created: 48, updated: 0, removed: 0, deactivated: 0, reactivated: 0 }, errors: [] });
+        expect(run).toMatchObject({
+          source: 'ldap',
+          mode: 'full',
+          dryRun: false,
+          detail: 'read in full; 1 entry skipped',
+          counts: { created: 48, updated: 0, removed: 0, deactivated: 0, reactivated: 0, skipped: 1 },
+          skipped: [{ dn: POISON, reason: POISON_REASON }],
+          errors: [],
+        });
         expect(run!.changes.users.created).toContain('lilei');
         const me = await fetch(`${server.address}/users/current/info`, { headers: { 'x-platform-token': mintUserToken('lilei', config.tokenSecret, 600) } });
         expect(await me.json()).toMatchObject({ id: 'lilei', name: '李雷' });

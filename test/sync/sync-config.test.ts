@@ -39,15 +39,26 @@ describe('sync configuration (SCIM_*, LDAP_*)', () => {
       incremental: true,
     });
     expect(loadConfig({ ...LDAP, LDAP_PRESET: 'ad', LDAP_SYNC_INTERVAL: '15m', LDAP_DEPARTMENTS: 'ou,groups' }).sync.ldap).toMatchObject({
-      userFilter: '(&(objectCategory=person)(objectClass=user))',
+      // System accounts, built-in groups and the Domain Controllers OU are left out.
+      userFilter: '(&(objectCategory=person)(objectClass=user)(!(isCriticalSystemObject=TRUE)))',
       disabledFilter: '(userAccountControl:1.2.840.113556.1.4.803:=2)',
+      skipSystemObjects: true,
+      primaryGroups: true,
       attributes: { id: 'sAMAccountName', name: 'displayName' },
-      groupFilter: '(objectClass=group)',
+      ouFilter: '(&(objectClass=organizationalUnit)(!(isCriticalSystemObject=TRUE)))',
+      groupFilter: '(&(objectClass=group)(!(isCriticalSystemObject=TRUE)))',
       departmentIdAttribute: 'objectGUID',
       changeAttribute: 'uSNChanged',
       departments: ['ou', 'groups'],
       intervalSeconds: 900,
     });
+    // An operator's own filter gets the clause too, unless LDAP_SKIP_SYSTEM_OBJECTS=false.
+    expect(loadConfig({ ...LDAP, LDAP_PRESET: 'ad', LDAP_USER_FILTER: '(|(memberOf=CN=Staff\\29,DC=x)(department=R&D))' }).sync.ldap?.userFilter).toBe(
+      '(&(|(memberOf=CN=Staff\\29,DC=x)(department=R&D))(!(isCriticalSystemObject=TRUE)))',
+    );
+    expect(loadConfig({ ...LDAP, LDAP_PRESET: 'ad', LDAP_USER_FILTER: '(&(objectClass=user)(department=R&D))' }).sync.ldap?.userFilter).toBe('(&(objectClass=user)(department=R&D)(!(isCriticalSystemObject=TRUE)))');
+    expect(loadConfig({ ...LDAP, LDAP_PRESET: 'ad', LDAP_SKIP_SYSTEM_OBJECTS: 'false' }).sync.ldap).toMatchObject({ userFilter: '(&(objectCategory=person)(objectClass=user))', groupFilter: '(objectClass=group)', skipSystemObjects: false });
+    expect(loadConfig(LDAP).sync.ldap).toMatchObject({ skipSystemObjects: false, primaryGroups: false });
   });
 
   it('refuses malformed values with one line naming the variable and the rule', () => {
@@ -65,6 +76,7 @@ describe('sync configuration (SCIM_*, LDAP_*)', () => {
       [{ ...LDAP, LDAP_USER_FILTER: 'objectClass=person' }, 'LDAP_USER_FILTER must be an LDAP filter in parentheses, such as (objectClass=person)'],
       [{ ...LDAP, LDAP_SYNC_INTERVAL: 'often' }, 'LDAP_SYNC_INTERVAL must be a duration such as 90s, 15m, 1h or 1d'],
       [{ ...LDAP, LDAP_PAGE_SIZE: '0' }, 'LDAP_PAGE_SIZE must be a whole number from 1 to 10000'],
+      [{ ...LDAP, LDAP_SKIP_SYSTEM_OBJECTS: 'true' }, 'LDAP_SKIP_SYSTEM_OBJECTS is for LDAP_PRESET=ad (isCriticalSystemObject is an Active Directory attribute)'],
     ];
     for (const [env, message] of cases) {
       expect(() => loadConfig(env), message).toThrow(ConfigError);

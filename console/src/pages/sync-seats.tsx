@@ -18,13 +18,33 @@ const SEAT_TABS: Array<{ status: SeatTaskStatus; title: string }> = [
 
 const sourceTitle = (source: string) => SOURCES.find((s) => s.id === source)?.title ?? source;
 
-/** "1 created, 2 updated" (only what moved); a failed run wrote nothing (it applies in one transaction). */
+/**
+ * "1 created, 2 updated, 1 skipped" (only what moved); a failed run wrote nothing, or only the leavers
+ * an LDAP run writes first (counted).
+ */
 function countsText(run: SyncRun): string {
   const parts = Object.entries(run.counts)
     .filter(([, n]) => n > 0)
     .map(([kind, n]) => `${n} ${kind}`);
   if (parts.length > 0) return parts.join(', ');
   return run.status === 'failed' ? 'nothing written' : run.status === 'running' ? '…' : 'no change';
+}
+
+/** The entries a run left out, each by DN and why (at most 200 listed; the count is exact). */
+function Skipped({ run }: { run: SyncRun }) {
+  if (run.skipped.length === 0) return null;
+  return (
+    <details class="skipped">
+      <summary class="warn-text">
+        {run.counts.skipped} {run.counts.skipped === 1 ? 'entry' : 'entries'} skipped
+      </summary>
+      {run.skipped.map((entry) => (
+        <div key={entry.dn}>
+          <code>{entry.dn}</code>: {entry.reason}
+        </div>
+      ))}
+    </details>
+  );
 }
 
 /** Directory sync runs (last per source, then all, page by page) and the platform's seats: licence and seat tasks. */
@@ -73,7 +93,10 @@ function LastRuns() {
                         <Badge tone={RUN_TONE[run.status] ?? 'plain'}>{run.status}</Badge>
                         {run.dryRun && <span class="muted"> dry run</span>}
                       </td>
-                      <td>{countsText(run)}</td>
+                      <td>
+                        {countsText(run)}
+                        <Skipped run={run} />
+                      </td>
                       <td class="error-text">{run.errors.join('; ')}</td>
                     </>
                   )}
@@ -135,6 +158,7 @@ function Runs() {
               <td>
                 {countsText(run)}
                 <Changes changes={run.changes} />
+                <Skipped run={run} />
               </td>
               <td>
                 <code>{run.detail ?? ''}</code>

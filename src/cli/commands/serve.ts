@@ -18,11 +18,11 @@ export async function serve(args: string[]): Promise<number> {
   const server = await startServer(config);
   closeOnSignals(server, (message) => process.stderr.write(`${message}\n`));
   // Outside production: a user to try the service as, with a fresh token and a curl line.
-  const userId = config.production ? undefined : await bannerUserId(server.store);
+  const someUser = await bannerUserId(server.store);
+  const userId = config.production ? undefined : someUser;
   const user = userId === undefined ? undefined : { id: userId, token: mintUserToken(userId, config.tokenSecret, config.tokenTtlSeconds) };
-  process.stdout.write(
-    startupBanner(config, { address: server.address, seeded: server.seeded, ...(user ? { user } : {}), ...(ephemeralAdminKey ? { ephemeralAdminKey } : {}) }),
-  );
+  const facts = { address: server.address, seeded: server.seeded, hasUsers: someUser !== undefined };
+  process.stdout.write(startupBanner(config, { ...facts, ...(user ? { user } : {}), ...(ephemeralAdminKey ? { ephemeralAdminKey } : {}) }));
   // Keep running: the signal handlers end the process.
   await new Promise<never>(() => {});
   return 0;

@@ -1,8 +1,9 @@
 import { loadConfig } from '../../config.js';
 import { composeDirectoryChanges } from '../../directory-writes.js';
 import { openDatabase } from '../../store/database.js';
-import type { DirectoryChange, DirectoryDiff, DirectorySection } from '../../snapshot/directory-changes.js';
-import { runLdapSync } from '../../sync/ldap/ldap-sync.js';
+import type { DirectoryDiff, DirectorySection } from '../../snapshot/directory-changes.js';
+import { runLdapSync, type LdapSyncReport } from '../../sync/ldap/ldap-sync.js';
+import { changedIds, runCounts } from '../../sync/sync-run.js';
 import { ldapSyncDeps } from '../../sync/sync-deps.js';
 import { CliError } from '../cli-error.js';
 import { EXIT, parseCommandArgs, usageError } from '../command-args.js';
@@ -33,18 +34,22 @@ export async function syncCommand(args: string[]): Promise<number> {
     const report = await runLdapSync(ldapSyncDeps(config, store, composeDirectoryChanges(config, store))!, { mode: values.incremental ? 'scheduled' : 'full', dryRun });
     const out: string[] = [];
     const mode = `${report.detail ?? ''}${dryRun ? ', dry run' : ''}`;
+    const team = config.sync.ldap.teamId;
     if (report.status === 'failed') {
-      process.stderr.write(`LDAP sync of team ${config.sync.ldap.teamId} failed (run ${report.runId}):\n${report.errors.map((error) => `  ${error}`).join('\n')}\n`);
+      const written = report.diff ? [`written before the failure: ${summary(report.diff, 0)}`, ...changeLines(report.diff, report.desired)] : [];
+      const lines = [...report.errors.map((error) => `  ${error}`), ...written.map((line) => `  ${line}`), ...skippedLines(report)];
+      process.stderr.write(`LDAP sync of team ${team} failed (run ${report.runId}):\n${lines.join('\n')}\n`);
       return EXIT.failure;
     }
     if (!report.diff) {
-      out.push(`LDAP sync of team ${config.sync.ldap.teamId}: nothing read (${mode})`);
+      out.push(`LDAP sync of team ${team}: nothing read (${mode})`);
     } else {
-      out.push(`LDAP sync of team ${config.sync.ldap.teamId} (${mode}): ${summary(report.diff)}`);
-      out.push(...changeLines(report.diff, report.change));
+      out.push(`LDAP sync of team ${team} (${mode}): ${summary(report.diff, report.skipped.length)}`);
+      out.push(...changeLines(report.diff, report.desired));
+      out.push(...skippedLines(report));
       if (dryRun) out.push('nothing written (--dry-run)');
     }
-    for (const warning of report.warnings) out.push(`warning: ${warning}`);
+    for (const note of report.notes) out.push(`note: ${note}`);
     process.stdout.write(`${out.join('\n')}\n`);
     return EXIT.ok;
   } finally {
@@ -52,28 +57,27 @@ export async function syncCommand(args: string[]): Promise<number> {
   }
 }
 
-function summary(diff: DirectoryDiff): string {
-  const count = (lists: Record<DirectorySection, string[]>) => SECTIONS.reduce((sum, section) => sum + lists[section].length, 0);
-  return `${count(diff.created)} created, ${count(diff.updated)} updated, ${count(diff.removed)} removed, ${diff.deactivatedUsers.length} deactivated, ${diff.reactivatedUsers.length} reactivated`;
+function summary(diff: DirectoryDiff, skipped: number): string {
+  const counts = runCounts(diff, skipped);
+  return `${counts.created} created, ${counts.updated} updated, ${counts.removed} removed, ${counts.deactivated} deactivated, ${counts.reactivated} reactivated, ${counts.skipped} skipped`;
 }
 
-/** One line per section and kind of change, each record as `id (name)` where the change names it. */
-function changeLines(diff: DirectoryDiff, change: DirectoryChange | undefined): string[] {
+/** One line per entry left out: its DN and why. */
+function skippedLines(report: LdapSyncReport): string[] {
+  return report.skipped.map((entry) => `  skipped ${entry.dn}: ${entry.reason}`);
+}
+
+/** One line per section and kind of change, each record as `id (name)` where LDAP names it. */
+function changeLines(diff: DirectoryDiff, records: LdapSyncReport['desired']): string[] {
   const names = new Map<string, string>();
   for (const section of SECTIONS) {
-    for (const record of (change?.upsert?.[section] ?? []) as Array<{ id: string; name: string }>) names.set(`${section}:${record.id}`, record.name);
+    for (const record of (records?.[section] ?? []) as Array<{ id: string; name: string }>) names.set(`${section}:${record.id}`, record.name);
   }
   const label = (section: string, id: string) => {
     const name = names.get(`${section}:${id}`);
     return name === undefined || name === id ? id : `${id} (${name})`;
   };
-  const lines: string[] = [];
-  for (const section of SECTIONS) {
-    for (const [kind, ids] of [['created', diff.created[section]], ['updated', diff.updated[section]], ['removed', diff.removed[section]]] as const) {
-      if (ids.length > 0) lines.push(`  ${section} ${kind}: ${ids.map((id) => label(section, id)).join(', ')}`);
-    }
-  }
-  if (diff.deactivatedUsers.length > 0) lines.push(`  users deactivated: ${diff.deactivatedUsers.join(', ')}`);
-  if (diff.reactivatedUsers.length > 0) lines.push(`  users reactivated: ${diff.reactivatedUsers.join(', ')}`);
-  return lines;
+  return changedIds(diff)
+    .filter(({ section }) => SECTIONS.includes(section))
+    .map(({ section, kind, ids }) => `  ${section} ${kind}: ${ids.map((id) => label(section, id)).join(', ')}`);
 }

@@ -17,7 +17,8 @@ import { directoryVersionsMigration } from './070-directory-versions.js';
 import { grantsByPrincipalCoverMigration } from './071-grants-by-principal-cover.js';
 import { retentionIndexesMigration } from './061-retention-indexes.js';
 import { auditLogMigration } from './062-audit-log.js';
-import { notificationChannelsMigration } from './090-notification-channels.js';
+import { syncRunSkippedMigration } from './090-sync-run-skipped.js';
+import { notificationChannelsMigration } from './091-notification-channels.js';
 
 /**
  * Every migration, by name; names sort in the order they apply. A feature adds its own file here;
@@ -42,6 +43,7 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
     '071-grants-by-principal-cover': grantsByPrincipalCoverMigration(),
     '061-retention-indexes': retentionIndexesMigration(),
     '062-audit-log': auditLogMigration(dialect),
-    '090-notification-channels': notificationChannelsMigration(),
+    '090-sync-run-skipped': syncRunSkippedMigration(),
+    '091-notification-channels': notificationChannelsMigration(),
   };
 }

@@ -24,6 +24,10 @@ export interface SyncTables {
     removed: Defaulted<number>;
     deactivated: Defaulted<number>;
     reactivated: Defaulted<number>;
+    /** Entries the run left out (LDAP entries no rule lets in). */
+    skipped: Defaulted<number>;
+    /** JSON array of { dn, reason }: the first skipped entries (the count above is exact). */
+    skipped_entries: Defaulted<string>;
     /** JSON: ids per section and kind of change, e.g. { "users": { "created": ["u1"] } } */
     changes: Defaulted<string>;
     /** JSON array of messages */

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import type { ConnectionOptions } from 'node:tls';
 import { Client, type Entry } from 'ldapts';
 import type { LdapConfig } from '../../config/sync.js';
@@ -21,9 +22,14 @@ const BINARY_ATTRIBUTES = ['objectGUID', 'objectSid'];
  * the password.
  */
 export async function withLdapConnection<T>(config: LdapConfig, work: (searcher: LdapSearcher) => Promise<T>): Promise<T> {
+  const host = hostOf(config.url);
   const tlsOptions: ConnectionOptions = {
     rejectUnauthorized: config.tlsVerify,
     ...(config.caFile === undefined ? {} : { ca: readFileSync(config.caFile) }),
+    // The certificate is checked against LDAP_URL's host. StartTLS upgrades a socket that is already open,
+    // and Node then checks `servername`, else `host`, else "localhost": give both (an IP is no server name).
+    host,
+    ...(isIP(host) === 0 ? { servername: host } : {}),
   };
   // ldapts speaks TLS from the first byte whenever it is given TLS options: only for ldaps://.
   const secure = /^ldaps:/i.test(config.url);
@@ -50,6 +56,11 @@ export async function withLdapConnection<T>(config: LdapConfig, work: (searcher:
   } finally {
     await client.unbind().catch(() => undefined);
   }
+}
+
+/** The host of an `ldap://` or `ldaps://` address, without IPv6 brackets. */
+function hostOf(url: string): string {
+  return new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
 }
 
 async function step<T>(what: string, config: LdapConfig, run: () => Promise<T>): Promise<T> {

@@ -15,8 +15,9 @@ export function startSyncTasks(config: Config, deps: LdapSyncDeps | undefined, l
     'ldap-sync',
     async () => {
       const report = await runLdapSync(deps, { mode: 'scheduled' });
-      const fields = { runId: report.runId, status: report.status, detail: report.detail, warnings: report.warnings.length };
+      const fields = { runId: report.runId, status: report.status, detail: report.detail, skipped: report.skipped.length };
       if (report.status === 'failed') log.error({ ...fields, errors: report.errors }, 'LDAP sync failed');
+      else if (report.skipped.length > 0) log.warn({ ...fields, entries: report.skipped.slice(0, 20) }, 'LDAP sync run skipped entries');
       else log.info(fields, 'LDAP sync run');
       return false;
     },

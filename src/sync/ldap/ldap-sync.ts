@@ -3,7 +3,7 @@ import type { TeamState } from '../../store/directory-state.js';
 import type { SyncRunStore } from '../../store/sync-runs.js';
 import type { DirectoryChange, DirectoryChanges } from '../../snapshot/directory-changes.js';
 import { recordedRun, type RunReport } from '../sync-run.js';
-import { teamChange } from '../team-change.js';
+import { applyLdapView } from './ldap-apply.js';
 import { withLdapConnection, type LdapSearcher } from './ldap-connection.js';
 import { readLdapView } from './ldap-view.js';
 
@@ -29,9 +29,10 @@ export interface LdapSyncOptions {
 }
 
 export interface LdapSyncReport extends RunReport {
-  /** The change the run computed (what --dry-run prints), when it read the directory. */
-  change: DirectoryChange | undefined;
-  warnings: string[];
+  /** The records LDAP has (their names for what --dry-run prints), when the run read the directory. */
+  desired: DirectoryChange['upsert'] | undefined;
+  /** What was taken differently from what the directory says, nothing left out (a nesting loop cut). */
+  notes: string[];
 }
 
 const STATE = { mark: 'highWaterMark', lastFull: 'lastFullReadMs' } as const;
@@ -56,8 +57,8 @@ export async function runLdapSync(deps: LdapSyncDeps, options: LdapSyncOptions):
   const lastFull = Number((await runs.getState('ldap', STATE.lastFull)) ?? 0);
   const probe = options.mode === 'scheduled' && config.incremental && mark !== undefined && now() - lastFull < config.fullIntervalSeconds * 1000;
 
-  let change: DirectoryChange | undefined;
-  let warnings: string[] = [];
+  let desired: DirectoryChange['upsert'] | undefined;
+  let notes: string[] = [];
   let highWaterMark: string | undefined;
   const report = await recordedRun(runs, { source: 'ldap', mode: probe ? 'incremental' : 'full', dryRun, detail: null }, () =>
     connect(config, async (ldap) => {
@@ -68,20 +69,27 @@ export async function runLdapSync(deps: LdapSyncDeps, options: LdapSyncOptions):
         if (config.departments.includes('groups')) bases.push([config.groupBaseDn, config.groupFilter]);
         let changed = 0;
         for (const [base, filter] of bases) changed += (await ldap.search(base, changedSince(config, filter, mark!), ['1.1'])).length;
-        if (changed === 0) return { skipped: `no entry changed since ${config.changeAttribute} ${mark}` };
-        detail = `${changed} entries changed since ${config.changeAttribute} ${mark}; read in full`;
+        if (changed === 0) return { unchangedAtSource: `no entry changed since ${config.changeAttribute} ${mark}` };
+        detail = `${changed} ${changed === 1 ? 'entry' : 'entries'} changed since ${config.changeAttribute} ${mark}; read in full`;
       }
       const view = await readLdapView(config, ldap);
-      warnings = view.warnings;
+      notes = view.notes;
       highWaterMark = view.highWaterMark;
-      change = teamChange(view.desired, await deps.readTeam(config.teamId));
-      const result = await deps.changes.apply(change, { source: 'ldap', dryRun });
-      return { result, detail: warnings.length > 0 ? `${detail}; ${warnings.length} entries left out` : detail };
+      desired = { teams: [view.desired.team], departments: view.desired.departments, users: view.desired.users };
+      const team = () => deps.readTeam(config.teamId);
+      if (view.userEntries === 0) {
+        const active = (await team()).users.filter((user) => user.active).length;
+        // An empty answer is a wrong base DN or filter far more often than a company without people.
+        if (active > 0) throw new Error(`LDAP answered no user entries below ${config.userBaseDn} matching ${config.userFilter}, while team ${config.teamId} has ${active} active users: nothing was changed (check LDAP_USER_BASE_DN and LDAP_USER_FILTER)`);
+      }
+      const applied = await applyLdapView({ changes: deps.changes, readTeam: team }, view, { dryRun });
+      const said = [detail, ...(applied.skipped.length > 0 ? [`${applied.skipped.length} ${applied.skipped.length === 1 ? 'entry' : 'entries'} skipped`] : []), ...(notes.length > 0 ? [notes.join('; ')] : [])];
+      return { ...applied, detail: said.join('; ') };
     }),
   );
-  if (!dryRun && report.status !== 'failed' && change !== undefined) {
+  if (!dryRun && report.status !== 'failed' && desired !== undefined) {
     await runs.setState('ldap', STATE.lastFull, String(now()));
     if (highWaterMark !== undefined) await runs.setState('ldap', `${STATE.mark}:${config.changeAttribute}`, highWaterMark);
   }
-  return { ...report, change, warnings };
+  return { ...report, desired, notes };
 }

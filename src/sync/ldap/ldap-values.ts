@@ -87,3 +87,15 @@ export function rdnValue(dn: string): string {
   }
   return Buffer.from(bytes).toString('utf8');
 }
+
+/**
+ * A binary security identifier (objectSid) split into its domain part (every sub-authority but the last,
+ * as hex) and its RID, the last sub-authority: `primaryGroupID` names a group of the user's domain by RID.
+ */
+export function sidParts(entry: LdapEntry, attribute: string): { domain: string; rid: number } | undefined {
+  const value = valuesOf(entry, attribute)[0];
+  if (!Buffer.isBuffer(value) || value.length < 12) return undefined;
+  const count = value[1]!;
+  if (count < 1 || value.length !== 8 + 4 * count) return undefined;
+  return { domain: value.subarray(0, value.length - 4).toString('hex'), rid: value.readUInt32LE(value.length - 4) };
+}
