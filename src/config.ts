@@ -16,6 +16,7 @@ import { platformConfig, type PlatformConfig } from './config/platform.js';
 import { readSyncConfig, type SyncConfig } from './config/sync.js';
 import { consoleConfig, type ConsoleConfig } from './config/console.js';
 import { retentionConfig, type RetentionConfig } from './config/retention.js';
+import { notifyConfig, type NotifyConfig } from './config/notify.js';
 
 export { ConfigError } from './config/config-error.js';
 
@@ -62,6 +63,8 @@ export interface Config {
   readonly search: SearchConfig;
   /** How long events, notifications, activity, presence and the audit log are kept. */
   readonly retention: RetentionConfig;
+  /** Messages to people and teams: e-mail, WeCom, DingTalk, Feishu, Slack (docs/notifications.md). */
+  readonly notify: NotifyConfig;
 }
 
 type Env = Record<string, string | undefined>;
@@ -157,6 +160,7 @@ export function loadConfig(env: Env = process.env): Config {
     events: loadEventsConfig(get),
     search: searchConfig(get, (message) => new ConfigError(message)),
     retention: retentionConfig(get),
+    notify: notifyConfig(get, fileUrlTemplate),
   });
 }
 

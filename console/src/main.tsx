@@ -1,6 +1,7 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, currentSession, signIn, signOut, whenSignedOut, type Session } from './api.js';
+import { Channels } from './pages/channels.js';
 import { Directory } from './pages/directory.js';
 import { Events } from './pages/events.js';
 import { Explain } from './pages/explain.js';
@@ -16,6 +17,7 @@ const PAGES = [
   { path: 'explain', title: 'Explain access' },
   { path: 'events', title: 'Events' },
   { path: 'notifications', title: 'Notifications' },
+  { path: 'channels', title: 'Channels' },
   { path: 'reminders', title: 'Reminders & presence' },
   { path: 'sync', title: 'Sync and seats' },
 ] as const;
@@ -122,6 +124,7 @@ function Shell({ session, onSignedOut }: { session: Session; onSignedOut: () => 
         {page === 'explain' && <Explain params={params} setParams={setParams} />}
         {page === 'events' && <Events />}
         {page === 'notifications' && <Notifications />}
+        {page === 'channels' && <Channels />}
         {page === 'reminders' && <Reminders />}
         {page === 'sync' && <SyncSeats />}
       </main>

@@ -7,6 +7,7 @@ export type { AccessExplanation, GrantPath, PermissionName } from '../../src/dir
 export type { DepartmentItem, DirectorySummary, FileItem, TeamItem, UserItem } from '../../src/directory/directory-browse.js';
 export type { Role } from '../../src/directory/types.js';
 export type { EventItem, EventStats, NotificationItem, NotificationStatus, Presence, ReminderItem } from '../../src/events/listing-shapes.js';
+export type { ChannelDelivery, ChannelView } from '../../src/notify/channel-shapes.js';
 export type { SyncRunRow as SyncRun } from '../../src/sync/sync-run-shape.js';
 
 /** `GET /api/platform/app`: the platform's view of this application (its licence). */

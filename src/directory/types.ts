@@ -26,6 +26,22 @@ export interface User {
    * their files and history stay. Absent or true: active (a host directory may leave it out).
    */
   active?: boolean;
+  /** The person's language for messages (`zh-CN`, `en`); absent or null: not known (zh-CN is used). */
+  locale?: string | null;
+  /** The person's IM identities, for an @ of them in a team's group bot (docs/notifications.md). */
+  im?: ImIds | null;
+}
+
+/** A person's user id in each IM whose group bots collab-host posts to. */
+export interface ImIds {
+  /** WeCom (企业微信) userid. */
+  wecom?: string;
+  /** DingTalk (钉钉) userId. */
+  dingtalk?: string;
+  /** Feishu / Lark open_id (`ou_…`). */
+  feishu?: string;
+  /** Slack member id (`U…`). */
+  slack?: string;
 }
 
 /** The document kinds the interface names, plus `file` for third-party stored files. */

@@ -9,6 +9,7 @@ import { eventLog, type EventOutcome, type LoggedEvent } from '../store/event-lo
 import { reminders } from '../store/reminders.js';
 import type { Database } from '../store/schema.js';
 import { SqlDirectory } from '../store/sql-directory.js';
+import { NotificationRouter } from '../notify/routing.js';
 import { EventAppender } from './event-appender.js';
 import { EventIntake, type IntakeAnswer, type IntakeRequest } from './event-intake.js';
 import { EventProcessor } from './event-processor.js';
@@ -24,7 +25,7 @@ export interface EventPipelineDeps {
   /** Where permissions and users come from (the store's directory or the host application's). */
   directory: Directory;
   resolveToken: TokenResolver;
-  config: Pick<Config, 'appId' | 'appSecret' | 'signatureRequired' | 'headerBrand' | 'notifyWebhookUrls' | 'watermarkTemplate' | 'events' | 'previousSecrets'>;
+  config: Pick<Config, 'appId' | 'appSecret' | 'signatureRequired' | 'headerBrand' | 'notifyWebhookUrls' | 'watermarkTemplate' | 'events' | 'previousSecrets' | 'notify'>;
   log?: TaskLog;
   now?: () => number;
   /** Called when processing made notifications (wakes the outbox worker). */
@@ -66,6 +67,7 @@ export class EventPipeline {
       log: deps.log ?? SILENT_LOG,
       now: this.now,
       counters: this.counters,
+      router: new NotificationRouter(config.notify, config.notifyWebhookUrls),
       ...(deps.onNotified ? { onNotified: deps.onNotified } : {}),
     });
     this.appender = new EventAppender((events) => eventLog.appendDurably(db, events), {

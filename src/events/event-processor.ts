@@ -10,6 +10,7 @@ import { readEvent, type Meaning, type ReadEvent } from './event-reader.js';
 import type { EventCounters } from './event-stats.js';
 import { MentionFanout, type FanoutRequest } from './mention-fanout.js';
 import { PollingWorker, SILENT_LOG, yieldToEventLoop, type TaskLog } from './polling-task.js';
+import type { NotificationRouter } from '../notify/routing.js';
 
 export interface EventProcessorOptions {
   /** Receivers of outgoing notifications (one delivery row each). */
@@ -26,6 +27,8 @@ export interface EventProcessorOptions {
   onNotified?: () => void;
   /** Counts what this processor finished, per kind. */
   counters?: EventCounters;
+  /** Routes new notifications to channels and people (src/notify/routing.ts); absent: to `receivers` only. */
+  router?: Pick<NotificationRouter, 'route'>;
 }
 
 /** What processing one event will do: its effects and the outcome it ends with. */
@@ -128,7 +131,8 @@ export class EventProcessor extends PollingWorker {
       await eventEffects.advanceFileVersions(trx, versions);
       await eventEffects.addRevisions(trx, revisions);
       await eventEffects.addActivity(trx, activity);
-      await outbox.enqueue(trx, notifications, this.options.receivers, nowMs);
+      const routed = this.options.router ? await this.options.router.route(trx, notifications, nowMs) : notifications;
+      await outbox.enqueue(trx, routed, this.options.receivers, nowMs);
       return claimed.map((event) => ({ id: event.id, ...plans.get(event.id)!.finished }));
     });
   }

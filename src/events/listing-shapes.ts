@@ -29,7 +29,7 @@ export interface NotificationItem {
   attempts: number;
   occurredAt: string;
   data: unknown;
-  deliveries: Array<{ receiver: string; status: NotificationStatus; attempts: number; lastError: string | null; deliveredAt: string | null }>;
+  deliveries: Array<{ receiver: string; recipient: string | null; status: NotificationStatus; attempts: number; lastError: string | null; deliveredAt: string | null }>;
 }
 
 export type ReminderStatus = 'scheduled' | 'fired' | 'cancelled';

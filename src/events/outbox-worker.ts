@@ -1,3 +1,4 @@
+import type { ChannelDispatcher } from '../notify/dispatcher.js';
 import { redactUrl } from '../redaction.js';
 import type { OpenDatabase } from '../store/database.js';
 import { outbox, type ClaimedDelivery, type DeliveryOutcome } from '../store/outbox.js';
@@ -19,6 +20,8 @@ export interface OutboxWorkerOptions {
   log?: TaskLog;
   now?: () => number;
   random?: () => number;
+  /** Sends the deliveries of notification channels (`channel:<id>` receivers: e-mail, bots; src/notify/). */
+  channels?: Pick<ChannelDispatcher, 'handles' | 'deliver'>;
 }
 
 export const OUTBOX_DEFAULTS = { timeoutMs: 10_000, maxAttempts: 8, baseDelayMs: 1_000, maxDelayMs: 10 * 60_000, pollMs: 500, batchSize: 50 };
@@ -38,7 +41,7 @@ export function backoffDelay(attempt: number, baseDelayMs: number, maxDelayMs: n
  * anything else (status, time-out, refused connection) is retried with backoff until `maxAttempts`.
  */
 export class OutboxWorker extends PollingWorker {
-  private readonly options: Required<Omit<OutboxWorkerOptions, 'secret'>> & Pick<OutboxWorkerOptions, 'secret'>;
+  private readonly options: Required<Omit<OutboxWorkerOptions, 'secret' | 'channels'>> & Pick<OutboxWorkerOptions, 'secret' | 'channels'>;
 
   constructor(
     private readonly store: OpenDatabase,
@@ -53,8 +56,15 @@ export class OutboxWorker extends PollingWorker {
   async runOnce(): Promise<number> {
     const { batchSize, timeoutMs } = this.options;
     // The lease outlives the request's time-out, so a live worker always records its own outcome.
-    const claims = await outbox.claimDue(this.store.db, { limit: batchSize, leaseMs: timeoutMs + 30_000, nowMs: this.options.now() });
-    await Promise.all(claims.map((claim) => this.deliver(claim)));
+    const leaseMs = timeoutMs + 30_000;
+    const claims = await outbox.claimDue(this.store.db, { limit: batchSize, leaseMs, nowMs: this.options.now() });
+    const { channels } = this.options;
+    const forChannels = channels ? claims.filter((claim) => channels.handles(claim)) : [];
+    const { maxAttempts, baseDelayMs, maxDelayMs, random } = this.options;
+    await Promise.all([
+      ...claims.filter((claim) => !forChannels.includes(claim)).map((claim) => this.deliver(claim)),
+      channels?.deliver(forChannels, { maxAttempts, timeoutMs, leaseMs, delayAfter: (attempt) => backoffDelay(attempt, baseDelayMs, maxDelayMs, random) }),
+    ]);
     return claims.length;
   }
 

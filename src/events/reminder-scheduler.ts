@@ -2,6 +2,8 @@ import type { OpenDatabase } from '../store/database.js';
 import { outbox } from '../store/outbox.js';
 import { reminders } from '../store/reminders.js';
 import { PollingWorker, SILENT_LOG, type TaskLog } from './polling-task.js';
+import type { NotificationRouter } from '../notify/routing.js';
+import type { NotificationDraft } from '../store/outbox.js';
 
 export interface ReminderSchedulerOptions {
   receivers: readonly string[];
@@ -12,6 +14,8 @@ export interface ReminderSchedulerOptions {
   now?: () => number;
   /** Called after reminders fired (the server wakes the outbox worker with it). */
   onFired?: () => void;
+  /** Routes the reminders to the people reminded (src/notify/routing.ts); absent: to `receivers` only. */
+  router?: Pick<NotificationRouter, 'route'>;
 }
 
 /**
@@ -35,29 +39,26 @@ export class ReminderScheduler extends PollingWorker {
   /** Fires the reminders due now; returns how many fired. */
   async runOnce(): Promise<number> {
     const nowMs = this.now();
-    const fired = await reminders.fireDue(this.store.db, nowMs, this.batchSize, (trx, due) =>
-      outbox
-        .enqueue(
-          trx,
-          due.map((reminder) => ({
-            type: 'reminder.due',
-            occurredAt: reminder.remindAt,
-            dedupeKey: `reminder:${reminder.fileId}:${reminder.id}:${reminder.dueAtMs}`,
-            eventId: null,
-            data: {
-              reminderId: reminder.id,
-              fileId: reminder.fileId,
-              authorId: reminder.authorId,
-              content: reminder.content,
-              remindUserIds: reminder.remindUserIds,
-              remindAt: reminder.remindAt,
-            },
-          })),
-          this.options.receivers,
-          nowMs,
-        )
-        .then(() => undefined),
-    );
+    const fired = await reminders.fireDue(this.store.db, nowMs, this.batchSize, async (trx, due) => {
+      const drafts = due.map(
+        (reminder): NotificationDraft => ({
+          type: 'reminder.due',
+          occurredAt: reminder.remindAt,
+          dedupeKey: `reminder:${reminder.fileId}:${reminder.id}:${reminder.dueAtMs}`,
+          eventId: null,
+          data: {
+            reminderId: reminder.id,
+            fileId: reminder.fileId,
+            authorId: reminder.authorId,
+            content: reminder.content,
+            remindUserIds: reminder.remindUserIds,
+            remindAt: reminder.remindAt,
+          },
+        }),
+      );
+      const routed = this.options.router ? await this.options.router.route(trx, drafts, nowMs) : drafts;
+      await outbox.enqueue(trx, routed, this.options.receivers, nowMs);
+    });
     if (fired > 0) this.options.onFired?.();
     return fired;
   }

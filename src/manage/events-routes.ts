@@ -34,13 +34,14 @@ const NotificationItem = Type.Object({
   data: Type.Unknown(),
   deliveries: Type.Array(
     Type.Object({
-      receiver: Type.String(),
+      receiver: Type.String({ description: 'a NOTIFY_WEBHOOK_URLS address (redacted), or `channel:<id>` (docs/notifications.md)' }),
+      recipient: Nullable(Type.String({ description: 'the user a personal notice is for; null: the receiver as a whole' })),
       status: NotificationStatus,
       attempts: Type.Integer(),
       lastError: Nullable(Type.String()),
       deliveredAt: Nullable(TimeSchema),
     }),
-    { description: 'one per receiver in NOTIFY_WEBHOOK_URLS when the notification was made' },
+    { description: 'one per receiver in NOTIFY_WEBHOOK_URLS when the notification was made, and one per channel (and person) it was routed to' },
   ),
 });
 const ReminderItem = Type.Object({

@@ -11,6 +11,7 @@ import { platformManageRoutes } from './platform-routes.js';
 import { syncRunRoutes } from './sync-runs-routes.js';
 import { eventManageRoutes } from './events-routes.js';
 import { tokenManageRoutes } from './token-routes.js';
+import { notificationRoutes } from './notification-routes.js';
 
 /**
  * The management API for the integrator's own systems, registered under `/api`: every route needs
@@ -30,4 +31,5 @@ export const manageApi: FastifyPluginAsync<{ context: AppContext }> = async (app
   await app.register(directoryBrowseRoutes, { context });
   await app.register(eventManageRoutes, { context });
   await app.register(auditRoutes, { context });
+  await app.register(notificationRoutes, { context });
 };

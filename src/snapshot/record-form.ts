@@ -34,6 +34,8 @@ export function userRecord(user: StoredUser, form: RecordForm = 'snapshot'): Use
   if (user.departmentIds.length > 0 || form === 'complete') record.departmentIds = [...new Set(user.departmentIds)].sort(byText);
   if (user.watermark !== null) record.watermark = user.watermark;
   if (!user.active || form === 'complete') record.active = user.active;
+  if (user.locale) record.locale = user.locale;
+  if (user.im) record.im = user.im;
   return record;
 }
 

@@ -51,6 +51,20 @@ export const UserRecordSchema = Type.Object(
     watermark: Type.Optional(Type.Array(Text({ maxLength: TEXT_LIMITS.watermarkLine }))),
     /** false: deactivated (a leaver: tokens refused, left out of lists of people; files and grants kept). Absent: true. */
     active: Type.Optional(Type.Boolean()),
+    /** The person's language for messages: a BCP 47 tag such as `zh-CN` or `en` (absent: zh-CN). */
+    locale: Type.Optional(Type.String({ minLength: 2, maxLength: 35, pattern: '^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*$' })),
+    /** The person's IM identities: an @ of them in a team's group bot (docs/notifications.md). */
+    im: Type.Optional(
+      Type.Object(
+        {
+          wecom: Type.Optional(Text({ minLength: 1, maxLength: 255 })),
+          dingtalk: Type.Optional(Text({ minLength: 1, maxLength: 255 })),
+          feishu: Type.Optional(Text({ minLength: 1, maxLength: 255 })),
+          slack: Type.Optional(Text({ minLength: 1, maxLength: 255 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

@@ -260,6 +260,8 @@ export async function validateSnapshot(input: unknown, options: ValidateOptions 
         watermark: record.watermark ?? null,
         departmentIds: [...new Set(record.departmentIds ?? [])],
         active: record.active ?? true,
+        locale: record.locale ?? null,
+        im: record.im && Object.keys(record.im).length > 0 ? record.im : null,
       })),
       files,
     },

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { FileRecord, FileStatus, User } from '../directory/types.js';
+import type { FileRecord, FileStatus, ImIds, User } from '../directory/types.js';
 import type { Database } from './schema.js';
 
 /** A row of `users` as both dialects return it. */
@@ -17,6 +17,9 @@ export function toUser(row: UserRow): User {
     teamId: row.team_id,
     watermark: row.watermark === null ? null : (JSON.parse(row.watermark) as string[]),
     active: Number(row.active) !== 0,
+    // Only when known, so the directory's user has the same members as before these attributes existed.
+    ...(row.locale ? { locale: row.locale } : {}),
+    ...(row.im ? { im: JSON.parse(row.im) as ImIds } : {}),
   };
 }
 

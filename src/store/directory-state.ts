@@ -25,7 +25,7 @@ function departmentRecord(row: { id: string; name: string; team_id: string; pare
   return { id: row.id, name: row.name, teamId: row.team_id, parentId: row.parent_id };
 }
 
-type UserRow = { id: string; name: string; email: string | null; avatar: string | null; team_id: string | null; watermark: string | null; active: number };
+type UserRow = { id: string; name: string; email: string | null; avatar: string | null; team_id: string | null; watermark: string | null; active: number; locale: string | null; im: string | null };
 
 async function userStates(db: Db, rows: UserRow[]): Promise<UserState[]> {
   const membership = new Map<string, string[]>();
@@ -43,11 +43,13 @@ async function userStates(db: Db, rows: UserRow[]): Promise<UserState[]> {
     if (row.avatar !== null) user.avatar = row.avatar;
     if (row.team_id !== null) user.teamId = row.team_id;
     if (row.watermark !== null) user.watermark = JSON.parse(row.watermark) as string[];
+    if (row.locale !== null) user.locale = row.locale;
+    if (row.im !== null) user.im = JSON.parse(row.im) as NonNullable<UserState['im']>;
     return user;
   });
 }
 
-const USER_COLUMNS = ['id', 'name', 'email', 'avatar', 'team_id', 'watermark', 'active'] as const;
+const USER_COLUMNS = ['id', 'name', 'email', 'avatar', 'team_id', 'watermark', 'active', 'locale', 'im'] as const;
 
 /** The team, its departments and its users (with memberships and `active`), ordered by id. */
 export async function readTeamState(db: Db, teamId: string): Promise<TeamState> {

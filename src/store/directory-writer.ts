@@ -88,6 +88,8 @@ const USERS: RowTable<UserRow> = {
     name_pinyin: 'text',
     name_initials: 'text',
     active: 'integer',
+    locale: 'text',
+    im: 'text',
   },
   conflictKey: ['id'],
 };
@@ -120,6 +122,8 @@ export async function upsertUsers(
         name_pinyin: keys.pinyin,
         name_initials: keys.initials,
         active: user.active === false ? 0 : 1,
+        locale: user.locale ?? null,
+        im: user.im ? JSON.stringify(user.im) : null,
       };
     }),
   );

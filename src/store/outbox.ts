@@ -18,6 +18,17 @@ export interface NotificationDraft {
   eventId: number | null;
   /** Activity written only when this notification is new (so a deduplicated mention counts once). */
   activity?: ActivityRow;
+  /** Its deliveries, when routed (src/notify/routing.ts); absent: one to each of the common receivers. */
+  deliveries?: readonly PlannedDelivery[];
+}
+
+/** One delivery a routed notification gets: a receiver, the person it is for, and when it is due. */
+export interface PlannedDelivery {
+  receiver: string;
+  /** The user a personal notice is for; null or absent: the receiver as a whole. */
+  recipient?: string | null;
+  /** Due later than its making (a digest window); absent: at once. */
+  dueMs?: number;
 }
 
 /** One claimed delivery: a notification for one receiver, with the attempt number it is on. */
@@ -25,6 +36,8 @@ export interface ClaimedDelivery {
   deliveryId: number;
   claimToken: string;
   receiver: string;
+  /** The user a personal notice is for; null: the receiver as a whole. */
+  recipient: string | null;
   attempt: number;
   notification: { id: string; type: string; occurredAt: string; data: unknown };
 }
@@ -32,7 +45,9 @@ export interface ClaimedDelivery {
 export type DeliveryOutcome =
   | { status: 'delivered'; nowMs: number }
   | { status: 'pending'; nextAttemptMs: number; error: string }
-  | { status: 'failed'; error: string };
+  | { status: 'failed'; error: string }
+  /** Not attempted (a rate limit, a receiver in back-off): due again at `nextAttemptMs`, the attempt not counted. */
+  | { status: 'deferred'; nextAttemptMs: number };
 
 export type { NotificationItem, NotificationStatus } from '../events/listing-shapes.js';
 
@@ -84,10 +99,10 @@ const NOTIFICATIONS: RowTable<NotificationInsert> = {
   },
 };
 
-type DeliveryInsert = Pick<Selectable<Database['notification_deliveries']>, 'notification_id' | 'receiver' | 'status' | 'attempts' | 'next_attempt_ms'>;
+type DeliveryInsert = Pick<Selectable<Database['notification_deliveries']>, 'notification_id' | 'receiver' | 'recipient' | 'status' | 'attempts' | 'next_attempt_ms'>;
 const DELIVERIES: RowTable<DeliveryInsert> = {
   table: 'notification_deliveries',
-  columns: { notification_id: 'text', receiver: 'text', status: 'text', attempts: 'integer', next_attempt_ms: 'bigint' },
+  columns: { notification_id: 'text', receiver: 'text', recipient: 'text', status: 'text', attempts: 'integer', next_attempt_ms: 'bigint' },
 };
 
 /**
@@ -119,14 +134,14 @@ export const outbox: OutboxStore = {
   async enqueue(db, drafts, receivers, nowMs) {
     if (drafts.length === 0) return [];
     const createdAt = formatTime(nowMs);
-    const status = receivers.length > 0 ? 'pending' : 'delivered';
+    const planned = drafts.map((draft) => draft.deliveries ?? receivers.map((receiver): PlannedDelivery => ({ receiver })));
     const rows = drafts.map(
-      (draft): NotificationInsert => ({
+      (draft, index): NotificationInsert => ({
         id: notificationId(draft.dedupeKey),
         type: draft.type,
         occurred_at: draft.occurredAt,
         data: JSON.stringify(draft.eventId === null ? draft.data : { ...draft.data, eventId: draft.eventId }),
-        status,
+        status: planned[index]!.length > 0 ? 'pending' : 'delivered',
         attempts: 0,
         dedupe_key: storableText(draft.dedupeKey),
         event_id: draft.eventId,
@@ -138,7 +153,18 @@ export const outbox: OutboxStore = {
     await insertRows<DeliveryInsert>(
       db,
       DELIVERIES,
-      newIds.flatMap((notificationId) => receivers.map((receiver) => ({ notification_id: notificationId, receiver, status: 'pending', attempts: 0, next_attempt_ms: nowMs }))),
+      rows.flatMap((row, index) =>
+        inserted.has(row.id)
+          ? planned[index]!.map((delivery) => ({
+              notification_id: row.id,
+              receiver: delivery.receiver,
+              recipient: delivery.recipient ?? null,
+              status: 'pending',
+              attempts: 0,
+              next_attempt_ms: delivery.dueMs ?? nowMs,
+            }))
+          : [],
+      ),
     );
     const activity = drafts.flatMap((draft, index) => (draft.activity && inserted.has(rows[index]!.id) ? [draft.activity] : []));
     await eventEffects.addActivity(db, activity);
@@ -163,7 +189,7 @@ export const outbox: OutboxStore = {
         .where('id', 'in', ids)
         .where('status', '=', 'pending')
         .where('next_attempt_ms', '<=', options.nowMs)
-        .returning(['id', 'receiver', 'attempts', 'notification_id'])
+        .returning(['id', 'receiver', 'recipient', 'attempts', 'notification_id'])
         .execute();
     });
     if (claimed.length === 0) return [];
@@ -181,6 +207,7 @@ export const outbox: OutboxStore = {
           deliveryId: Number(row.id),
           claimToken,
           receiver: row.receiver,
+          recipient: row.recipient,
           attempt: row.attempts,
           notification: { id: notification.id, type: notification.type, occurredAt: notification.occurred_at, data: JSON.parse(notification.data) as unknown },
         },
@@ -196,7 +223,9 @@ export const outbox: OutboxStore = {
           ? { status: 'delivered', delivered_at: formatTime(outcome.nowMs), last_error: null, claim_token: null }
           : outcome.status === 'pending'
             ? { status: 'pending', next_attempt_ms: outcome.nextAttemptMs, last_error: outcome.error, claim_token: null }
-            : { status: 'failed', last_error: outcome.error, claim_token: null },
+            : outcome.status === 'deferred'
+              ? { status: 'pending', next_attempt_ms: outcome.nextAttemptMs, attempts: sql<number>`attempts - 1`, claim_token: null }
+              : { status: 'failed', last_error: outcome.error, claim_token: null },
       )
       .where('id', '=', claim.deliveryId)
       .where('claim_token', '=', claim.claimToken)
@@ -249,6 +278,7 @@ export const outbox: OutboxStore = {
         .filter((delivery) => delivery.notification_id === row.id)
         .map((delivery) => ({
           receiver: delivery.receiver,
+          recipient: delivery.recipient,
           status: delivery.status as NotificationStatus,
           attempts: delivery.attempts,
           lastError: delivery.last_error,

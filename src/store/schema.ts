@@ -6,6 +6,7 @@ import type { ConsoleTables } from './tables/console.js';
 import type { EventTables } from './tables/events.js';
 import type { DirectoryVersionTables } from './tables/directory-versions.js';
 import type { AuditTables } from './tables/audit.js';
+import type { NotifyTables } from './tables/notify.js';
 
 /**
  * The tables of the store, shared by SQLite and PostgreSQL. Times of the directory are text in the
@@ -38,6 +39,10 @@ export interface DirectoryTables {
     name_initials: string;
     /** 1 active, 0 deactivated (kept with their files and history, left out of every list of people). */
     active: Generated<number>;
+    /** The person's language (zh-CN, en), from SCIM, LDAP or the snapshot; null: not known. */
+    locale: string | null;
+    /** JSON object of IM identities (wecom, dingtalk, feishu, slack user ids), or null. */
+    im: string | null;
   };
   user_departments: { user_id: string; department_id: string };
   files: {
@@ -81,7 +86,7 @@ export interface ActivityTables {
   };
 }
 
-export type Database = DirectoryTables & ActivityTables & EventTables & StorageTables & PlatformTables & SyncTables & ConsoleTables & DirectoryVersionTables & AuditTables;
+export type Database = DirectoryTables & ActivityTables & EventTables & StorageTables & PlatformTables & SyncTables & ConsoleTables & DirectoryVersionTables & AuditTables & NotifyTables;
 
 /** The store, or a transaction of it: what every repository function takes. */
 export type Db = Kysely<Database> | Transaction<Database>;

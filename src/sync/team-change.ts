@@ -45,10 +45,15 @@ export function teamChange(desired: DesiredTeam, current: TeamState, kept: KeptA
 
   const currentUsers = new Map(current.users.map((user) => [user.id, user]));
   const users: Array<UserRecord & { active: boolean }> = desired.users
-    // A source that has no watermarks keeps the ones set in collab-host.
+    // A source that has no watermarks, languages or IM identities keeps the ones set in collab-host.
     .map((user) => {
-      const watermark = currentUsers.get(user.id)?.watermark;
-      return user.watermark === undefined && watermark !== undefined ? { ...user, watermark } : user;
+      const old = currentUsers.get(user.id);
+      return {
+        ...user,
+        ...(user.watermark === undefined && old?.watermark !== undefined ? { watermark: old.watermark } : {}),
+        ...(user.locale === undefined && old?.locale !== undefined ? { locale: old.locale } : {}),
+        ...(user.im === undefined && old?.im !== undefined ? { im: old.im } : {}),
+      };
     })
     .filter((user) => {
       const old = currentUsers.get(user.id);

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -13,8 +14,9 @@ import { OutboxWorker } from '../../src/events/outbox-worker.js';
 import { seatTaskWorker } from '../../src/platform-wiring.js';
 import { runLdapSync } from '../../src/sync/ldap/ldap-sync.js';
 import { ldapSyncDeps } from '../../src/sync/sync-deps.js';
+import { ChannelDispatcher } from '../../src/notify/dispatcher.js';
 import { sqlSyncRuns } from '../../src/store/sync-runs.js';
-import { makeTestConfig, TEST_CONFIG_OVERRIDES } from '../helpers/app.js';
+import { makeTestConfig, TEST_CONFIG_OVERRIDES, tokenFor } from '../helpers/app.js';
 import { describeEachStore } from '../helpers/stores.js';
 import { patchOp, scim, SCIM_TOKEN, USER_SCHEMA } from '../scim/scim-client.js';
 import { buildConsoleInto, demoActivity, startHookReceiver } from './console-fixtures.js';
@@ -295,6 +297,50 @@ describeEachStore('console in a real browser', (store, dialect) => {
       await expect.poll(() => runs.count()).toBe(2);
       expect(await runs.first().locator('.badge').textContent()).toBe('failed');
       expect(await runs.first().textContent()).toContain('nothing written');
+    });
+
+    it('shows each notification channel with its deliveries and last error, and never a secret', async () => {
+      const admin = { authorization: `Bearer ${KEY}` };
+      const put = (id: string, payload: Record<string, unknown>) => app.inject({ method: 'PUT', url: `/api/notification-channels/${id}`, headers: admin, payload });
+      // One channel whose receiver is down (a port nothing listens on any more), one that answers; both get comments.
+      receiver.state.status = 200;
+      const closed = createServer();
+      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+      const downPort = (closed.address() as AddressInfo).port;
+      await new Promise<void>((resolve) => closed.close(() => resolve()));
+      expect((await put('ops-down', { kind: 'webhook', name: '运维告警', target: `http://127.0.0.1:${downPort}/hook`, subscriptions: ['comment.created'] })).statusCode).toBe(201);
+      expect((await put('rd-hook', { kind: 'webhook', name: '研发通知', target: `${receiver.url}?key=channel-key-supersecret`, secret: 'hook-signing-secret', subscriptions: ['comment.created'] })).statusCode).toBe(201);
+      const comment = { kind: 'comment', type: 'comment', action: 'create', fileId: 'plan-2024q3', userId: 'zhangsan', comment: { guid: 'c-channels', content: '渠道测试' } };
+      const pushed = await app.inject({ method: 'POST', url: '/events', headers: { 'content-type': 'application/json', 'x-platform-sdk-event': 'Comment', 'x-platform-token': tokenFor('zhangsan', config) }, payload: comment });
+      expect(pushed.statusCode).toBe(200);
+      const channelsWorker = new OutboxWorker(store(), { secret: SECRET, maxAttempts: 1, channels: new ChannelDispatcher(store().db, config.notify, { now: Date.now, log: { info() {}, warn() {} } }) });
+      await expect
+        .poll(async () => {
+          await channelsWorker.runOnce();
+          const listed = (await app.inject({ method: 'GET', url: '/api/notification-channels', headers: admin })).json() as { items: Array<{ id: string; deliveries: { pending: number; delivered: number; failed: number } }> };
+          return listed.items.map(({ id, deliveries }) => [id, deliveries.delivered, deliveries.failed]);
+        })
+        .toEqual([
+          ['ops-down', 0, 1],
+          ['rd-hook', 1, 0],
+        ]);
+
+      await goTo('Channels');
+      const down = page.locator('tr[data-channel="ops-down"]');
+      await down.waitFor();
+      expect(await down.locator('.error-text').textContent()).toContain('ECONNREFUSED');
+      expect(await down.locator('.badge').textContent()).toBe('1');
+      const ok = page.locator('tr[data-channel="rd-hook"]');
+      expect(await ok.textContent()).toContain('研发通知');
+      expect(await ok.textContent()).toContain('signed');
+      expect(await page.content()).not.toContain('supersecret');
+      expect(await page.content()).not.toContain('hook-signing-secret');
+      await down.click();
+      const latest = page.locator('.panel', { hasText: 'Latest deliveries of ops-down' }).locator('tbody tr');
+      await latest.first().waitFor();
+      expect(await latest.first().locator('td').allTextContents()).toEqual(expect.arrayContaining(['the channel', 'failed', '1']));
+      expect(await latest.first().locator('.error-text').textContent()).toContain('ECONNREFUSED');
+      await shoot('11-channels');
     });
 
     it('signs out: the sign-in form is back and the old session no longer opens /api', async () => {

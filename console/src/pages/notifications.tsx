@@ -76,9 +76,10 @@ export function Notifications() {
                       </thead>
                       <tbody>
                         {item.deliveries.map((delivery) => (
-                          <tr key={delivery.receiver}>
+                          <tr key={`${delivery.receiver}\n${delivery.recipient ?? ''}`}>
                             <td>
                               <code>{delivery.receiver}</code>
+                              {delivery.recipient !== null && <span class="muted"> for {delivery.recipient}</span>}
                             </td>
                             <td>
                               <Badge tone={TONE[delivery.status]}>{delivery.status}</Badge>

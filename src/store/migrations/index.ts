@@ -18,6 +18,7 @@ import { grantsByPrincipalCoverMigration } from './071-grants-by-principal-cover
 import { retentionIndexesMigration } from './061-retention-indexes.js';
 import { auditLogMigration } from './062-audit-log.js';
 import { syncRunSkippedMigration } from './090-sync-run-skipped.js';
+import { notificationChannelsMigration } from './091-notification-channels.js';
 
 /**
  * Every migration, by name; names sort in the order they apply. A feature adds its own file here;
@@ -43,5 +44,6 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
     '061-retention-indexes': retentionIndexesMigration(),
     '062-audit-log': auditLogMigration(dialect),
     '090-sync-run-skipped': syncRunSkippedMigration(),
+    '091-notification-channels': notificationChannelsMigration(),
   };
 }

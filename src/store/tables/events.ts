@@ -54,6 +54,8 @@ export interface EventTables {
     id: Generated<number>;
     notification_id: string;
     receiver: string;
+    /** The person a personal notice is for (a user id); null: the receiver as a whole. */
+    recipient: string | null;
     /** pending | delivered | failed */
     status: string;
     attempts: Generated<number>;

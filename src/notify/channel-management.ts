@@ -1,0 +1,122 @@
+import type { NotifyConfig } from '../config/notify.js';
+import { formatTime } from '../directory/time.js';
+import { channelDeliveries, EMPTY_SUMMARY } from '../store/channel-deliveries.js';
+import type { ChannelView, ReceiverSummary } from './channel-shapes.js';
+import { notificationChannels } from '../store/notification-channels.js';
+import { NO_PREFERENCES, notificationPreferences, type NotificationPreferences } from '../store/notification-preferences.js';
+import type { Db } from '../store/schema.js';
+import { channelReceiver, type Channel, type ChannelKind, type Locale } from './channel.js';
+
+export type { ChannelView } from './channel-shapes.js';
+import { allChannels } from './channel-source.js';
+
+/** What a PUT gives: `target` and `secret` may be left out to keep the stored ones (they are never shown). */
+export interface ChannelInput {
+  kind: ChannelKind;
+  name: string;
+  teamId?: string | null;
+  target?: string;
+  secret?: string | null;
+  subscriptions?: string[];
+  personal?: boolean;
+  locale?: Locale;
+  from?: string | null;
+  ratePerMinute?: number | null;
+  enabled?: boolean;
+}
+
+/** A refusal of a channel change, for the route to answer (4xx). */
+export interface ChannelRefusal {
+  status: 400 | 404 | 409;
+  code: string;
+  message: string;
+}
+
+/** The origin of a target URL: webhook keys live in the path or the query, SMTP credentials in the user-info. */
+export function targetHint(target: string): string {
+  try {
+    const url = new URL(target);
+    return `${url.protocol}//${url.host}${url.pathname === '/' && url.search === '' ? '' : '/…'}`;
+  } catch {
+    return '[unreadable]';
+  }
+}
+
+function view(channel: Channel, deliveries: ReceiverSummary | undefined): ChannelView {
+  const { target, secret, ...shown } = channel;
+  return { ...shown, target: targetHint(target), secretSet: secret !== null && secret !== '', deliveries: deliveries ?? { ...EMPTY_SUMMARY } };
+}
+
+export async function listChannels(db: Db, config: NotifyConfig): Promise<ChannelView[]> {
+  const channels = await allChannels(db, config);
+  const summaries = await channelDeliveries.summaries(db, channels.map((channel) => channelReceiver(channel.id)));
+  return channels.map((channel) => view(channel, summaries.get(channelReceiver(channel.id))));
+}
+
+export async function getChannel(db: Db, config: NotifyConfig, id: string): Promise<ChannelView | undefined> {
+  return (await listChannels(db, config)).find((channel) => channel.id === id);
+}
+
+const TARGET_RULE: Record<ChannelKind, { pattern: RegExp; words: string }> = {
+  email: { pattern: /^smtps?:\/\/[^/]/i, words: 'an smtp:// or smtps:// URL' },
+  wecom: { pattern: /^https?:\/\/[^/]/i, words: 'the bot’s http(s):// webhook address' },
+  dingtalk: { pattern: /^https?:\/\/[^/]/i, words: 'the bot’s http(s):// webhook address' },
+  feishu: { pattern: /^https?:\/\/[^/]/i, words: 'the bot’s http(s):// webhook address' },
+  slack: { pattern: /^https?:\/\/[^/]/i, words: 'the incoming webhook’s http(s):// address' },
+  webhook: { pattern: /^https?:\/\/[^/]/i, words: 'an http(s):// address' },
+};
+
+/** Creates or replaces a stored channel; the environment's channels are read-only. */
+export async function putChannel(db: Db, config: NotifyConfig, id: string, input: ChannelInput, nowMs: number): Promise<{ created: boolean; channel: ChannelView } | { refused: ChannelRefusal }> {
+  if ((await allChannels(db, config)).some((channel) => channel.id === id && channel.source === 'env')) {
+    return { refused: { status: 409, code: 'channel_from_environment', message: `channel ${id} comes from the environment; change its variables instead` } };
+  }
+  const stored = await notificationChannels.get(db, id);
+  const target = input.target ?? (stored && stored.kind === input.kind ? stored.target : undefined);
+  if (target === undefined) return { refused: { status: 400, code: 'target_required', message: `a new ${input.kind} channel needs its target: ${TARGET_RULE[input.kind].words}` } };
+  if (!TARGET_RULE[input.kind].pattern.test(target)) return { refused: { status: 400, code: 'invalid_target', message: `target must be ${TARGET_RULE[input.kind].words}` } };
+  try {
+    new URL(target);
+  } catch {
+    return { refused: { status: 400, code: 'invalid_target', message: `target must be ${TARGET_RULE[input.kind].words}` } };
+  }
+  const teamId = input.teamId ?? null;
+  if (teamId !== null && !(await notificationChannels.teamExists(db, teamId))) return { refused: { status: 400, code: 'team_not_found', message: `no team ${teamId}` } };
+  if (input.kind === 'email' && !(input.from ?? stored?.from)) return { refused: { status: 400, code: 'from_required', message: 'an e-mail channel needs its sender: from' } };
+  const channel: Omit<Channel, 'source' | 'createdAt' | 'updatedAt'> = {
+    id,
+    kind: input.kind,
+    name: input.name,
+    teamId,
+    target,
+    secret: input.secret === undefined ? (stored?.secret ?? null) : input.secret,
+    subscriptions: [...new Set(input.subscriptions ?? [])],
+    personal: input.personal ?? input.kind === 'email',
+    locale: input.locale ?? 'zh-CN',
+    from: input.from === undefined ? (stored?.from ?? null) : input.from,
+    ratePerMinute: input.ratePerMinute ?? null,
+    enabled: input.enabled ?? true,
+  };
+  const outcome = await notificationChannels.put(db, channel, formatTime(nowMs));
+  return { created: outcome === 'created', channel: (await getChannel(db, config, id))! };
+}
+
+export async function removeChannel(db: Db, config: NotifyConfig, id: string): Promise<ChannelRefusal | undefined> {
+  if ((await allChannels(db, config)).some((channel) => channel.id === id && channel.source === 'env')) {
+    return { status: 409, code: 'channel_from_environment', message: `channel ${id} comes from the environment; unset its variables instead` };
+  }
+  return (await notificationChannels.remove(db, id)) ? undefined : { status: 404, code: 'channel_not_found', message: `no channel ${id}` };
+}
+
+/** A person's preferences (the defaults when they set none); undefined for an unknown user. */
+export async function preferencesOf(db: Db, userId: string): Promise<NotificationPreferences | undefined> {
+  if (!(await notificationChannels.userExists(db, userId))) return undefined;
+  return (await notificationPreferences.of(db, [userId])).get(userId) ?? { ...NO_PREFERENCES, muted: [] };
+}
+
+export async function setPreferences(db: Db, userId: string, preferences: NotificationPreferences, nowMs: number): Promise<NotificationPreferences | undefined> {
+  if (!(await notificationChannels.userExists(db, userId))) return undefined;
+  const stored = { muted: [...new Set(preferences.muted)].sort(), locale: preferences.locale };
+  await notificationPreferences.put(db, userId, stored, formatTime(nowMs));
+  return stored;
+}
