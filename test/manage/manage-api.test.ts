@@ -313,7 +313,7 @@ describeEachStore('management API: the directory through the one validated path'
   });
 
   it('answers control characters in any id with the same 400 on every store', async () => {
-    const controls = 'must not contain control characters (U+0000 to U+001F, U+007F)';
+    const controls = 'must be well-formed Unicode without control characters (U+0000 to U+001F, U+007F)';
     const put = await api({ method: 'PUT', url: '/api/users/a%01b', payload: { name: 'x' } });
     expect(put.statusCode).toBe(400);
     expect(put.json()).toEqual({ error: { code: 'invalid_record', message: `$.id ${controls}`, problems: [{ path: '$.id', message: controls }] } });

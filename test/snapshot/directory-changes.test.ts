@@ -79,12 +79,12 @@ describeEachStore('directory changes: the one validated path', (store) => {
       const result = await refused({ upsert: { users: [{ id: 'a\u0000b', name: 'x' }, { id: 'ok', name: 'N\u0000UL' }] }, remove: { files: ['p\u0007lan'] } });
       expect(result).toMatchObject({ status: 400, code: 'invalid_record' });
       expect(result.problems).toEqual([
-        { path: '$.remove.files[0]', message: 'must not contain control characters (U+0000 to U+001F, U+007F)' },
+        { path: '$.remove.files[0]', message: 'must be well-formed Unicode without control characters (U+0000 to U+001F, U+007F)' },
       ]);
       const records = await refused({ upsert: { users: [{ id: 'a\u0000b', name: 'x' }, { id: 'ok', name: 'N\u0000UL' }] } });
       expect(records.problems).toEqual([
-        { path: '$.users[0].id', message: 'must not contain control characters (U+0000 to U+001F, U+007F)' },
-        { path: '$.users[1].name', message: 'must not contain NUL (U+0000)' },
+        { path: '$.users[0].id', message: 'must be well-formed Unicode without control characters (U+0000 to U+001F, U+007F)' },
+        { path: '$.users[1].name', message: 'must be well-formed Unicode without NUL (U+0000)' },
       ]);
     });
 

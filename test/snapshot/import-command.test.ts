@@ -96,7 +96,7 @@ describe('collab-host import arguments', { timeout: 60_000 }, () => {
   it('prints its usage for --help (exit 0) and answers usage errors with exit 2', async () => {
     const help = await cli('--help');
     expect(help).toMatchObject({ code: 0, stderr: '' });
-    expect(help.stdout).toMatch(/^usage: collab-host import FILE \[--replace\] \[--dry-run\] \[--allow-empty\]\n/);
+    expect(help.stdout).toMatch(/^usage: collab-host import FILE \[--replace\] \[--dry-run\] \[--allow-empty\] \[--quiet\]\n/);
     for (const args of [[], ['a.json', 'b.json'], ['a.json', '--dry']]) {
       const run = await cli(...args);
       expect(run.code, args.join(' ')).toBe(2);
