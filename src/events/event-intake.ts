@@ -86,6 +86,7 @@ export class EventIntake {
       fileId: decision.fileId,
       userId: decision.actorId,
       credential: auth.credential,
+      senderId: auth.tokenUserId ?? null,
       outcome: refusal ? 'refused' : 'pending',
       problem: refusal ? `${refusal.code}: ${refusal.message}` : null,
       subject: decision.subject,

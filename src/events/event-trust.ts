@@ -86,6 +86,41 @@ export async function decide(read: ReadEvent, auth: Authenticated, lookups: Trus
   return { accepted: true, ...resolved };
 }
 
+/** Refusals that stand: re-processing never turns them into accepted events. */
+const FINAL_REFUSALS: readonly string[] = ['actor_mismatch', 'permission_denied'];
+
+/** What the log keeps of an event that re-processing needs. */
+export interface LoggedTrust {
+  outcome: string;
+  problem: string | null;
+  credential: string;
+  senderId: string | null;
+  userId: string | null;
+}
+
+export type Recheck = { accepted: true; fileId: string | null; actorId: string | null } | { accepted: false; problem: string };
+
+/**
+ * Whether re-processing may derive an event's effects, and with which actor. An event accepted when it
+ * arrived keeps its actor (on a token event, the token's user). A refused one: an `actor_mismatch` or a
+ * `permission_denied` stands (the body named someone else, or the sender lacked the right when it acted:
+ * no operator's click makes that the sender's act); any other refusal (the directory failed) is decided
+ * again with the user who really sent it; a token event whose sender was not recorded stays refused.
+ */
+export async function recheckForReprocessing(event: LoggedTrust, read: ReadEvent, lookups: TrustLookups): Promise<Recheck> {
+  const tokenEvent = event.credential === 'token' || event.credential === 'token-expired';
+  if (event.outcome !== 'refused') return { accepted: true, fileId: null, actorId: tokenEvent ? (event.senderId ?? event.userId) : event.userId };
+  const problem = event.problem ?? 'refused';
+  if (FINAL_REFUSALS.includes(problem.split(':', 1)[0]!)) return { accepted: false, problem };
+  if (tokenEvent && event.senderId === null) return { accepted: false, problem };
+  const auth: Authenticated = tokenEvent ? { credential: event.credential as EventCredential, tokenUserId: event.senderId! } : { credential: event.credential as EventCredential };
+  const decision = await decide(read, auth, lookups).catch(
+    (error: unknown): Decision => refuse('trust_unchecked', `the directory failed: ${(error instanceof Error ? error.message : String(error)).slice(0, 200)}`, { fileId: null, actorId: null, subject: null }),
+  );
+  if (!decision.accepted) return { accepted: false, problem: `${decision.code}: ${decision.message}` };
+  return { accepted: true, fileId: decision.fileId, actorId: decision.actorId };
+}
+
 /**
  * A reminder named only by its id: its file is the one file holding it that the actor may edit. Held only
  * by files the actor may not edit, the event is refused (no event takes over another file's reminder);

@@ -13,6 +13,8 @@ export interface EventItem {
   action: string | null;
   fileId: string | null;
   userId: string | null;
+  /** Who really sent it: the user of the token it came with; null when it came signed by the platform (or unsigned). */
+  senderId: string | null;
   receivedAt: string;
   /** The event as received, with its credentials (tokens, signatures, URL user-info) censored. */
   body: unknown;

@@ -19,6 +19,7 @@ const EventItem = Type.Object({
   action: Nullable(Type.String()),
   fileId: Nullable(Type.String()),
   userId: Nullable(Type.String()),
+  senderId: Nullable(Type.String({ description: 'the user of the token the event came with (who really sent it); null when signed by the platform or unsigned' })),
   receivedAt: TimeSchema,
   body: Type.Unknown({ description: 'the event as received, with credentials censored' }),
   outcome: Outcome,

@@ -22,6 +22,8 @@ export interface EventTables {
     user_id: string | null;
     /** token | token-expired | signature | unsigned */
     credential: string;
+    /** The user of the token that pushed it (null: signed or unsigned, or unknown for an old refusal). */
+    sender_id: string | null;
     /** pending (acknowledged, effects not derived yet) | processed | unprocessed | refused */
     outcome: EventOutcome;
     /** Why the event is refused or unprocessed, or what was left out of its effects. */
