@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, loadDotEnv, testConfig } from '../src/config.js';
+import { startupBanner } from '../src/startup-banner.js';
 
 const refusal = (env: Record<string, string>) => {
   try {
@@ -85,6 +86,28 @@ describe('configuration', () => {
       'TOKEN_SECRET is required when NODE_ENV=production',
     );
     expect(refusal({ APP_SECRET: 'same-secret-0123456789', TOKEN_SECRET: 'same-secret-0123456789' })).toBe('TOKEN_SECRET must differ from APP_SECRET');
+  });
+
+  it('refuses published demo values and low-entropy keys in production, in one line naming the variable and why', () => {
+    const strong = { NODE_ENV: 'production', APP_ID: 'a', APP_SECRET: '7d1f0c5b9a3e48e2b6c1d0f9a8e7b6c5', TOKEN_SECRET: 'e3b0c44298fc1c149afbf4c8996fb924', ADMIN_API_KEY: 'Zq3vT8wPq1mXr7Lk2Nb9Yc4Hd6Jf0Gs5' };
+    expect(loadConfig(strong).production).toBe(true);
+    expect(refusal({ ...strong, APP_SECRET: 'demo-app-secret-change-me' })).toBe('APP_SECRET is refused when NODE_ENV=production: it is a published demo value');
+    expect(refusal({ ...strong, TOKEN_SECRET: 'aaaaaaaaaaaaaaaa' })).toBe(
+      'TOKEN_SECRET is refused when NODE_ENV=production: its estimated entropy is 0 bits, below 80 (make one with: openssl rand -hex 32)',
+    );
+    expect(refusal({ ...strong, ADMIN_API_KEY: 'aaaaaaaaaaaaaaaa' })).toMatch(/^ADMIN_API_KEY is refused when NODE_ENV=production: its estimated entropy is 0 bits/);
+    expect(refusal({ ...strong, ADMIN_API_KEY: 'please-change-me-now' })).toBe('ADMIN_API_KEY is refused when NODE_ENV=production: it still says "change me"');
+    expect(refusal({ ...strong, TOKEN_SECRET_PREVIOUS: '0123456789abcdef' })).toMatch(/^TOKEN_SECRET_PREVIOUS is refused .* 64 bits, below 80/);
+    expect(refusal({ ...strong, SCIM_TOKEN: 'scim-demo-token-0123456789', SCIM_TEAM_ID: 't' })).toMatch(/^SCIM_TOKEN is refused .*published demo value$/);
+    // Outside production the demo values still work, for the demo.
+    expect(loadConfig({ APP_SECRET: 'demo-app-secret-change-me', ADMIN_API_KEY: 'aaaaaaaaaaaaaaaa' }).adminApiKey).toBe('aaaaaaaaaaaaaaaa');
+  });
+
+  it('warns at a production start when PUBLIC_URL is http:// (the console cookie cannot be Secure)', () => {
+    const over = (publicUrl: string, production = true) => startupBanner({ ...testConfig(), production, publicUrl }, { address: 'http://127.0.0.1:3000', hasUsers: true });
+    expect(over('http://collab.example.com')).toContain('warning: PUBLIC_URL is http://collab.example.com (http://): the console');
+    expect(over('https://collab.example.com')).not.toContain('warning');
+    expect(over('http://127.0.0.1:3000', false)).not.toContain('warning');
   });
 });
 
