@@ -141,7 +141,7 @@ async function readBody(request: IncomingMessage, url: URL): Promise<{ json?: un
 }
 
 function lowerCaseHeaders(request: IncomingMessage): Record<string, string | undefined> {
-  const headers: Record<string, string | undefined> = {};
+  const headers: Record<string, string | undefined> = Object.create(null) as Record<string, string | undefined>; // the request's names are its keys
   for (const [name, value] of Object.entries(request.headers)) headers[name.toLowerCase()] = Array.isArray(value) ? value[0] : value;
   return headers;
 }
