@@ -88,20 +88,23 @@ function operationsOf(app: FastifyInstance): Operation[] {
 }
 
 /** The hostile requests for one operation: prototype names as query keys and values, path ids, and body keys. */
-function requestsFor(operation: Operation): Array<InjectOptions & { method: string; url: string; headers: Record<string, string> }> {
-  const requests: Array<InjectOptions & { method: string; url: string; headers: Record<string, string> }> = [];
+type HostileRequest = InjectOptions & { method: NonNullable<InjectOptions['method']>; url: string; headers: Record<string, string> };
+
+function requestsFor(operation: Operation): HostileRequest[] {
+  const requests: HostileRequest[] = [];
+  const method = operation.method as HostileRequest['method'];
   for (const name of PROTOTYPE_NAMES) {
     const path = operation.path.replace(/\{\w+\}/g, name);
     const ownParameters = operation.query.map((parameter) => `${encodeURIComponent(parameter)}=${name}`).join('&');
     const url = `${path}?${HOSTILE_QUERY}${ownParameters ? `&${ownParameters}` : ''}`;
     const headers: Record<string, string> = operation.path === '/events' ? { 'x-platform-sdk-event': 'Comment' } : {};
     if (operation.bodyProperties === undefined) {
-      requests.push({ method: operation.method, url, headers });
+      requests.push({ method, url, headers });
       continue;
     }
     const inProperties = operation.bodyProperties.map((property) => `${JSON.stringify(property)}:${HOSTILE_OBJECT}`);
     const body = `{${[HOSTILE_OBJECT.slice(1, -1), ...inProperties, `"${name}":{"polluted":"yes"}`].join(',')}}`;
-    requests.push({ method: operation.method, url, headers: { ...headers, 'content-type': 'application/json' }, payload: body });
+    requests.push({ method, url, headers: { ...headers, 'content-type': 'application/json' }, payload: body });
   }
   return requests;
 }
