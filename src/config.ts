@@ -189,6 +189,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     OVERLOAD_EVENT_LOOP_DELAY: '0',
     RATE_LIMIT_MANAGE: 'off',
     RATE_LIMIT_TOKENS: 'off',
+    RATE_LIMIT_AUTH_FAILURES: 'off',
   });
   return Object.freeze({ ...base, ...overrides });
 }

@@ -113,7 +113,7 @@ describe('configuration', () => {
 
 describe('operations settings', () => {
   it('has defaults that testConfig() keeps, but for overload protection and rate limits (off there)', () => {
-    expect(testConfig().limits).toMatchObject({ overloadEventLoopDelayMs: 0, manageRateLimit: undefined, tokenRateLimit: undefined });
+    expect(testConfig().limits).toMatchObject({ overloadEventLoopDelayMs: 0, manageRateLimit: undefined, tokenRateLimit: undefined, authFailureLimit: undefined });
     for (const config of [loadConfig({}), { ...testConfig(), limits: loadConfig({}).limits }]) {
       expect(config.logLevel).toBe('info');
       expect(config.database).toEqual({ poolSize: 10, migrateOnStart: true });
@@ -126,6 +126,7 @@ describe('operations settings', () => {
         retryAfterSeconds: 10,
         manageRateLimit: { max: 600, windowMs: 60_000 },
         tokenRateLimit: { max: 60, windowMs: 60_000 },
+        authFailureLimit: { max: 10, windowMs: 60_000 },
       });
       expect(config.observability).toEqual({ metricsToken: undefined });
       expect(config.previousSecrets).toEqual({ tokenSecret: undefined, appSecret: undefined, notifyWebhookSecret: undefined });
@@ -145,6 +146,7 @@ describe('operations settings', () => {
       OVERLOAD_RETRY_AFTER: '30',
       RATE_LIMIT_MANAGE: 'off',
       RATE_LIMIT_TOKENS: '5 / 10s',
+      RATE_LIMIT_AUTH_FAILURES: '5/5m',
       METRICS_TOKEN: 'metrics-token-0123456789',
       TOKEN_SECRET: 'token-secret-new-0123456789',
       TOKEN_SECRET_PREVIOUS: 'token-secret-old-0123456789',
@@ -162,6 +164,7 @@ describe('operations settings', () => {
       retryAfterSeconds: 30,
       manageRateLimit: undefined,
       tokenRateLimit: { max: 5, windowMs: 10_000 },
+      authFailureLimit: { max: 5, windowMs: 300_000 },
     });
     expect(config.observability.metricsToken).toBe('metrics-token-0123456789');
     expect(config.previousSecrets).toEqual({
