@@ -9,6 +9,8 @@ export interface Authenticated {
   credential: EventCredential;
   /** The token's user, on token events. */
   tokenUserId?: string;
+  /** The user a platform signature was made for, when it names one (its `userId` claim). */
+  signedUserId?: string;
 }
 
 /** What the trust rules need to know beyond the event (lookups in the directory and the log). */
@@ -45,10 +47,23 @@ const VERBS: Record<Permission, string> = {
  * the actor must hold the kind's permission on the file (`permission_denied`; updating or deleting
  * another user's revision needs `manageable`). A DateMention that names only its reminder is resolved
  * to the reminder's file, among the files the actor may edit. A signed event carries the platform's word
- * for the actor. Refusals derive nothing; the caller keeps them in the log as `refused`.
+ * for the actor, unless its signature was made for one user: then that user is the actor, and a body
+ * naming anyone else is refused (`actor_mismatch`) like a token event's. Refusals derive nothing; the caller keeps them in the log as `refused`.
  */
 export async function decide(read: ReadEvent, auth: Authenticated, lookups: TrustLookups): Promise<Decision> {
   const subject = read.subject ?? null;
+  if (auth.tokenUserId === undefined && auth.signedUserId !== undefined) {
+    const other = read.actors.find((actor) => actorId(actor.value) !== auth.signedUserId);
+    const fileId = read.fileId ?? (await onlyReminderFile(read, lookups)) ?? null;
+    if (other) {
+      return refuse('actor_mismatch', `${other.path} ${describe(other.value)} is not the user the signature was made for ("${auth.signedUserId}")`, {
+        fileId,
+        actorId: actorId(other.value) ?? null,
+        subject,
+      });
+    }
+    return { accepted: true, fileId, actorId: auth.signedUserId, subject };
+  }
   if (auth.tokenUserId === undefined) {
     const claimed = read.actors.map((actor) => actorId(actor.value)).find((id) => id !== undefined) ?? null;
     return { accepted: true, fileId: read.fileId ?? (await onlyReminderFile(read, lookups)) ?? null, actorId: claimed, subject };
@@ -113,7 +128,12 @@ export async function recheckForReprocessing(event: LoggedTrust, read: ReadEvent
   const problem = event.problem ?? 'refused';
   if (FINAL_REFUSALS.includes(problem.split(':', 1)[0]!)) return { accepted: false, problem };
   if (tokenEvent && event.senderId === null) return { accepted: false, problem };
-  const auth: Authenticated = tokenEvent ? { credential: event.credential as EventCredential, tokenUserId: event.senderId! } : { credential: event.credential as EventCredential };
+  const credential = event.credential as EventCredential;
+  const auth: Authenticated = tokenEvent
+    ? { credential, tokenUserId: event.senderId! }
+    : event.senderId !== null
+      ? { credential, signedUserId: event.senderId }
+      : { credential };
   const decision = await decide(read, auth, lookups).catch(
     (error: unknown): Decision => refuse('trust_unchecked', `the directory failed: ${(error instanceof Error ? error.message : String(error)).slice(0, 200)}`, { fileId: null, actorId: null, subject: null }),
   );

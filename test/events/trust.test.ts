@@ -195,6 +195,23 @@ describeEachStore('POST /events trust rules', (store) => {
     expect(row).toMatchObject({ outcome: 'processed', user_id: 'olga', credential: 'signature' });
   });
 
+  it('binds a push to the user its signature was made for: another user in the body is refused, an absent one is taken from it (issue 20, item 11)', async () => {
+    // One signature, made for wang on the plan, used for pushes about two users within its lifetime.
+    const headers = signedHeaders('plan', 'wang');
+    expect((await postEvent(app, 'Collaborator', collaborator('plan', 'wang', 'enter', 'bound-1', T), headers)).statusCode).toBe(200);
+    const replayed = await postEvent(app, 'Collaborator', collaborator('plan', 'lilei', 'enter', 'bound-2', T), headers);
+    expect(replayed.statusCode).toBe(403);
+    expect(replayed.json()).toEqual({ error: { code: 'actor_mismatch', message: 'userId "lilei" is not the user the signature was made for ("wang")' } });
+    const anonymous = { kind: 'collaborator', action: 'enter', fileId: 'plan', collaboratorChanged: { clientId: 'bound-3', timestamp: T } };
+    expect((await postEvent(app, 'Collaborator', anonymous, headers)).statusCode).toBe(200);
+    await settle();
+    expect(await eventRow(collaborator('plan', 'lilei', 'enter', 'bound-2', T))).toMatchObject({ outcome: 'refused', user_id: 'lilei', sender_id: 'wang', credential: 'signature' });
+    expect(await eventRow(anonymous)).toMatchObject({ user_id: 'wang', sender_id: 'wang' });
+    // Re-processing keeps the refusal.
+    const { id } = await eventRow(collaborator('plan', 'lilei', 'enter', 'bound-2', T));
+    expect((await app.inject({ method: 'POST', url: `/api/events/${id}/reprocess`, headers: admin })).json()).toMatchObject({ outcome: 'refused' });
+  });
+
   it('refuses the token of a deactivated user', async () => {
     await store().db.updateTable('users').set({ active: 0 }).where('id', '=', 'carol').execute();
     try {
