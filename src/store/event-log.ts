@@ -15,7 +15,7 @@ export interface NewEvent {
   fileId: string | null;
   userId: string | null;
   credential: string;
-  /** The token's user, on token events (who really sent it, whatever the body says). */
+  /** The token's user, or the user the signature was made for (who really sent it, whatever the body says). */
   senderId: string | null;
   outcome: 'pending' | 'refused';
   problem: string | null;
@@ -32,7 +32,7 @@ export interface LoggedEvent {
   fileId: string | null;
   userId: string | null;
   credential: string;
-  /** The token's user on token events; null on signed and unsigned ones (and on old actor_mismatch refusals). */
+  /** The token's user, or the user the signature was made for; null otherwise (and on old actor_mismatch refusals). */
   senderId: string | null;
   outcome: EventOutcome;
   problem: string | null;

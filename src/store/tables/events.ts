@@ -22,7 +22,7 @@ export interface EventTables {
     user_id: string | null;
     /** token | token-expired | signature | unsigned */
     credential: string;
-    /** The user of the token that pushed it (null: signed or unsigned, or unknown for an old refusal). */
+    /** Who sent it: the token's user, or the user its signature was made for (null: signed for no user, unsigned, or an old refusal). */
     sender_id: string | null;
     /** pending (acknowledged, effects not derived yet) | processed | unprocessed | refused */
     outcome: EventOutcome;
