@@ -20,6 +20,7 @@ import { installJsonBodyParser } from './http/json-body.js';
 import { healthRoutes, type WorkerState } from './http/health-routes.js';
 import { addMetricsCollector, createAppMetrics, installRequestMetrics, type MetricsCollector } from './http/metrics.js';
 import { metricsRoutes, processMetricsCollector } from './http/metrics-routes.js';
+import { FailedAuthLimiter } from './auth/failed-auth-limit.js';
 import { installOverloadProtection, installRateLimits, timeoutOptions } from './http/protection.js';
 import { storeMetricsCollector } from './http/store-metrics.js';
 import { syncMetricsCollector } from './http/sync-metrics.js';
@@ -126,6 +127,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     fileStorage,
     storedContent: deps.directory ? hostContentSource(deps.directory, new DownloadLinks(tokenSecrets(config), config.publicUrl)) : fileStorage,
     consoleSessions: consoleSessionsFor(config, deps.store),
+    authFailures: new FailedAuthLimiter(config.limits.authFailureLimit),
     audit,
   });
 

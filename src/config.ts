@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, existsSync } from 'node:fs';
 import { parseEnv } from 'node:util';
+import { refuseWeakSecrets } from './config/production-secrets.js';
 import { ConfigError } from './config/config-error.js';
 import { databaseConfig, type DatabaseConfig } from './config/database.js';
 import { previousSecretsConfig, type PreviousSecretsConfig } from './config/key-rotation.js';
@@ -92,6 +93,7 @@ export function loadConfig(env: Env = process.env): Config {
 
   const givenTokenSecret = get('TOKEN_SECRET');
   if (!givenTokenSecret && production) throw new ConfigError('TOKEN_SECRET is required when NODE_ENV=production');
+  refuseWeakSecrets(get, production);
   if (givenTokenSecret && givenTokenSecret.length < 16) {
     throw new ConfigError('TOKEN_SECRET must be at least 16 characters');
   }
@@ -187,6 +189,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     OVERLOAD_EVENT_LOOP_DELAY: '0',
     RATE_LIMIT_MANAGE: 'off',
     RATE_LIMIT_TOKENS: 'off',
+    RATE_LIMIT_AUTH_FAILURES: 'off',
   });
   return Object.freeze({ ...base, ...overrides });
 }

@@ -59,7 +59,8 @@ export async function authenticateEvent(presented: PresentedCredentials, rules: 
       { refusedScopes: OUTBOUND_SCOPES, ...(presented.fileId === undefined ? {} : { fileId: presented.fileId }) },
       rules.now?.(),
     );
-    if (checked.ok) return { ok: true, credential: 'signature' };
+    // A signature made for one user binds the push to that user (event-trust.ts), not just to the file.
+    if (checked.ok) return { ok: true, credential: 'signature', ...(checked.claims.userId === undefined ? {} : { signedUserId: checked.claims.userId }) };
     return refuse('signature_invalid', SIGNATURE_FAILURE_MESSAGES[checked.failure] ?? 'the platform signature is not valid');
   }
   if (!rules.signatureRequired) return { ok: true, credential: 'unsigned' };

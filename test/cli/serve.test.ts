@@ -111,7 +111,7 @@ describe('startupBanner', () => {
   });
 
   it('in production, with users stored, shows no token and does not say the directory is empty', () => {
-    const banner = startupBanner(makeTestConfig({ production: true }), { address: 'http://127.0.0.1:3000', hasUsers: true });
+    const banner = startupBanner(makeTestConfig({ production: true, publicUrl: 'https://collab.example.com' }), { address: 'http://127.0.0.1:3000', hasUsers: true });
     expect(banner).not.toContain('curl');
     expect(banner).not.toContain('no users yet');
     expect(banner).toBe('collab-host listening on http://127.0.0.1:3000\n');

@@ -105,6 +105,18 @@ describeEachStore('management API', (store) => {
       expect((await asZhang('/users/broken')).statusCode).toBe(404);
     });
 
+    it('stores only an http(s) avatar: javascript:, data: and relative ones are refused, writing nothing (issue 20, item 9)', async () => {
+      for (const avatar of ['javascript:alert(1)', 'JavaScript:alert(1)', 'data:image/svg+xml,<svg onload=alert(1)>', '//evil.example/a.png', 'avatar.png']) {
+        const response = await api({ method: 'PUT', url: '/api/users/painted', payload: { name: 'Painted', teamId: 'acme', avatar } });
+        expect(response.statusCode, avatar).toBe(400);
+        expect(response.json().error.problems).toEqual([{ path: '$.avatar', message: 'must be an http(s):// address' }]);
+      }
+      expect((await asZhang('/users/painted')).statusCode).toBe(404);
+      const kept = await api({ method: 'PUT', url: '/api/users/painted', payload: { name: 'Painted', teamId: 'acme', avatar: 'https://avatars.example.com/p.png' } });
+      expect(kept.statusCode).toBe(201);
+      expect((await asZhang('/users/painted')).json()).toMatchObject({ avatar: 'https://avatars.example.com/p.png' });
+    });
+
     it('refuses a body id that differs from the path', async () => {
       const response = await api({ method: 'PUT', url: '/api/teams/a', payload: { id: 'b', name: 'B' } });
       expect(response.statusCode).toBe(400);
