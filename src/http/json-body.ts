@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { childPath, textProblem } from '../directory/text-rules.js';
 import { badRequest, type HttpError } from './errors.js';
 
 /**
@@ -57,28 +58,36 @@ export function parseBoundedJson(text: string, options: { empty: 'refuse' | 'und
 }
 
 /**
- * What a JSON body may not hold anywhere (keys included): a NUL character, which PostgreSQL text cannot
- * store (so the two stores would answer differently), and a number JSON.parse turned into ±Infinity
- * (`1e400`), which no field of ours means. Returns the first problem, or undefined. The parser checked
- * the nesting bound before, so the recursion is bounded.
+ * What a JSON body may not hold anywhere, keys included: a string that breaks the one text rule
+ * (src/directory/text-rules.ts: a NUL, which PostgreSQL text cannot store, or a lone surrogate, which
+ * SQLite would store as invalid UTF-8 no lookup finds again: the two stores would answer differently), and
+ * a number JSON.parse turned into ±Infinity (`1e400`), which no field of ours means. Returns the first
+ * problem naming where it is (`$.users[3].name contains a NUL character (U+0000)`), or undefined. The
+ * parser checked the nesting bound before, so the recursion is bounded.
  */
-export function jsonBodyProblem(value: unknown, depth = 0): string | undefined {
-  if (depth > MAX_JSON_DEPTH) return `nests deeper than ${MAX_JSON_DEPTH} levels of arrays and objects`;
-  if (typeof value === 'string') return value.includes('\u0000') ? 'contains a NUL character' : undefined;
-  if (typeof value === 'number') return Number.isFinite(value) ? undefined : 'has a number too large to represent';
+export function jsonBodyProblem(value: unknown, path = '$', depth = 0): string | undefined {
+  if (depth > MAX_JSON_DEPTH) return `${path} nests deeper than ${MAX_JSON_DEPTH} levels of arrays and objects`;
+  if (typeof value === 'string') {
+    const problem = textProblem(value);
+    return problem === undefined ? undefined : `${path} ${problem}`;
+  }
+  if (typeof value === 'number') return Number.isFinite(value) ? undefined : `${path} has a number too large to represent`;
   if (typeof value !== 'object' || value === null) return undefined;
-  for (const [key, item] of Array.isArray(value) ? value.entries() : Object.entries(value)) {
-    if (typeof key === 'string' && key.includes('\u0000')) return 'contains a NUL character';
-    const problem = jsonBodyProblem(item, depth + 1);
+  const entries: Iterable<[string | number, unknown]> = Array.isArray(value) ? value.entries() : Object.entries(value);
+  for (const [key, item] of entries) {
+    const keyProblem = typeof key === 'string' ? textProblem(key) : undefined;
+    if (keyProblem !== undefined) return `${path} has a field name that ${keyProblem}`;
+    const problem = jsonBodyProblem(item, childPath(path, key), depth + 1);
     if (problem) return problem;
   }
   return undefined;
 }
 
 /**
- * The JSON body parser of every route but `POST /events` (which keeps the raw text and parses it itself)
- * and SCIM's: malformed, empty, too deeply nested, NUL-bearing or infinite-number bodies are a 400 in the
- * one error shape.
+ * The JSON body parser of every route but `POST /events` (which keeps the raw text and parses it itself,
+ * and stores what it must keep made storable) and SCIM's `application/scim+json`: malformed, empty, too
+ * deeply nested bodies, and bodies with a string that breaks the text rule or an infinite number, are a
+ * 400 `invalid_json` in the one error shape, before any route sees them: nothing is written.
  */
 export function installJsonBodyParser(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
@@ -90,7 +99,7 @@ export function installJsonBodyParser(app: FastifyInstance): void {
       return done(error as Error, undefined);
     }
     const problem = jsonBodyProblem(parsed);
-    if (problem) return done(badRequest(`the body ${problem}`, 'invalid_json'), undefined);
+    if (problem) return done(badRequest(`the body is refused: ${problem}`, 'invalid_json'), undefined);
     done(null, parsed);
   });
 }
