@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
+import { withPg } from '../bench/pg-client.js';
 import { buildApp } from '../src/app.js';
 import { mintSignature } from '../src/auth/platform-signature.js';
 import { mintUserToken } from '../src/auth/user-token.js';
@@ -53,7 +53,7 @@ interface Target {
 
 async function main(): Promise<void> {
   const schema = options.pg ? `sqlmap_${Date.now().toString(36)}` : undefined;
-  if (options.pg && schema) await withClient(options.pg, (client) => client.query(`CREATE SCHEMA "${schema}"`));
+  if (options.pg && schema) await withPg(options.pg, (client) => client.query(`CREATE SCHEMA "${schema}"`));
   const dir = mkdtempSync(join(tmpdir(), 'collab-host-sqlmap-'));
   const store = await openDatabase(options.pg ?? `sqlite:${join(dir, 'scan.db')}`, schema ? { schema } : {});
   const config = testConfig({
@@ -84,7 +84,7 @@ async function main(): Promise<void> {
   } finally {
     await app?.close();
     await store.close();
-    if (options.pg && schema) await withClient(options.pg, (client) => client.query(`DROP SCHEMA "${schema}" CASCADE`));
+    if (options.pg && schema) await withPg(options.pg, (client) => client.query(`DROP SCHEMA "${schema}" CASCADE`));
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -162,16 +162,6 @@ function runSqlmap(target: Target, outputDir: string, dbms: string): Promise<'IN
       else resolve('not tested');
     });
   });
-}
-
-async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
 }
 
 await main();
