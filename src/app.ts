@@ -14,9 +14,11 @@ import type { Config } from './config.js';
 import { consoleApp, consoleSessionsFor } from './console/console-plugin.js';
 import type { Directory } from './directory/directory.js';
 import { EventPipeline } from './events/event-pipeline.js';
-import { frameworkErrorHandler, installErrorHandler, MAX_PATH_PARAMETER_LENGTH } from './http/error-handler.js';
+import { clientErrorHandlerFor } from './http/client-errors.js';
+import { frameworkErrorHandlerFor, installErrorHandler, MAX_PATH_PARAMETER_LENGTH, type ErrorShape } from './http/error-handler.js';
+import { installSecurityHeaders, securityHeadersFor } from './http/security-headers.js';
 import { installInputGuard } from './http/input-guard.js';
-import { installJsonBodyParser } from './http/json-body.js';
+import { installJsonBodyParser, MAX_JSON_BODY_BYTES } from './http/json-body.js';
 import { healthRoutes, type WorkerState } from './http/health-routes.js';
 import { addMetricsCollector, createAppMetrics, installRequestMetrics, type MetricsCollector } from './http/metrics.js';
 import { metricsRoutes, processMetricsCollector } from './http/metrics-routes.js';
@@ -29,6 +31,7 @@ import { describeSyncHealth, syncHealthReader } from './sync/sync-health.js';
 import { auditMetricsCollector, eventMetricsCollector } from './http/event-metrics.js';
 import { installOpenApi } from './http/openapi.js';
 import { manageApi } from './manage/index.js';
+import { scimErrorBody } from './scim/scim-http.js';
 import { scimRoutes } from './scim/scim-routes.js';
 import { platformHeaders } from './http/headers.js';
 import { installValidators } from './http/validators.js';
@@ -71,6 +74,12 @@ export interface AppDeps {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
+/**
+ * Refusals made before a route is known (431, 414, a malformed URL) under /scim/v2 come in SCIM's error
+ * schema, as every other SCIM answer does; everywhere else in the one error shape.
+ */
+const ERROR_SHAPES: readonly ErrorShape[] = [{ prefix: '/scim/v2', body: (status, _code, message) => scimErrorBody(status, status === 400 ? 'invalidSyntax' : undefined, message) }];
+
 /** Builds the Fastify application without listening: the server and the tests (`app.inject`) share it. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
@@ -80,15 +89,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    bodyLimit: 1024 * 1024,
+    bodyLimit: MAX_JSON_BODY_BYTES,
     trustProxy: false,
     routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
-    frameworkErrors: frameworkErrorHandler,
+    frameworkErrors: frameworkErrorHandlerFor(ERROR_SHAPES, securityHeadersFor(config.publicUrl)),
+    clientErrorHandler: clientErrorHandlerFor(ERROR_SHAPES, securityHeadersFor(config.publicUrl)),
     ...timeoutOptions(config.limits),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installValidators(app);
   installErrorHandler(app, { retryAfterSeconds: config.limits.retryAfterSeconds });
+  installSecurityHeaders(app, { publicUrl: config.publicUrl });
   installJsonBodyParser(app);
   installInputGuard(app);
   const metrics = createAppMetrics();

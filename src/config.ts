@@ -38,6 +38,8 @@ export interface Config {
   /** Lifetime of issued user tokens, in seconds. */
   readonly tokenTtlSeconds: number;
   readonly signatureRequired: boolean;
+  /** SIGNATURE_MAX_LIFETIME: the longest lifetime of a received platform signature, in seconds (default 24 h). */
+  readonly signatureMaxLifetimeSeconds: number;
   /** Bearer key of the management API; undefined = the API is off. */
   readonly adminApiKey: string | undefined;
   /** Template of a file's page in the integrator's system; `{fileId}` and `{PUBLIC_URL}` are replaced. */
@@ -108,6 +110,10 @@ export function loadConfig(env: Env = process.env): Config {
   }
 
   const signatureRequired = parseBoolean('SIGNATURE_REQUIRED', get('SIGNATURE_REQUIRED'), true);
+  const signatureMaxLifetimeSeconds = parseDuration(get('SIGNATURE_MAX_LIFETIME') ?? '24h');
+  if (signatureMaxLifetimeSeconds === undefined || signatureMaxLifetimeSeconds < 60 || signatureMaxLifetimeSeconds > 30 * 86_400) {
+    throw new ConfigError('SIGNATURE_MAX_LIFETIME must be a duration from 1m to 30d, such as 24h');
+  }
   const adminApiKey = get('ADMIN_API_KEY');
   if (adminApiKey !== undefined && adminApiKey.length < 16) {
     throw new ConfigError('ADMIN_API_KEY must be at least 16 characters');
@@ -143,6 +149,7 @@ export function loadConfig(env: Env = process.env): Config {
     tokenSecretIsEphemeral: givenTokenSecret === undefined,
     tokenTtlSeconds,
     signatureRequired,
+    signatureMaxLifetimeSeconds,
     adminApiKey,
     fileUrlTemplate,
     notifyWebhookUrls: Object.freeze(notifyWebhookUrls),

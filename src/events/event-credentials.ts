@@ -77,6 +77,7 @@ async function checkToken(token: string, rules: CredentialRules): Promise<Creden
     if (expiredFor <= EXPIRED_TOKEN_GRACE_SECONDS) return { ok: true, credential: 'token-expired', tokenUserId: result.userId };
     return refuse('token_expired', 'the user token expired more than 7 days ago');
   }
+  if (result.reason === 'not_yet_valid') return refuse('token_not_yet_valid', 'the user token is not valid yet (its nbf is in the future)');
   return result.reason === 'malformed' ? refuse('token_malformed', 'the user token is malformed') : refuse('token_invalid', 'the user token is not valid');
 }
 

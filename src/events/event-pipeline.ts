@@ -25,7 +25,7 @@ export interface EventPipelineDeps {
   /** Where permissions and users come from (the store's directory or the host application's). */
   directory: Directory;
   resolveToken: TokenResolver;
-  config: Pick<Config, 'appId' | 'appSecret' | 'signatureRequired' | 'headerBrand' | 'notifyWebhookUrls' | 'watermarkTemplate' | 'events' | 'previousSecrets' | 'notify'>;
+  config: Pick<Config, 'appId' | 'appSecret' | 'signatureRequired' | 'signatureMaxLifetimeSeconds' | 'headerBrand' | 'notifyWebhookUrls' | 'watermarkTemplate' | 'events' | 'previousSecrets' | 'notify'>;
   log?: TaskLog;
   now?: () => number;
   /** Called when processing made notifications (wakes the outbox worker). */
@@ -84,7 +84,7 @@ export class EventPipeline {
     });
     this.intake = new EventIntake({
       credentials: {
-        app: { appId: config.appId, appSecret: config.appSecret, previousAppSecret: config.previousSecrets.appSecret },
+        app: { appId: config.appId, appSecret: config.appSecret, previousAppSecret: config.previousSecrets.appSecret, maxLifetimeSeconds: config.signatureMaxLifetimeSeconds },
         resolveToken: deps.resolveToken,
         signatureRequired: config.signatureRequired,
         tokenHeader: `X-${config.headerBrand}-Token`,
