@@ -1,0 +1,131 @@
+/**
+ * A person's whole life through SCIM, as docs/sync.md "Lifecycle" describes it: hire, rename, move
+ * department, manager change, deactivate, reactivate, delete, rehire with the same e-mail. Ids are issued
+ * by the server and never reassigned (RFC 7643 §3.1): a name freed by a rename or a delete goes to a new
+ * person with a new id, the leaver's files and name stay the leaver's, and the leaver's token is refused.
+ */
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { upsertFiles } from '../../src/store/directory-writer.js';
+import { buildTestApp } from '../helpers/app.js';
+import { describeEachStore } from '../helpers/stores.js';
+import { callAs, departmentPaths, documentBy } from '../sync/sync-helpers.js';
+import { ENTERPRISE_SCHEMA, filtered, GROUP_SCHEMA, patchOp, scim, scimConfig, USER_SCHEMA } from './scim-client.js';
+
+const person = (userName: string, displayName: string, email = userName) => ({ schemas: [USER_SCHEMA], userName, displayName, emails: [{ value: email, type: 'work', primary: true }], active: true });
+
+const byUserName = async (app: FastifyInstance, userName: string) => (await scim(app, 'GET', filtered('/Users', `userName eq "${userName}"`))).body.Resources.map((user: { id: string }) => user.id);
+
+describeEachStore('SCIM lifecycle: ids issued by the server, never reassigned', (store) => {
+  let app: FastifyInstance;
+  let alice: string;
+  let boss: string;
+  let sales: string;
+  let support: string;
+
+  beforeAll(async () => {
+    app = await buildTestApp(store(), scimConfig('lifeco'));
+    const created = await scim(app, 'POST', '/Users', person('boss@life.example', 'Big Boss'));
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    boss = created.body.id;
+    sales = (await scim(app, 'POST', '/Groups', { schemas: [GROUP_SCHEMA], displayName: 'Sales' })).body.id;
+    support = (await scim(app, 'POST', '/Groups', { schemas: [GROUP_SCHEMA], displayName: 'Support' })).body.id;
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('hire: a new user gets a new opaque id, and a token for it works', async () => {
+    const hired = await scim(app, 'POST', '/Users', person('Alice@Life.example', 'Alice Smith'));
+    expect(hired.status, JSON.stringify(hired.body)).toBe(201);
+    alice = hired.body.id;
+    expect(alice).not.toMatch(/alice/i);
+    expect(alice).not.toBe(boss);
+    expect((await callAs(app, alice, '/users/current/info')).body).toMatchObject({ id: alice, name: 'Alice Smith', email: 'Alice@Life.example' });
+    // userName is unique among current users, case-insensitively.
+    const twin = await scim(app, 'POST', '/Users', person('ALICE@life.EXAMPLE', 'Someone Else'));
+    expect(twin.status).toBe(409);
+    expect(twin.body.scimType).toBe('uniqueness');
+  });
+
+  it('rename: the id stays, the old userName is free and a new hire who takes it is a different person', async () => {
+    const renamed = await scim(app, 'PATCH', `/Users/${alice}`, patchOp({ op: 'replace', path: 'userName', value: 'alice.smith@life.example' }));
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    expect(renamed.body.id).toBe(alice);
+    expect(await byUserName(app, 'alice@life.example')).toEqual([]);
+    expect(await byUserName(app, 'alice.smith@life.example')).toEqual([alice]);
+
+    const newcomer = await scim(app, 'POST', '/Users', person('alice@life.example', 'Alice Jones'));
+    expect(newcomer.status, JSON.stringify(newcomer.body)).toBe(201);
+    expect(newcomer.body.id).not.toBe(alice);
+    expect((await callAs(app, newcomer.body.id, '/users/current/info')).body.name).toBe('Alice Jones');
+    expect((await callAs(app, alice, '/users/current/info')).body.name).toBe('Alice Smith');
+  });
+
+  it('move department: from one group to another', async () => {
+    expect((await scim(app, 'PATCH', `/Groups/${sales}`, patchOp({ op: 'add', path: 'members', value: [{ value: alice }] }))).status).toBe(200);
+    expect(await departmentPaths(app, boss, alice)).toEqual([['Sales']]);
+    expect((await scim(app, 'PATCH', `/Groups/${sales}`, patchOp({ op: 'remove', path: `members[value eq "${alice}"]` }))).status).toBe(200);
+    expect((await scim(app, 'PATCH', `/Groups/${support}`, patchOp({ op: 'add', path: 'members', value: [{ value: alice }] }))).status).toBe(200);
+    expect(await departmentPaths(app, boss, alice)).toEqual([['Support']]);
+  });
+
+  it('manager change: kept and answered back', async () => {
+    const changed = await scim(app, 'PATCH', `/Users/${alice}`, patchOp({ op: 'replace', value: { [ENTERPRISE_SCHEMA]: { manager: { value: boss } } } }));
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    expect(changed.body[ENTERPRISE_SCHEMA].manager.value).toBe(boss);
+    expect((await scim(app, 'GET', `/Users/${alice}`)).body[ENTERPRISE_SCHEMA].manager.value).toBe(boss);
+  });
+
+  it('deactivate and reactivate: the token is refused while inactive, and works again after', async () => {
+    const off = await scim(app, 'PATCH', `/Users/${alice}`, patchOp({ op: 'replace', path: 'active', value: false }));
+    expect(off.body.active).toBe(false);
+    expect((await callAs(app, alice, '/users/current/info')).body.error.code).toBe('token_user_inactive');
+    const on = await scim(app, 'PATCH', `/Users/${alice}`, patchOp({ op: 'replace', path: 'active', value: true }));
+    expect(on.body.active).toBe(true);
+    expect((await callAs(app, alice, '/users/current/info')).status).toBe(200);
+  });
+
+  it('delete and rehire with the same e-mail: a new person; the leaver keeps their files and name, and their token stays refused', async () => {
+    await upsertFiles(store().db, [documentBy(alice, 'alice-plan', 'lifeco')]);
+    expect((await scim(app, 'DELETE', `/Users/${alice}`)).status).toBe(204);
+    expect((await scim(app, 'GET', `/Users/${alice}`)).status).toBe(404);
+    expect((await callAs(app, alice, '/users/current/info')).body.error.code).toBe('token_user_inactive');
+
+    const rehired = await scim(app, 'POST', '/Users', person('alice.smith@life.example', 'Alice Smith-Chen'));
+    expect(rehired.status, JSON.stringify(rehired.body)).toBe(201);
+    const again = rehired.body.id as string;
+    expect(again).not.toBe(alice);
+    expect(await byUserName(app, 'alice.smith@life.example')).toEqual([again]);
+    expect((await callAs(app, again, '/users/current/info')).body).toMatchObject({ id: again, name: 'Alice Smith-Chen' });
+    // The leaver's token never authenticates as the new holder of the name.
+    expect((await callAs(app, alice, '/users/current/info')).body.error.code).toBe('token_user_inactive');
+    // What the leaver wrote stays the leaver's.
+    expect((await callAs(app, boss, `/users/${alice}`)).body).toMatchObject({ id: alice, name: 'Alice Smith' });
+    expect((await callAs(app, again, `/users/${again}`)).body.name).toBe('Alice Smith-Chen');
+  });
+
+  it('delete a user with no files and rehire: the old id is gone for good, the token stays unknown', async () => {
+    const [jones] = await byUserName(app, 'alice@life.example');
+    expect((await scim(app, 'DELETE', `/Users/${jones}`)).status).toBe(204);
+    expect((await callAs(app, jones, '/users/current/info')).body.error.code).toBe('token_user_unknown');
+    const rehired = await scim(app, 'POST', '/Users', person('alice@life.example', 'Alice Jones'));
+    expect(rehired.status).toBe(201);
+    expect(rehired.body.id).not.toBe(jones);
+    expect((await callAs(app, jones, '/users/current/info')).body.error.code).toBe('token_user_unknown');
+    expect((await callAs(app, rehired.body.id, '/users/current/info')).status).toBe(200);
+  });
+
+  it('groups: a deleted group\'s name goes to a new group with a new id', async () => {
+    expect((await scim(app, 'DELETE', `/Groups/${sales}`)).status).toBe(204);
+    const recreated = await scim(app, 'POST', '/Groups', { schemas: [GROUP_SCHEMA], displayName: 'sales' });
+    expect(recreated.status, JSON.stringify(recreated.body)).toBe(201);
+    expect(recreated.body.id).not.toBe(sales);
+    expect((await scim(app, 'GET', `/Groups/${sales}`)).status).toBe(404);
+    const renamed = await scim(app, 'PATCH', `/Groups/${support}`, patchOp({ op: 'replace', path: 'displayName', value: 'Customer Care' }));
+    expect(renamed.body.id).toBe(support);
+    const reuse = await scim(app, 'POST', '/Groups', { schemas: [GROUP_SCHEMA], displayName: 'Support' });
+    expect(reuse.status).toBe(201);
+    expect(reuse.body.id).not.toBe(support);
+  });
+});
