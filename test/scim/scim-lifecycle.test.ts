@@ -9,6 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { upsertFiles } from '../../src/store/directory-writer.js';
 import { buildTestApp } from '../helpers/app.js';
 import { describeEachStore } from '../helpers/stores.js';
+import { ids, search } from '../search/search-http.js';
 import { callAs, departmentPaths, documentBy } from '../sync/sync-helpers.js';
 import { ENTERPRISE_SCHEMA, filtered, GROUP_SCHEMA, patchOp, scim, scimConfig, USER_SCHEMA } from './scim-client.js';
 
@@ -46,6 +47,16 @@ describeEachStore('SCIM lifecycle: ids issued by the server, never reassigned', 
     const twin = await scim(app, 'POST', '/Users', person('ALICE@life.EXAMPLE', 'Someone Else'));
     expect(twin.status).toBe(409);
     expect(twin.body.scimType).toBe('uniqueness');
+  });
+
+  it('two creates of one userName at once make one person; the others are told it exists', async () => {
+    const answers = await Promise.all(Array.from({ length: 4 }, () => scim(app, 'POST', '/Users', person('twin@life.example', 'Twin'))));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409, 409, 409]);
+    const [winner] = answers.filter((answer) => answer.status === 201);
+    expect(await byUserName(app, 'twin@life.example')).toEqual([winner!.body.id]);
+    // No directory user was left behind by the losers: the team lists the winner only.
+    expect(ids((await search(app, boss, { type: 'team_member', keyword: 'Twin' })).teamMembers)).toEqual([winner!.body.id]);
+    expect((await scim(app, 'DELETE', `/Users/${winner!.body.id}`)).status).toBe(204);
   });
 
   it('rename: the id stays, the old userName is free and a new hire who takes it is a different person', async () => {
@@ -114,6 +125,13 @@ describeEachStore('SCIM lifecycle: ids issued by the server, never reassigned', 
     expect(rehired.body.id).not.toBe(jones);
     expect((await callAs(app, jones, '/users/current/info')).body.error.code).toBe('token_user_unknown');
     expect((await callAs(app, rehired.body.id, '/users/current/info')).status).toBe(200);
+  });
+
+  it('two creates of one group displayName at once make one group', async () => {
+    const answers = await Promise.all(Array.from({ length: 4 }, () => scim(app, 'POST', '/Groups', { schemas: [GROUP_SCHEMA], displayName: 'Twins' })));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409, 409, 409]);
+    const listed = await scim(app, 'GET', filtered('/Groups', 'displayName eq "Twins"'));
+    expect(listed.body.Resources.map((group: { id: string }) => group.id)).toEqual(answers.filter((answer) => answer.status === 201).map((answer) => answer.body.id));
   });
 
   it('groups: a deleted group\'s name goes to a new group with a new id', async () => {

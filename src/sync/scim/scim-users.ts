@@ -70,13 +70,20 @@ export class ScimUsers {
     }
     const existing = await this.userToTakeOver(this.record(nameKey, user, undefined, true).email);
     const id = existing?.id ?? randomUUID();
-    const active = user.active !== false;
-    await applyChange(this.context, 'POST /Users', {
-      upsert: { teams: await missingTeam(this.context), users: [this.record(id, user, existing, active)] },
-    });
     const now = nowText(this.context);
     const row = this.rowOf(id, user, now, now);
-    await this.context.resources.put(row);
+    // The resource first: it holds the userName (a unique key), so of two creates at once one wins.
+    if (!(await this.context.resources.create(row))) {
+      throw new ScimProblem(409, 'uniqueness', `a user with userName "${String(user.userName)}" exists`);
+    }
+    try {
+      await applyChange(this.context, 'POST /Users', {
+        upsert: { teams: await missingTeam(this.context), users: [this.record(id, user, existing, user.active !== false)] },
+      });
+    } catch (error) {
+      await this.context.resources.remove('User', id);
+      throw error;
+    }
     return this.shape((await this.represent([row]))[0]!, undefined);
   }
 
