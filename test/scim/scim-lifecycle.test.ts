@@ -6,7 +6,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { composeDirectoryChanges } from '../../src/directory-writes.js';
 import { upsertFiles } from '../../src/store/directory-writer.js';
+import { sqlScimResources } from '../../src/store/scim-resources.js';
 import { buildTestApp } from '../helpers/app.js';
 import { describeEachStore } from '../helpers/stores.js';
 import { ids, search } from '../search/search-http.js';
@@ -17,6 +19,8 @@ const person = (userName: string, displayName: string, email = userName) => ({ s
 
 const byUserName = async (app: FastifyInstance, userName: string) => (await scim(app, 'GET', filtered('/Users', `userName eq "${userName}"`))).body.Resources.map((user: { id: string }) => user.id);
 
+const config = scimConfig('lifeco');
+
 describeEachStore('SCIM lifecycle: ids issued by the server, never reassigned', (store) => {
   let app: FastifyInstance;
   let alice: string;
@@ -25,7 +29,7 @@ describeEachStore('SCIM lifecycle: ids issued by the server, never reassigned', 
   let support: string;
 
   beforeAll(async () => {
-    app = await buildTestApp(store(), scimConfig('lifeco'));
+    app = await buildTestApp(store(), config);
     const created = await scim(app, 'POST', '/Users', person('boss@life.example', 'Big Boss'));
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     boss = created.body.id;
@@ -132,6 +136,26 @@ describeEachStore('SCIM lifecycle: ids issued by the server, never reassigned', 
     expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409, 409, 409]);
     const listed = await scim(app, 'GET', filtered('/Groups', 'displayName eq "Twins"'));
     expect(listed.body.Resources.map((group: { id: string }) => group.id)).toEqual(answers.filter((answer) => answer.status === 201).map((answer) => answer.body.id));
+  });
+
+  it('a user provisioned when the id was the userName keeps that id: read, renamed, deleted, and rehired as a new person', async () => {
+    // What an earlier version stored: the directory user and the SCIM resource, both with id = userName.
+    const legacy = 'legacy@life.example';
+    const written = await composeDirectoryChanges(config, store()).apply({ upsert: { users: [{ id: legacy, name: 'Lee Gacy', email: legacy, teamId: 'lifeco' }] } }, { source: 'scim' });
+    expect(written.ok).toBe(true);
+    const now = new Date().toISOString();
+    await sqlScimResources(store().db).put({ kind: 'User', id: legacy, teamId: 'lifeco', nameKey: legacy, externalId: null, attributes: { userName: legacy, displayName: 'Lee Gacy' }, createdAt: now, updatedAt: now });
+
+    expect(await byUserName(app, legacy)).toEqual([legacy]);
+    const renamed = await scim(app, 'PATCH', `/Users/${encodeURIComponent(legacy)}`, patchOp({ op: 'replace', path: 'userName', value: 'lee.gacy@life.example' }));
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    expect(renamed.body.id).toBe(legacy);
+    expect((await callAs(app, legacy, '/users/current/info')).status).toBe(200);
+    expect((await scim(app, 'DELETE', `/Users/${encodeURIComponent(legacy)}`)).status).toBe(204);
+    const rehired = await scim(app, 'POST', '/Users', person(legacy, 'Lee Gacy'));
+    expect(rehired.status).toBe(201);
+    expect(rehired.body.id).not.toBe(legacy);
+    expect((await callAs(app, legacy, '/users/current/info')).body.error.code).toBe('token_user_unknown');
   });
 
   it('groups: a deleted group\'s name goes to a new group with a new id', async () => {
