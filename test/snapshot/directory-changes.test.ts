@@ -179,7 +179,9 @@ describeEachStore('directory changes: the one validated path', (store) => {
       const leftOut = await refused({ upsert: { teams: [{ id: 'acme', name: 'Acme' }, { id: 'other', name: 'Other' }] } }, { replace: true });
       expect(leftOut.problems).toEqual(expect.arrayContaining([{ path: '$', message: 'leaves team "other" with no active users (it had 1)' }]));
       // A leaver is never refused, the team's last active user too: deactivated, or removed by name.
-      expect(await api({ upsert: { users: [{ id: 'olga', name: 'Olga Petrova', teamId: 'other', active: false }] } })).toMatchObject({ ok: true, diff: { deactivatedUsers: ['olga'] } });
+      const all = await exported();
+      const leaverInReplace = { ...all, users: all.users.map((user) => (user.id === 'olga' ? { ...user, active: false } : user)) };
+      expect(await api({ upsert: leaverInReplace as never }, { replace: true })).toMatchObject({ ok: true, diff: { deactivatedUsers: ['olga'] } });
       expect(await api({ remove: { users: ['olga'] } })).toMatchObject({ ok: true, diff: { removed: { users: ['olga'] } } });
       const allowed = await api({ upsert: {} }, { replace: true, allowEmpty: true });
       expect(allowed.ok && allowed.diff.removed.teams).toEqual(['acme', 'other']);
