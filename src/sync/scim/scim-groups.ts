@@ -106,13 +106,24 @@ export class ScimGroups {
     }
     const department: DepartmentRecord = { id: old.id, name: segments.at(-1)!.slice(0, 500), teamId: this.context.teamId, parentId };
     const change: DirectoryChange = { upsert: { teams: await missingTeam(this.context), departments: [department], users: await this.membershipChanges(old.id, group.members, creating) } };
-    await applyChange(this.context, detail, change);
     const attributes: ScimObject = { ...group };
     delete attributes.id;
     delete attributes.meta;
     delete attributes.members; // read from the directory
     const row: ScimResourceRow = { ...old, nameKey, externalId: typeof group.externalId === 'string' ? group.externalId : null, attributes, updatedAt: nowText(this.context) };
-    await this.context.resources.put(row);
+    if (creating) {
+      // The resource first: it holds the displayName (a unique key), so of two creates at once one wins.
+      if (!(await this.context.resources.create(row))) throw new ScimProblem(409, 'uniqueness', `a group with displayName "${String(group.displayName)}" exists`);
+      try {
+        await applyChange(this.context, detail, change);
+      } catch (error) {
+        await this.context.resources.remove('Group', row.id);
+        throw error;
+      }
+    } else {
+      await applyChange(this.context, detail, change);
+      await this.context.resources.put(row);
+    }
     return this.shape(await this.represent(row, true), undefined);
   }
 
