@@ -2,7 +2,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import { POSTGRES_TABLES_SQL, postgresBackupTables, quoteTable, SEEDED_TABLES, SQLITE_TABLES_SQL, sqliteBackupTables } from './backup-tables.js';
 import type { DialectName } from './dialect.js';
 import type { Database } from './schema.js';
-import type { StoreRow } from './store-snapshot.js';
+import type { StoreRow } from './store-snapshot-shape.js';
 
 /** Bind parameters per INSERT statement, well under SQLite's and PostgreSQL's limits. */
 const MAX_PARAMETERS = 10_000;

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { POSTGRES_TABLES_SQL, postgresBackupTables, quoteTable } from '../backup-tables.js';
-import type { StoreRow, StoreSnapshot } from '../store-snapshot.js';
+import type { StoreRow, StoreSnapshot } from '../store-snapshot-shape.js';
 
 /**
  * A snapshot of a PostgreSQL schema: one REPEATABLE READ READ ONLY transaction on a connection of its own
