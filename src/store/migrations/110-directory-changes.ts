@@ -49,7 +49,11 @@ async function sqliteFeed(db: Kysely<unknown>): Promise<void> {
     key TEXT NOT NULL,
     UNIQUE (subject, key))`.execute(db);
   for (const { table, subject, key } of FEED_SOURCES) {
-    const put = (row: 'NEW' | 'OLD', when = '') => `INSERT OR REPLACE INTO directory_changes (subject, key) SELECT '${subject}', ${row}.${key}${when};`;
+    // DELETE then INSERT, not INSERT OR REPLACE: an outer statement's conflict clause (an upsert) would
+    // override the trigger's and fail on the feed's unique key.
+    const put = (row: 'NEW' | 'OLD', when = '') =>
+      `DELETE FROM directory_changes WHERE subject = '${subject}' AND key = ${row}.${key}${when.replace('WHERE', 'AND')};` +
+      ` INSERT INTO directory_changes (subject, key) SELECT '${subject}', ${row}.${key}${when};`;
     await sql.raw(`CREATE TRIGGER ${table}_feed_insert AFTER INSERT ON ${table} BEGIN ${put('NEW')} END`).execute(db);
     await sql.raw(`CREATE TRIGGER ${table}_feed_delete AFTER DELETE ON ${table} BEGIN ${put('OLD')} END`).execute(db);
     await sql
