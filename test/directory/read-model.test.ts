@@ -1,12 +1,13 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ModelDirectory } from '../../src/directory/read-model/model-directory.js';
 import { ROLES, type Grant, type PrincipalKind } from '../../src/directory/types.js';
-import type { OpenDatabase } from '../../src/store/database.js';
+import { openDatabase, type OpenDatabase } from '../../src/store/database.js';
 import { putFileContent, rebuildDepartmentClosure, replaceGrants, upsertDepartments, upsertFiles, upsertTeams, upsertUsers } from '../../src/store/directory-writer.js';
 import { StoreModelSource } from '../../src/store/read-model/store-model-source.js';
 import { SqlDirectory } from '../../src/store/sql-directory.js';
-import { describeEachStore } from '../helpers/stores.js';
+import { createTestSchema, describeEachStore, postgresUrl } from '../helpers/stores.js';
 import { referenceFromRows } from './read-model-reference.js';
 
 /** A small deterministic generator (mulberry32), so a failure repeats with its seed. */
@@ -160,5 +161,61 @@ describeEachStore('the read model, after random directory writes', (store) => {
     const fresh = new StoreModelSource(store());
     await expectModelEqualsReference(store(), new ModelDirectory(fresh, new SqlDirectory(store().db)), 'fresh load');
     fresh.close();
+  }, 60_000);
+});
+
+describe.runIf(postgresUrl)('the read model on two instances [postgres]', () => {
+  it('a write on one instance is seen by the other at its next catch-up; one made while the model loads is not missed; a restart rebuilds it', async () => {
+    const { schema, drop } = await createTestSchema();
+    const first = await openDatabase(postgresUrl!, { schema });
+    const second = await openDatabase(postgresUrl!, { schema });
+    const writer = new pg.Client({ connectionString: postgresUrl, options: `-c search_path=${schema}` });
+    await writer.connect();
+    const sources: StoreModelSource[] = [];
+    try {
+      await upsertTeams(first.db, [{ id: 't1', name: 'Acme' }]);
+      // A write in flight while the second instance loads: it commits after the load's snapshot.
+      await writer.query('BEGIN');
+      await writer.query(`INSERT INTO teams (id, name) VALUES ('t2', 'Late')`);
+      const onSecond = new StoreModelSource(second);
+      sources.push(onSecond);
+      await onSecond.loaded;
+      expect(onSecond.model.teams.has('t2')).toBe(false);
+      await writer.query('COMMIT');
+      await onSecond.catchUp();
+      expect(onSecond.model.teams.get('t2')).toEqual({ id: 't2', name: 'Late' });
+
+      // A write through the first instance: the second sees it at its next read of the feed.
+      const onFirst = new StoreModelSource(first);
+      sources.push(onFirst);
+      const firstDirectory = new ModelDirectory(onFirst, new SqlDirectory(first.db));
+      await upsertUsers(first.db, [{ id: 'u1', name: 'Ann', email: null, avatar: null, teamId: 't1', watermark: null, departmentIds: [] }]);
+      expect((await firstDirectory.getUser('u1'))?.name).toBe('Ann');
+      const secondDirectory = new ModelDirectory(onSecond, new SqlDirectory(second.db));
+      // The second instance wrote nothing: without a catch-up (its poll) it still answers from before.
+      expect(await secondDirectory.getUser('u1')).toBeUndefined();
+      await onSecond.catchUp();
+      expect((await secondDirectory.getUser('u1'))?.name).toBe('Ann');
+
+      // Polling: the second instance follows on its own.
+      const polling = new StoreModelSource(second, { pollMs: 20 });
+      sources.push(polling);
+      await polling.loaded;
+      await upsertTeams(first.db, [{ id: 't3', name: 'Polled' }]);
+      await vi.waitFor(() => expect(polling.model.teams.get('t3')?.name).toBe('Polled'), { timeout: 5000, interval: 20 });
+
+      // A restart: a new model on the same store holds everything.
+      const restarted = new StoreModelSource(second);
+      sources.push(restarted);
+      await restarted.loaded;
+      expect([...restarted.model.teams.keys()].sort()).toEqual(['t1', 't2', 't3']);
+      expect(restarted.model.users.get('u1')?.name).toBe('Ann');
+    } finally {
+      for (const source of sources) source.close();
+      await writer.end();
+      await first.close();
+      await second.close();
+      await drop();
+    }
   }, 60_000);
 });
