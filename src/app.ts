@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from './app-context.js';
 import { AuditTrail } from './audit/audit-trail.js';
@@ -40,6 +40,8 @@ import { platformServices } from './platform-wiring.js';
 import type { OpenDatabase } from './store/database.js';
 import { operationsStats } from './store/operations-stats.js';
 import { SqlDirectory } from './store/sql-directory.js';
+import { ModelDirectory } from './directory/read-model/model-directory.js';
+import { READ_MODEL_POLL_MS, StoreModelSource } from './store/read-model/store-model-source.js';
 import { composeDirectoryChanges } from './directory-writes.js';
 import type { DirectoryChangeListener } from './snapshot/directory-changes.js';
 import { DownloadLinks } from './auth/download-link.js';
@@ -114,7 +116,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const fileStorage = deps.fileStorage ?? createFileStorage(config, new SqlFileObjects(deps.store.db), { warn: (details, message) => app.log.warn(details, message) });
   if (!deps.fileStorage) app.addHook('onClose', () => fileStorage.close());
 
-  const directory = deps.directory ?? SqlDirectory.over(deps.store);
+  // The callbacks read the directory from memory (src/directory/read-model/), kept current by the change feed.
+  const readModel = deps.directory ? undefined : startReadModel(app.log.child({ component: 'read-model' }), deps.store);
+  if (readModel) app.addHook('onClose', async () => readModel.close());
+  const directory = deps.directory ?? new ModelDirectory(readModel!, SqlDirectory.over(deps.store));
   const resolveToken = deps.resolveToken ?? defaultTokenResolver(tokenSecrets(config));
   const events = new EventPipeline({ db: deps.store.db, directory, resolveToken, config, log: app.log.child({ component: 'events' }) });
   app.addHook('onReady', async () => void events.start());
@@ -156,6 +161,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.backgroundWorkers ? { workers: deps.backgroundWorkers } : {}),
     overload: overload.refusing,
     retryAfterSeconds: config.limits.retryAfterSeconds,
+    ...(readModel ? { readModel: () => readModel.state } : {}),
     ...(ldapHealth ? { details: { ldapSync: async () => describeSyncHealth(await ldapHealth(), Date.now()) } } : {}),
   });
   addMetricsCollector(
@@ -180,4 +186,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   void context;
 
   return app;
+}
+
+/** The read model of the store's directory, loading from now on, its load time logged. */
+function startReadModel(log: FastifyBaseLogger, store: OpenDatabase): StoreModelSource {
+  const source = new StoreModelSource(store, { pollMs: READ_MODEL_POLL_MS, onError: (error) => log.error({ err: error }, 'the read model could not follow the directory') });
+  source.loaded.then(
+    () => log.info({ loadMs: Math.round(source.loadMs ?? 0), users: source.model.users.size, files: source.model.files.size }, 'directory loaded into memory'),
+    () => {},
+  );
+  return source;
 }
