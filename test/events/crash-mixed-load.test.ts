@@ -63,7 +63,7 @@ for (const dialect of dialects) {
         NOTIFY_WEBHOOK_URLS: receiver.url,
         FILE_STORAGE: `fs:${join(dir, 'files')}`,
       });
-      let server: Awaited<ReturnType<typeof startCli>>;
+      let server!: Awaited<ReturnType<typeof startCli>>;
       let address = '';
       const start = async () => {
         server = await startCli(['serve'], { cwd: dir, env, ready: /curl -H .*\n/, timeoutMs: 240_000, entry: ENTRY });

@@ -90,6 +90,7 @@ describeEachStore('bounded JSON bodies', (store) => {
         fileId: 'plan',
         userId: 'zhang',
         credential: 'token',
+        senderId: 'zhang',
         outcome: 'refused',
         problem: 'kept for the test',
         subject: null,
