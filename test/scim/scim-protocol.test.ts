@@ -68,7 +68,7 @@ describeEachStore('SCIM protocol: discovery, filters, paging, errors', (store) =
   it('describes itself: ServiceProviderConfig, ResourceTypes and Schemas', async () => {
     const config = await scim(app, 'GET', '/ServiceProviderConfig');
     expect(config.status).toBe(200);
-    expect(config.body).toMatchObject({ patch: { supported: true }, filter: { supported: true, maxResults: 200 }, bulk: { supported: false }, etag: { supported: false } });
+    expect(config.body).toMatchObject({ patch: { supported: true }, filter: { supported: true, maxResults: 200 }, bulk: { supported: false }, etag: { supported: true } });
     expect(config.body.authenticationSchemes[0].type).toBe('oauthbearertoken');
 
     const types = await scim(app, 'GET', '/ResourceTypes');

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { UserRecord } from '../../snapshot/records.js';
 import type { UserState } from '../../store/directory-state.js';
 import type { ScimResourceRow } from '../../store/scim-resources.js';
-import { applyChange, equalityOf, listPage, metaOf, missingTeam, nowText, type ScimContext, type ScimDocument, type ScimObject } from './scim-context.js';
+import { applyChange, checkIfMatch, equalityOf, listPage, metaOf, missingTeam, nowText, versionIn, versionOf, type ScimContext, type ScimDocument, type ScimObject } from './scim-context.js';
 import { asScimProblem, matchFilter, normalisePatch, normaliseResource, parseQuery, ScimProblem, scimmy, SCIMMY, type ListQuery } from './scim-protocol.js';
 
 type AttributeFilter = ReturnType<typeof parseQuery>['attributes'];
@@ -99,15 +99,17 @@ export class ScimUsers {
     return sameEmail.find((user) => !linked.has(user.id));
   }
 
-  async replace(id: string, body: unknown): Promise<ScimDocument> {
+  async replace(id: string, body: unknown, ifMatch?: string): Promise<ScimDocument> {
     const old = await this.row(id);
+    if (ifMatch !== undefined) checkIfMatch(ifMatch, versionIn((await this.represent([old]))[0]!));
     const user = scimmy(() => new SCIMMY.Schemas.User(normaliseResource(body), 'in')) as unknown as ScimObject;
     return this.write(old, user, `PUT /Users/${id}`);
   }
 
-  async patch(id: string, body: unknown): Promise<ScimDocument> {
+  async patch(id: string, body: unknown, ifMatch?: string): Promise<ScimDocument> {
     const old = await this.row(id);
     const [current] = await this.represent([old]);
+    checkIfMatch(ifMatch, versionIn(current!));
     let written: ScimDocument | undefined;
     const message = scimmy(() => new SCIMMY.Messages.PatchOp(normalisePatch(body) as ConstructorParameters<typeof SCIMMY.Messages.PatchOp>[0]));
     try {
@@ -127,8 +129,9 @@ export class ScimUsers {
    * their creator). Either way the SCIM resource is gone: a GET answers 404, the `userName` is free, and a
    * later POST with it creates a new person with a new id (the leaver stays locked out).
    */
-  async remove(id: string): Promise<void> {
+  async remove(id: string, ifMatch?: string): Promise<void> {
     const row = await this.row(id);
+    if (ifMatch !== undefined) checkIfMatch(ifMatch, versionIn((await this.represent([row]))[0]!));
     const creators = await this.context.directory.fileCreators([row.id]);
     const [user] = await this.context.directory.users([row.id]);
     if (user && creators.has(row.id)) {
@@ -202,7 +205,8 @@ export class ScimUsers {
   private async represent(rows: ScimResourceRow[]): Promise<ScimObject[]> {
     const users = new Map((await this.context.directory.users(rows.map((row) => row.id))).map((user) => [user.id, user]));
     return rows.map((row) => {
-      const data: ScimObject = { ...row.attributes, id: row.id, meta: metaOf(this.context, row), active: users.get(row.id)?.active ?? false };
+      const active = users.get(row.id)?.active ?? false;
+      const data: ScimObject = { ...row.attributes, id: row.id, meta: { ...metaOf(this.context, row), version: versionOf([row.attributes, row.updatedAt, active]) }, active };
       const schemas = new Set((data.schemas as string[] | undefined) ?? []);
       if (data[ENTERPRISE] !== undefined) schemas.add(ENTERPRISE);
       data.schemas = [SCIMMY.Schemas.User.id, ...[...schemas].filter((schema) => schema !== SCIMMY.Schemas.User.id)];
