@@ -63,19 +63,21 @@ for (const dialect of dialects) {
         NOTIFY_WEBHOOK_URLS: receiver.url,
         FILE_STORAGE: `fs:${join(dir, 'files')}`,
       });
-      let server!: Awaited<ReturnType<typeof startCli>>;
+      let server: Awaited<ReturnType<typeof startCli>> | undefined;
       let address = '';
       const start = async () => {
-        server = await startCli(['serve'], { cwd: dir, env, ready: /curl -H .*\n/, timeoutMs: 240_000, entry: ENTRY });
-        address = /listening on (\S+)/.exec(server.stdout())![1]!;
+        const started = await startCli(['serve'], { cwd: dir, env, ready: /curl -H .*\n/, timeoutMs: 240_000, entry: ENTRY });
+        server = started;
+        address = /listening on (\S+)/.exec(started.stdout())![1]!;
+        return started;
       };
       cleanups.push(async () => server?.stop());
-      await start(); // seeds the demo directory
+      let current = await start(); // seeds the demo directory
 
       const token = mintUserToken('zhangsan', CLI_TOKEN_SECRET, 3600);
-      /** One request to whichever instance is up; its status, 0 when the connection failed (not acknowledged). */
       /** Answers by request (method and first path segments) and status: what the log line reports. */
       const answers = new Map<string, number>();
+      /** One request to whichever instance is up; its status, 0 when the connection failed (not acknowledged). */
       const send = async (method: string, path: string, headers: Record<string, string>, body: string | Buffer): Promise<number> => {
         try {
           const response = await fetch(`${address}${path}`, { method, headers, body, signal: AbortSignal.timeout(10_000) });
@@ -145,10 +147,11 @@ for (const dialect of dialects) {
       for (let kill = 0; kill < KILLS; kill++) {
         // A seeded moment: after 10 to 40 more acknowledgements, with requests of every kind in flight.
         await untilAcknowledged(10 + Math.floor(random() * 30));
-        const exited = new Promise((resolve) => server.child.once('exit', resolve));
-        server.child.kill('SIGKILL');
+        const killed = current;
+        const exited = new Promise((resolve) => killed.child.once('exit', resolve));
+        killed.child.kill('SIGKILL');
         await exited;
-        await start();
+        current = await start();
       }
       await untilAcknowledged(20);
       stop = true;
