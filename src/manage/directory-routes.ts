@@ -6,7 +6,8 @@ import { notFound } from '../http/errors.js';
 import { errorResponses } from '../http/schemas.js';
 import { directoryRecords } from '../snapshot/directory-records.js';
 import type { DirectorySection } from '../snapshot/directory-store.js';
-import { recordChanges, recordTag, type WritePrecondition } from '../snapshot/record-changes.js';
+import { shareNotices } from '../notify/share-notices.js';
+import { GrantBodySchema, recordChanges, recordTag, type WritePrecondition } from '../snapshot/record-changes.js';
 import { DepartmentRecordSchema, FileRecordSchema, IdSchema, SharingEntrySchema, TeamRecordSchema, UserRecordSchema } from '../snapshot/records.js';
 import { decodeCursor, encodeCursor, listPageSchema, listQueryProperties } from './list-cursor.js';
 import { ProblemsErrorSchema, replyWithRefusal, validatedBySnapshotRules } from './record-validation.js';
@@ -65,7 +66,7 @@ const refusals = { 400: ProblemsErrorSchema, 404: ProblemsErrorSchema, 409: Prob
 export const directoryManageRoutes: FastifyPluginAsync<{ context: AppContext }> = async (plugin, { context }) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const records = directoryRecords(context.store);
-  const writes = recordChanges(context.directoryChanges, 'api');
+  const writes = recordChanges(context.directoryChanges, 'api', { onShared: shareNotices(context.config) });
 
   for (const { section, path, param, schema, label, note } of RESOURCES) {
     const params = Type.Object({ [param]: IdSchema });
@@ -147,7 +148,7 @@ export const directoryManageRoutes: FastifyPluginAsync<{ context: AppContext }> 
         summary: "Give a user, department or team a role on a file (replaces that principal's role)",
         security: SECURITY,
         params: GrantParams,
-        body: Type.Object({ role: SharingEntrySchema.properties.role }),
+        body: GrantBodySchema,
         response: { 200: GrantSchema, ...refusals, ...errorResponses(401, 413, 415) },
       },
     },

@@ -19,6 +19,18 @@ export interface GrantBody {
   role: Role;
 }
 
+/** A file newly shared with one person through a grant (a role changed, or a department or team, is not). */
+export interface NewShare {
+  fileId: string;
+  userId: string;
+  role: Role;
+  /** Who shared it, as the caller says (`sharedBy`); null: not said. */
+  byUserId: string | null;
+}
+
+/** Runs in the grant's transaction: what it writes (a notice) commits or rolls back with the grant. */
+export type ShareListener = (db: DirectoryWriteTurn['db'], share: NewShare) => Promise<void>;
+
 /** What a write may require of the stored record: that it still is the version the client read (`If-Match`). */
 export interface WritePrecondition {
   /** The ETag the client read (a list of them, or `*` for any stored version), from `If-Match`. */
@@ -36,13 +48,21 @@ export interface RecordChanges {
   ): Promise<{ ok: true; created: boolean; record: DirectoryRecord } | RecordRefusal>;
   /** Removes the record `id` (404 when there is none, 409 when rows still depend on it). */
   remove(section: DirectorySection, id: string, precondition?: WritePrecondition): Promise<{ ok: true } | RecordRefusal>;
-  /** Sets one principal's role on a file (`body`: `{ role }`): the file's sharing with that entry replaced. */
+  /** Sets one principal's role on a file (`body`: `{ role, sharedBy? }`): the file's sharing with that entry replaced. */
   putGrant(fileId: string, principal: string, body: unknown): Promise<{ ok: true; grant: GrantBody } | RecordRefusal>;
   /** Removes one principal's grant on a file. */
   removeGrant(fileId: string, principal: string): Promise<{ ok: true } | RecordRefusal>;
 }
 
-const checkGrantBody = Compile(Type.Object({ role: SharingEntrySchema.properties.role }, { additionalProperties: false }) as TSchema);
+/** A grant's body: the role, and optionally the user who shared (named in the notice the person gets). */
+export const GrantBodySchema = Type.Object(
+  {
+    role: SharingEntrySchema.properties.role,
+    sharedBy: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'the user who shared the file: the notice the person gets names them' })),
+  },
+  { additionalProperties: false },
+);
+const checkGrantBody = Compile(GrantBodySchema as TSchema);
 
 /**
  * The entity tag of a record as the management API answers it: a digest of its stored form, so any
@@ -66,7 +86,7 @@ export function tagMatches(ifMatch: string, stored: DirectoryRecord | undefined)
  * what is stored (a grant changes the file's sharing as stored, an If-Match compares with it) reads it
  * inside the directory's write turn, so a concurrent write is never lost in between.
  */
-export function recordChanges(changes: DirectoryChanges, source: string): RecordChanges {
+export function recordChanges(changes: DirectoryChanges, source: string, options: { onShared?: ShareListener } = {}): RecordChanges {
   const applyIn = (turn: DirectoryWriteTurn, change: Parameters<DirectoryChanges['apply']>[0]) => turn.changes.apply(change, { source, allowEmpty: true });
 
   /** The refusal of a write whose If-Match does not match the stored record (412), if it does not. */
@@ -116,9 +136,14 @@ export function recordChanges(changes: DirectoryChanges, source: string): Record
       return changes.inTurn(async (turn) => {
         const file = await grantTarget(turn, fileId, principal, bodyProblems);
         if ('ok' in file) return file;
-        const sharing = [...(file.sharing ?? []).filter((entry) => entry.principal !== principal), { principal, role }];
+        const before = file.sharing ?? [];
+        const sharing = [...before.filter((entry) => entry.principal !== principal), { principal, role }];
         const result = await applyIn(turn, { upsert: { files: [{ ...file, sharing }] } });
         if (!result.ok) return relative(result, [`$.files[0].sharing[${sharing.length - 1}]`, '$.files[0]']);
+        const person = parsePrincipal(principal);
+        if (options.onShared && person?.kind === 'user' && !before.some((entry) => entry.principal === principal)) {
+          await options.onShared(turn.db, { fileId, userId: person.id, role, byUserId: (body as { sharedBy?: string }).sharedBy ?? null });
+        }
         return { ok: true as const, grant: { fileId, principal, role } };
       });
     },
