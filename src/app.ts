@@ -109,6 +109,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // The callbacks read the directory from memory (src/directory/read-model/), kept current by the change feed.
   const readModel = deps.directory ? undefined : (deps.readModel ?? startReadModel(app.log.child({ component: 'read-model' }), deps.store));
   if (readModel) app.addHook('onClose', async () => readModel.close());
+  // A model the app started itself (library use, tests) is loaded before the app is ready; server.ts passes
+  // its own and listens meanwhile, /readyz answering 503 until the load is done.
+  if (readModel && !deps.readModel) app.addHook('onReady', async () => readModel.loaded.catch(() => {}));
   const directory = deps.directory ?? new ModelDirectory(readModel!, SqlDirectory.over(deps.store));
   const resolveToken = deps.resolveToken ?? defaultTokenResolver(tokenSecrets(config));
   const events = new EventPipeline({ db: deps.store.db, directory, resolveToken, config, log: app.log.child({ component: 'events' }) });
