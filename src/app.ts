@@ -62,6 +62,8 @@ export interface AppDeps {
   logger?: boolean;
   /** The server's background workers, for /readyz (server.ts passes them; absent = the app runs none). */
   backgroundWorkers?: () => readonly WorkerState[];
+  /** The store's read model (server.ts starts it to report its load); defaults to one started by the app. */
+  readModel?: StoreModelSource;
   /** More collectors for /metrics (see `addMetricsCollector`). */
   metricsCollectors?: readonly MetricsCollector[];
   /** Run inside every directory change's transaction, after its writes (seat tasks, audit rows, …). */
@@ -117,8 +119,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (!deps.fileStorage) app.addHook('onClose', () => fileStorage.close());
 
   // The callbacks read the directory from memory (src/directory/read-model/), kept current by the change feed.
-  const readModel = deps.directory ? undefined : startReadModel(app.log.child({ component: 'read-model' }), deps.store);
+  const readModel = deps.directory ? undefined : (deps.readModel ?? startReadModel(app.log.child({ component: 'read-model' }), deps.store));
   if (readModel) app.addHook('onClose', async () => readModel.close());
+  // A model the app started itself (library use, tests) is loaded before the app is ready; server.ts passes
+  // its own and listens meanwhile, /readyz answering 503 until the load is done.
+  if (readModel && !deps.readModel) app.addHook('onReady', async () => readModel.loaded.catch(() => {}));
   const directory = deps.directory ?? new ModelDirectory(readModel!, SqlDirectory.over(deps.store));
   const resolveToken = deps.resolveToken ?? defaultTokenResolver(tokenSecrets(config));
   const events = new EventPipeline({ db: deps.store.db, directory, resolveToken, config, log: app.log.child({ component: 'events' }) });

@@ -12,6 +12,7 @@ import { startSyncTasks } from './sync/ldap/ldap-sync-task.js';
 import { ldapSyncDeps } from './sync/sync-deps.js';
 import { retentionMetricsCollector } from './http/event-metrics.js';
 import { Pruner, retentionTask } from './retention/retention.js';
+import { READ_MODEL_POLL_MS, StoreModelSource } from './store/read-model/store-model-source.js';
 
 /** A background task that lives as long as the server (the reminder scheduler, the outbox worker, …). */
 export interface BackgroundTask {
@@ -26,6 +27,8 @@ export interface RunningServer {
   address: string;
   /** What the demo import loaded on this start; null when the store already had users (or seeding was off). */
   seeded: ImportCounts | null;
+  /** The directory loaded into memory (the read model): how long it took and what it holds. */
+  directoryLoad: { ms: number; users: number; files: number };
   close(): Promise<void>;
 }
 
@@ -58,6 +61,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const pruner = new Pruner(store.db, config.retention);
   let stopping = false;
   let seeded: ImportCounts | null = null;
+  let readModel: StoreModelSource | undefined;
   try {
     // MIGRATE_ON_START=false: migrations are `collab-host migrate`'s job, which must have run first.
     const { pending } = config.database.migrateOnStart ? { pending: [] } : await store.migrations.status();
@@ -65,14 +69,25 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       throw new Error(`the database has ${pending.length} pending migration(s) (${pending.join(', ')}): run collab-host migrate first (MIGRATE_ON_START=false)`);
     }
     if (options.seedDemo ?? !config.production) seeded = await seedDemoIfEmpty(store);
+    readModel = new StoreModelSource(store, {
+      pollMs: READ_MODEL_POLL_MS,
+      onError: (error) => app?.log.error({ err: error, component: 'read-model' }, 'the read model could not follow the directory'),
+    });
     app = await buildApp({
       config,
       store,
+      readModel,
       backgroundWorkers: () => tasks.map((task) => ({ name: task.name, running: !stopping })),
       metricsCollectors: [retentionMetricsCollector(() => pruner.removedTotal)],
     });
     await app.listen({ port: config.port, host: config.host });
+    // Listening meanwhile: /readyz answers 503 (readModel) until the directory is in memory.
+    await readModel.loaded;
+    const { model } = readModel;
+    app.log.info({ component: 'read-model', loadMs: Math.round(readModel.loadMs ?? 0), users: model.users.size, files: model.files.size }, 'directory loaded into memory');
   } catch (error) {
+    readModel?.close();
+    await app?.close();
     await store.close();
     releaseServeLock();
     throw error;
@@ -102,7 +117,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       await store.close();
       releaseServeLock();
     })());
-  return { app: running, store, address: `http://${host}:${port}`, seeded, close };
+  const { model } = readModel!;
+  const directoryLoad = { ms: Math.round(readModel!.loadMs ?? 0), users: model.users.size, files: model.files.size };
+  return { app: running, store, address: `http://${host}:${port}`, seeded, directoryLoad, close };
 }
 
 /** Closes the server on SIGINT/SIGTERM: stop taking requests, finish the ones in flight, close the store. */

@@ -11,6 +11,8 @@ export interface BannerFacts {
   hasUsers?: boolean;
   /** Counts of the demo import when this start loaded the demo data. */
   seeded?: { users: number; files: number } | null;
+  /** The directory loaded into memory at start: how long it took and what it holds. */
+  directoryLoad?: { ms: number; users: number; files: number };
   /** The management API's key made for this start (ADMIN_API_KEY not set, outside production). */
   ephemeralAdminKey?: string;
 }
@@ -23,6 +25,10 @@ export function startupBanner(config: Config, facts: BannerFacts): string {
   const reachable = facts.address.replace(/\/\/(0\.0\.0\.0|\[::\])(?=:)/, '//127.0.0.1');
   const lines = [`collab-host listening on ${facts.address}`];
   if (facts.seeded) lines.push(`loaded the demo directory (${facts.seeded.users} users, ${facts.seeded.files} files) into an empty store`);
+  if (facts.directoryLoad) {
+    const { ms, users, files } = facts.directoryLoad;
+    lines.push(`directory in memory: ${users} users, ${files} files, loaded in ${ms} ms`);
+  }
   if (facts.user) {
     const header = displayHeaderName(config.headerBrand, 'Token');
     lines.push(

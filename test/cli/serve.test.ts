@@ -25,6 +25,7 @@ describe('collab-host serve (child process)', { timeout: 120_000 }, () => {
       const banner = first.stdout();
       expect(banner).toMatch(/^collab-host listening on http:\/\/127\.0\.0\.1:\d+\n/);
       expect(banner).toContain('loaded the demo directory (24 users, 10 files) into an empty store');
+      expect(banner).toMatch(/\ndirectory in memory: 24 users, 10 files, loaded in \d+ ms\n/);
       const curl = curlLine(banner);
       expect(curl.header).toBe('X-Platform-Token');
       const response = await fetch(curl.url, { headers: { [curl.header]: curl.value } });
@@ -34,7 +35,7 @@ describe('collab-host serve (child process)', { timeout: 120_000 }, () => {
       const address = /listening on (\S+)/.exec(banner)![1]!;
       const ready = await fetch(`${address}/readyz`);
       expect(ready.status).toBe(200);
-      expect(await ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', migrations: 'ok', workers: 'ok', load: 'ok' } });
+      expect(await ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', migrations: 'ok', workers: 'ok', load: 'ok', readModel: 'ok' } });
       // Without ADMIN_API_KEY a development start makes one for itself and prints it: the management API works.
       const key = /management API and console key \(this start only: ADMIN_API_KEY is not set\):\n {2}(\S+)\n/.exec(banner)![1]!;
       expect(banner).toContain(`console: ${address}/console\n`);

@@ -197,6 +197,14 @@ describe.runIf(postgresUrl)('the read model on two instances [postgres]', () => 
       await onSecond.catchUp();
       expect((await secondDirectory.getUser('u1'))?.name).toBe('Ann');
 
+      // A DBA's TRUNCATE: the feed says `all`, and the model is loaded again.
+      await replaceGrants(first.db, ['f1'], [{ fileId: 'f1', principalKind: 'user', principalId: 'u1', role: 'editor' }]);
+      await onSecond.catchUp();
+      expect(onSecond.model.grants.has('f1')).toBe(true);
+      await writer.query('TRUNCATE file_grants');
+      await onSecond.catchUp();
+      expect(onSecond.model.grants.size).toBe(0);
+
       // Polling: the second instance follows on its own.
       const polling = new StoreModelSource(second, { pollMs: 20 });
       sources.push(polling);

@@ -19,13 +19,13 @@ describeEachStore('/healthz and /readyz', (store, dialect) => {
       expect(alive.json()).toEqual({ status: 'ok' });
       const ready = await app.inject({ method: 'GET', url: '/readyz' });
       expect(ready.statusCode).toBe(200);
-      expect(ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', migrations: 'ok', workers: 'ok', load: 'ok' } });
+      expect(ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', migrations: 'ok', workers: 'ok', load: 'ok', readModel: 'ok' } });
 
       workers = [workers[0]!, { name: 'outbox-worker', running: false }];
       const stopped = await app.inject({ method: 'GET', url: '/readyz' });
       expect(stopped.statusCode).toBe(503);
       expect(stopped.headers['retry-after']).toBe('10');
-      expect(stopped.json()).toEqual({ status: 'unavailable', checks: { database: 'ok', migrations: 'ok', workers: 'stopped: outbox-worker', load: 'ok' } });
+      expect(stopped.json()).toEqual({ status: 'unavailable', checks: { database: 'ok', migrations: 'ok', workers: 'stopped: outbox-worker', load: 'ok', readModel: 'ok' } });
 
       workers = [];
       expect((await app.inject({ method: 'GET', url: '/readyz' })).json().checks.workers).toBe('the background workers have not started');
@@ -46,7 +46,7 @@ describeEachStore('/healthz and /readyz', (store, dialect) => {
       const refused = await next.inject({ method: 'GET', url: '/readyz' });
       await next.close();
       expect(refused.statusCode).toBe(503);
-      expect(refused.json().checks).toEqual({ database: 'ok', migrations: 'the database was migrated by a newer version (099-from-a-newer-version)', workers: 'ok', load: 'ok' });
+      expect(refused.json().checks).toEqual({ database: 'ok', migrations: 'the database was migrated by a newer version (099-from-a-newer-version)', workers: 'ok', load: 'ok', readModel: 'ok' });
     } finally {
       await app.close();
       await migrated.close();

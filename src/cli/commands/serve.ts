@@ -25,7 +25,7 @@ export async function serve(args: string[]): Promise<number> {
   const someUser = await bannerUserId(server.store);
   const userId = config.production ? undefined : someUser;
   const user = userId === undefined ? undefined : { id: userId, token: mintUserToken(userId, config.tokenSecret, config.tokenTtlSeconds) };
-  const facts = { address: server.address, seeded: server.seeded, hasUsers: someUser !== undefined };
+  const facts = { address: server.address, seeded: server.seeded, directoryLoad: server.directoryLoad, hasUsers: someUser !== undefined };
   process.stdout.write(startupBanner(config, { ...facts, ...(user ? { user } : {}), ...(ephemeralAdminKey ? { ephemeralAdminKey } : {}) }));
   // Keep running: the signal handlers end the process.
   await new Promise<never>(() => {});

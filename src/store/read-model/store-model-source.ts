@@ -95,7 +95,8 @@ export class StoreModelSource implements ModelSource {
     this.runningFrom = from;
     const running = this.run(async (trx) => {
       const read = await readFeed(trx, this.position, reloadAbove);
-      if (read.overflow) await loadWholeModel(trx, this.model);
+      // `all`: a TRUNCATE of a directory table (migration 110).
+      if (read.overflow || read.changes.some((change) => change.subject === 'all')) await loadWholeModel(trx, this.model);
       else await reloadChanged(trx, this.model, read.changes);
       this.position = read.position;
     }).then(() => {
