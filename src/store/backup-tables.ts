@@ -5,6 +5,12 @@
  * rebuild as the restore inserts those rows. Both stores thus back up the same set of tables.
  */
 
+/**
+ * The directory's change feed (migration 110): the triggers on the directory tables write it again as the
+ * restore inserts their rows, and its form differs by store (PostgreSQL's rows carry transaction ids).
+ */
+const CHANGE_FEED = new Set(['directory_changes']);
+
 /** SQLite tables kept by the search triggers (migrations 003, 006) or filled once by a migration. */
 const SQLITE_DERIVED = new Set(['search_positions', 'search_docs', 'search_file_docs', 'search_grams']);
 
@@ -19,14 +25,14 @@ export function sqliteBackupTables(tables: ReadonlyArray<{ name: string; sql: st
   const virtual = tables.filter((table) => /^CREATE VIRTUAL TABLE/i.test(table.sql ?? '')).map((table) => table.name);
   return tables
     .map((table) => table.name)
-    .filter((name) => !name.startsWith('sqlite_') && !name.startsWith('kysely_') && !SQLITE_DERIVED.has(name))
+    .filter((name) => !name.startsWith('sqlite_') && !name.startsWith('kysely_') && !SQLITE_DERIVED.has(name) && !CHANGE_FEED.has(name))
     .filter((name) => !virtual.some((fts) => name === fts || name.startsWith(`${fts}_`)))
     .sort();
 }
 
 /** The tables to back up among a PostgreSQL schema's base tables, sorted by name. */
 export function postgresBackupTables(names: readonly string[]): string[] {
-  return names.filter((name) => !name.startsWith('kysely_')).sort();
+  return names.filter((name) => !name.startsWith('kysely_') && !CHANGE_FEED.has(name)).sort();
 }
 
 /** The SQLite query listing tables for sqliteBackupTables. */
