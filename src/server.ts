@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
@@ -42,6 +43,10 @@ export interface StartOptions {
  * naming it; one that goes away later only makes /readyz and the requests that need it answer 503.
  */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+  // A port in use fails the start before the store is opened and migrated (the listen below still checks).
+  await assertPortFree(config).catch((error: unknown) => {
+    throw startFailure(error, config);
+  });
   let app: FastifyInstance | undefined;
   const store = await openDatabase(config.databaseUrl, {
     poolSize: config.database.poolSize,
@@ -68,8 +73,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     });
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
+    // Whatever started must stop, or its timers keep a failed start alive (the event processor polls a closed store).
+    await app?.close().catch(() => undefined);
     await store.close();
-    throw error;
+    throw startFailure(error, config);
   }
   // Reminder scheduler and notification outbox worker (stopped first on close).
   tasks.push(...startEventTasks(config, store, app.log.child({ component: 'events' })));
@@ -96,6 +103,31 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       await store.close();
     })());
   return { app: running, store, address: `http://${host}:${port}`, seeded, close };
+}
+
+/** Binds the configured address once and lets it go; port 0 (any free port) needs no check. */
+async function assertPortFree(config: Config): Promise<void> {
+  if (config.port === 0) return;
+  const probe = createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', reject);
+    probe.listen({ port: config.port, host: config.host, exclusive: true }, () => probe.close(() => resolve()));
+  });
+}
+
+/** Listen errors as one line a person can act on; anything else as it was. */
+function startFailure(error: unknown, config: Config): unknown {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const where = `${config.host}:${config.port}`;
+  if (code === 'EADDRINUSE') return new StartError(`cannot listen on ${where}: the port is in use (another collab-host?); stop it or set PORT`);
+  if (code === 'EACCES') return new StartError(`cannot listen on ${where}: permission denied; choose a PORT above 1023`);
+  if (code === 'EADDRNOTAVAIL') return new StartError(`cannot listen on ${where}: this machine has no such address; check HOST`);
+  return error;
+}
+
+/** A start that failed for a reason the operator can fix; the message is the whole story (no stack). */
+export class StartError extends Error {
+  override name = 'StartError';
 }
 
 /** Closes the server on SIGINT/SIGTERM: stop taking requests, finish the ones in flight, close the store. */

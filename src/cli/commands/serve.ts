@@ -5,16 +5,19 @@ import { closeOnSignals, startServer } from '../../server.js';
 import { startupBanner } from '../../startup-banner.js';
 import { parseCommandArgs } from '../command-args.js';
 
-const USAGE = `usage: collab-host serve
+const USAGE = `usage: collab-host serve [--port PORT] [--host HOST]
 
 Runs the service with the configuration of the environment (and .env): the callbacks, /events, the
 management API, the console and the background workers, until SIGINT or SIGTERM. On a store without
-users outside production it loads the demo company first. See docs/operations.md.`;
+users outside production it loads the demo company first. --port and --host stand for PORT and HOST
+(and win over them). See docs/operations.md.`;
 
 /** `collab-host serve`: runs the service until SIGINT or SIGTERM (pending migrations first, unless MIGRATE_ON_START=false). */
 export async function serve(args: string[]): Promise<number> {
-  parseCommandArgs({ usage: USAGE, options: {} }, args);
-  const { config, ephemeralAdminKey } = withEphemeralAdminKey(loadConfig());
+  const { values } = parseCommandArgs({ usage: USAGE, options: { port: { type: 'string' }, host: { type: 'string' } } }, args);
+  // Checked as the variables are: `--port x` is reported as `PORT must be …`.
+  const env = { ...process.env, ...(values.port === undefined ? {} : { PORT: values.port }), ...(values.host === undefined ? {} : { HOST: values.host }) };
+  const { config, ephemeralAdminKey } = withEphemeralAdminKey(loadConfig(env));
   const server = await startServer(config);
   closeOnSignals(server, (message) => process.stderr.write(`${message}\n`));
   // Outside production: a user to try the service as, with a fresh token and a curl line.
