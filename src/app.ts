@@ -31,7 +31,7 @@ import { manageApi } from './manage/index.js';
 import { scimRoutes } from './scim/scim-routes.js';
 import { platformHeaders } from './http/headers.js';
 import { installValidators } from './http/validators.js';
-import { loggerOptions } from './http/logger.js';
+import { loggerOptions, QuietRequestLog, type LogStream } from './http/logger.js';
 import { platformServices } from './platform-wiring.js';
 import type { OpenDatabase } from './store/database.js';
 import { operationsStats } from './store/operations-stats.js';
@@ -54,6 +54,8 @@ export interface AppDeps {
   resolveToken?: TokenResolver;
   /** false silences request logging (tests); defaults to the configured level. */
   logger?: boolean;
+  /** Where the log goes instead of stdout (tests read it). */
+  logStream?: LogStream;
   /** The server's background workers, for /readyz (server.ts passes them; absent = the app runs none). */
   backgroundWorkers?: () => readonly WorkerState[];
   /** More collectors for /metrics (see `addMetricsCollector`). */
@@ -74,7 +76,8 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
   const app = Fastify({
-    logger: deps.logger === false ? false : loggerOptions(config.logLevel),
+    logger: deps.logger === false ? false : loggerOptions(config.logLevel, deps.logStream),
+    ...(config.production ? {} : { logController: new QuietRequestLog() }),
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
