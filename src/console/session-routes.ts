@@ -5,9 +5,13 @@ import { CSRF_HEADER, type ConsoleSessions } from '../auth/console-sessions.js';
 import { forbidden, unauthorized } from '../http/errors.js';
 import { errorResponses, TimeSchema } from '../http/schemas.js';
 
+/** Sent by the console page when it only asks whether a session exists. */
+const PROBE_HEADER = 'x-console-probe';
+
 const SessionBody = Type.Object({
   csrfToken: Type.String({ description: `send it in ${CSRF_HEADER} with every write to /api` }),
   expiresAt: TimeSchema,
+  platformConfigured: Type.Optional(Type.Boolean({ description: 'PLATFORM_API_URL is set: the /api/platform routes can answer (the page asks them only then)' })),
 });
 
 /**
@@ -15,7 +19,7 @@ const SessionBody = Type.Object({
  * HttpOnly, SameSite=Strict cookie (Secure over https) with the session's lifetime; the page keeps the
  * CSRF token in memory and reads it again from `GET /console/session` after a reload.
  */
-export function sessionRoutes(plugin: FastifyInstance, sessions: ConsoleSessions): void {
+export function sessionRoutes(plugin: FastifyInstance, sessions: ConsoleSessions, facts: { platformConfigured: boolean } = { platformConfigured: false }): void {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['console'];
   const cookieOptions = { path: '/', httpOnly: true, sameSite: 'strict' as const, secure: sessions.options.secureCookie };
@@ -38,7 +42,7 @@ export function sessionRoutes(plugin: FastifyInstance, sessions: ConsoleSessions
         maxAge: session.maxAgeSeconds,
         expires: new Date(Date.parse(session.expiresAt)),
       });
-      return reply.status(201).send({ csrfToken: session.csrfToken, expiresAt: session.expiresAt });
+      return reply.status(201).send({ csrfToken: session.csrfToken, expiresAt: session.expiresAt, platformConfigured: facts.platformConfigured });
     },
   );
 
@@ -46,17 +50,20 @@ export function sessionRoutes(plugin: FastifyInstance, sessions: ConsoleSessions
     '/console/session',
     {
       schema: {
-        summary: "The signed-in console session (its CSRF token and expiry), or 401",
+        summary: `The signed-in console session (its CSRF token and expiry), or 401 (204 with ${PROBE_HEADER}: 1)`,
         tags,
-        response: { 200: SessionBody, ...errorResponses(401, 404) },
+        response: { 200: SessionBody, 204: Type.Null(), ...errorResponses(401, 404) },
       },
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       const token = cookieOf(request, sessions);
       const session = token === undefined ? undefined : await sessions.verify(token);
+      // The console asks on every load whether it is signed in: "no" is an answer there, not an error
+      // (a 401 would show in the browser's console before anyone signed in).
+      if (!session && request.headers[PROBE_HEADER] === '1') return reply.status(204).send(null);
       if (!session) throw unauthorized('not signed in to the console', 'console_session_invalid');
-      return session;
+      return { ...session, platformConfigured: facts.platformConfigured };
     },
   );
 
