@@ -175,6 +175,9 @@ describeEachStore('console in a real browser', (store, dialect) => {
       expect(await editable.locator('ul.paths').textContent()).toBe('department 研发中心: editor — via 研发中心 › 前端组 › Web 小组');
       expect(await page.locator('tr[data-permission="manageable"] .badge').textContent()).toBe('no');
       expect(new URL(page.url()).hash).toBe('#/explain?user=wangwu&file=plan-2024q3');
+      // The picks read as chosen values (ink, below the box), not as grey placeholders.
+      expect(await page.getByLabel('User', { exact: true }).getAttribute('placeholder')).toBe('search to pick another');
+      expect(await page.locator('.picked strong').allTextContents()).toEqual(['王五', '2024 Q3 季度计划']);
       await shoot('05-explain-access');
     });
 
