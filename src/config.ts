@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, existsSync } from 'node:fs';
 import { parseEnv } from 'node:util';
+import { refuseWeakSecrets } from './config/production-secrets.js';
 import { ConfigError } from './config/config-error.js';
 import { readReportingEveryProblem } from './config/config-problems.js';
 import { databaseConfig, type DatabaseConfig } from './config/database.js';
@@ -39,6 +40,8 @@ export interface Config {
   /** Lifetime of issued user tokens, in seconds. */
   readonly tokenTtlSeconds: number;
   readonly signatureRequired: boolean;
+  /** SIGNATURE_MAX_LIFETIME: the longest lifetime of a received platform signature, in seconds (default 24 h). */
+  readonly signatureMaxLifetimeSeconds: number;
   /** Bearer key of the management API; undefined = the API is off. */
   readonly adminApiKey: string | undefined;
   /** Template of a file's page in the integrator's system; `{fileId}` and `{PUBLIC_URL}` are replaced. */
@@ -102,6 +105,7 @@ function readConfig(env: Env): Config {
 
   const givenTokenSecret = get('TOKEN_SECRET');
   if (!givenTokenSecret && production) throw new ConfigError('TOKEN_SECRET is required when NODE_ENV=production');
+  refuseWeakSecrets(get, production);
   if (givenTokenSecret && givenTokenSecret.length < 16) {
     throw new ConfigError('TOKEN_SECRET must be at least 16 characters');
   }
@@ -116,6 +120,10 @@ function readConfig(env: Env): Config {
   }
 
   const signatureRequired = parseBoolean('SIGNATURE_REQUIRED', get('SIGNATURE_REQUIRED'), true);
+  const signatureMaxLifetimeSeconds = parseDuration(get('SIGNATURE_MAX_LIFETIME') ?? '24h');
+  if (signatureMaxLifetimeSeconds === undefined || signatureMaxLifetimeSeconds < 60 || signatureMaxLifetimeSeconds > 30 * 86_400) {
+    throw new ConfigError('SIGNATURE_MAX_LIFETIME must be a duration from 1m to 30d, such as 24h');
+  }
   const adminApiKey = get('ADMIN_API_KEY');
   if (adminApiKey !== undefined && adminApiKey.length < 16) {
     throw new ConfigError('ADMIN_API_KEY must be at least 16 characters');
@@ -151,6 +159,7 @@ function readConfig(env: Env): Config {
     tokenSecretIsEphemeral: givenTokenSecret === undefined,
     tokenTtlSeconds,
     signatureRequired,
+    signatureMaxLifetimeSeconds,
     adminApiKey,
     fileUrlTemplate,
     notifyWebhookUrls: Object.freeze(notifyWebhookUrls),
@@ -197,6 +206,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     OVERLOAD_EVENT_LOOP_DELAY: '0',
     RATE_LIMIT_MANAGE: 'off',
     RATE_LIMIT_TOKENS: 'off',
+    RATE_LIMIT_AUTH_FAILURES: 'off',
   });
   return Object.freeze({ ...base, ...overrides });
 }

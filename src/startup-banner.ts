@@ -1,4 +1,5 @@
 import type { Config } from './config.js';
+import { productionWarnings } from './config/production-secrets.js';
 import { displayHeaderName } from './http/headers.js';
 import { redactText } from './redaction.js';
 import { redactDatabaseUrl } from './store/availability.js';
@@ -49,6 +50,7 @@ export function startupBanner(config: Config, facts: BannerFacts): string {
     const exports = [`BASE=${reachable}`, ...(facts.user ? [`TOKEN=${facts.user.token}`] : []), ...(facts.ephemeralAdminKey !== undefined ? [`KEY=${facts.ephemeralAdminKey}`] : [])];
     lines.push('for the examples in README.md and docs/, paste:', `  export ${exports.join(' ')}`);
   }
+  lines.push(...productionWarnings(config));
   return `${lines.join('\n')}\n`;
 }
 

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../store/availability.js';
 import { HttpError } from './errors.js';
 import { validationMessage } from './validation-message.js';
@@ -26,17 +26,34 @@ const FRAMEWORK_MESSAGES: Record<string, { status: number; code: string; message
 };
 
 /**
- * Fastify's `frameworkErrors` option: the router's own refusals (a malformed percent-encoding, a path
- * parameter over the limit) answered in the one error shape instead of Fastify's default body.
+ * How a refusal is written for requests under a path prefix: the SCIM routes answer in SCIM's error
+ * schema (src/scim/scim-http.ts passes its shape to `buildApp`'s wiring). Everything else: `errorBody`.
  */
-export function frameworkErrorHandler(error: FastifyError, _request: unknown, reply: FastifyReply): void {
-  const known = FRAMEWORK_MESSAGES[error.code];
-  if (known) {
-    sendError(reply, known.status, known.code, known.message);
-    return;
-  }
-  const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
-  sendError(reply, status, CLIENT_ERROR_CODES[error.code] ?? 'bad_request', 'the request is not valid');
+export interface ErrorShape {
+  prefix: string;
+  body(status: number, code: string, message: string): unknown;
+}
+
+/** The error body for a request path: the first shape whose prefix it has, else the one error shape. */
+export function errorBodyFor(shapes: readonly ErrorShape[], path: string | undefined, status: number, code: string, message: string): unknown {
+  const shape = path === undefined ? undefined : shapes.find((candidate) => path === candidate.prefix || path.startsWith(`${candidate.prefix}/`) || path.startsWith(`${candidate.prefix}?`));
+  return shape ? shape.body(status, code, message) : errorBody(code, message);
+}
+
+/**
+ * Fastify's `frameworkErrors` option: the router's own refusals (a malformed percent-encoding, a path
+ * parameter over the limit: 414) answered in the one error shape (or the shape of the path's prefix)
+ * instead of Fastify's default body, with the given headers (src/http/security-headers.ts).
+ */
+export function frameworkErrorHandlerFor(shapes: readonly ErrorShape[] = [], headers: Readonly<Record<string, string>> = {}) {
+  return function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+    const known = FRAMEWORK_MESSAGES[error.code];
+    const status = known?.status ?? (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400);
+    const code = known?.code ?? CLIENT_ERROR_CODES[error.code] ?? 'bad_request';
+    const body = errorBodyFor(shapes, request.raw.url, status, code, known?.message ?? 'the request is not valid');
+    // These answers skip the hooks (no route was found): the security headers are set here.
+    reply.status(status).headers(headers).type('application/json; charset=utf-8').serializer(JSON.stringify).send(body);
+  };
 }
 
 /**

@@ -3,6 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import { displayHeaderName } from './headers.js';
+import { docsCsp } from './security-headers.js';
 
 /** The sections of /docs, in order; the first whose prefix a route's URL starts with is its tag. */
 const ROUTE_TAGS: ReadonlyArray<{ name: string; description: string; prefixes: readonly string[] }> = [
@@ -54,5 +55,9 @@ export async function installOpenApi(app: FastifyInstance, config: Config): Prom
     // Routes that name no tag are grouped by where they live, so /docs shows sections, not one "default".
     transform: ({ schema, url }) => ({ schema: schema && !schema.tags ? { ...schema, tags: [tagOf(url)] } : schema, url }),
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  // Swagger UI's pages: a strict CSP (docsCsp) and no framing; the base security headers come from the root.
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true, transformStaticCSP: docsCsp });
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.url === '/docs' || request.url.startsWith('/docs/')) reply.header('x-frame-options', 'DENY');
+  });
 }

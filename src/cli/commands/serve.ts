@@ -3,6 +3,8 @@ import { loadConfig, withEphemeralAdminKey } from '../../config.js';
 import { bannerUserId } from '../../demo-data.js';
 import { closeOnSignals, startServer } from '../../server.js';
 import { startupBanner } from '../../startup-banner.js';
+import { SqliteFileServed } from '../../store/sqlite/serve-lock.js';
+import { CliError } from '../cli-error.js';
 import { parseCommandArgs } from '../command-args.js';
 
 const USAGE = `usage: collab-host serve [--port PORT] [--host HOST]
@@ -18,7 +20,9 @@ export async function serve(args: string[]): Promise<number> {
   // Checked as the variables are: `--port x` is reported as `PORT must be …`.
   const env = { ...process.env, ...(values.port === undefined ? {} : { PORT: values.port }), ...(values.host === undefined ? {} : { HOST: values.host }) };
   const { config, ephemeralAdminKey } = withEphemeralAdminKey(loadConfig(env));
-  const server = await startServer(config);
+  const server = await startServer(config).catch((error: unknown) => {
+    throw error instanceof SqliteFileServed ? new CliError(error.message) : error;
+  });
   closeOnSignals(server, (message) => process.stderr.write(`${message}\n`));
   // Outside production: a user to try the service as, with a fresh token and a curl line.
   const someUser = await bannerUserId(server.store);
