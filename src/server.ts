@@ -7,7 +7,7 @@ import { composeDirectoryChanges } from './directory-writes.js';
 import { startEventTasks } from './events/background.js';
 import type { ImportCounts } from './snapshot/import.js';
 import { openDatabase, type OpenDatabase } from './store/database.js';
-import { holdServeLock } from './store/sqlite/serve-lock.js';
+import { serveLockFor } from './store/serve-lock.js';
 import { seatTaskWorker } from './platform-wiring.js';
 import { startSyncTasks } from './sync/ldap/ldap-sync-task.js';
 import { ldapSyncDeps } from './sync/sync-deps.js';
@@ -150,10 +150,4 @@ export function closeOnSignals(server: RunningServer, log: (message: string) => 
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-}
-
-/** One `serve` per SQLite file (src/store/sqlite/serve-lock.ts); nothing to hold for PostgreSQL or an in-memory database. */
-function serveLockFor(databaseUrl: string): () => void {
-  const path = databaseUrl.startsWith('sqlite:') ? databaseUrl.slice('sqlite:'.length) : ':memory:';
-  return path === ':memory:' ? () => {} : holdServeLock(path);
 }
