@@ -32,9 +32,10 @@ describe('collab-host serve (child process)', { timeout: 120_000 }, () => {
       expect(await response.json()).toMatchObject({ id: 'zhangsan', name: '张三', teamGuid: 'galaxy' });
       // Ready: database, migrations, the reminder scheduler and the outbox worker started by serve.
       const address = /listening on (\S+)/.exec(banner)![1]!;
+      // The directory loads into memory after the start: ready once it has (as a readiness probe sees it).
+      await expect.poll(async () => (await fetch(`${address}/readyz`)).status, { timeout: 30_000 }).toBe(200);
       const ready = await fetch(`${address}/readyz`);
-      expect(ready.status).toBe(200);
-      expect(await ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', migrations: 'ok', workers: 'ok', load: 'ok' } });
+      expect(await ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', migrations: 'ok', workers: 'ok', load: 'ok', readModel: 'ok' } });
       // Without ADMIN_API_KEY a development start makes one for itself and prints it: the management API works.
       const key = /management API and console key \(this start only: ADMIN_API_KEY is not set\):\n {2}(\S+)\n/.exec(banner)![1]!;
       expect(banner).toContain(`console: ${address}/console\n`);
