@@ -35,7 +35,7 @@ import { scimErrorBody } from './scim/scim-http.js';
 import { scimRoutes } from './scim/scim-routes.js';
 import { platformHeaders } from './http/headers.js';
 import { installValidators } from './http/validators.js';
-import { loggerOptions } from './http/logger.js';
+import { loggerOptions, QuietRequestLog, type LogStream } from './http/logger.js';
 import { platformServices } from './platform-wiring.js';
 import type { OpenDatabase } from './store/database.js';
 import { operationsStats } from './store/operations-stats.js';
@@ -60,6 +60,8 @@ export interface AppDeps {
   resolveToken?: TokenResolver;
   /** false silences request logging (tests); defaults to the configured level. */
   logger?: boolean;
+  /** Where the log goes instead of stdout (tests read it). */
+  logStream?: LogStream;
   /** The server's background workers, for /readyz (server.ts passes them; absent = the app runs none). */
   backgroundWorkers?: () => readonly WorkerState[];
   /** The store's read model (server.ts starts it to report its load); defaults to one started by the app. */
@@ -88,7 +90,8 @@ const ERROR_SHAPES: readonly ErrorShape[] = [{ prefix: '/scim/v2', body: (status
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
   const app = Fastify({
-    logger: deps.logger === false ? false : loggerOptions(config.logLevel),
+    logger: deps.logger === false ? false : loggerOptions(config.logLevel, deps.logStream),
+    ...(config.production ? {} : { logController: new QuietRequestLog() }),
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();

@@ -3,6 +3,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { parseEnv } from 'node:util';
 import { refuseWeakSecrets } from './config/production-secrets.js';
 import { ConfigError } from './config/config-error.js';
+import { readReportingEveryProblem } from './config/config-problems.js';
 import { databaseConfig, type DatabaseConfig } from './config/database.js';
 import { previousSecretsConfig, type PreviousSecretsConfig } from './config/key-rotation.js';
 import { parseLogLevel } from './config/logging.js';
@@ -20,6 +21,7 @@ import { retentionConfig, type RetentionConfig } from './config/retention.js';
 import { notifyConfig, type NotifyConfig } from './config/notify.js';
 
 export { ConfigError } from './config/config-error.js';
+export { ConfigProblems, misspelledVariables } from './config/config-problems.js';
 
 /** The service's configuration: read from the environment once, validated, then frozen. */
 export interface Config {
@@ -75,7 +77,15 @@ type Env = Record<string, string | undefined>;
 const DEMO_APP_ID = 'demo-app';
 const DEMO_APP_SECRET = 'demo-app-secret-change-me';
 
+/**
+ * The configuration of `env`. Every problem is found in one go: a ConfigError for one, a ConfigProblems
+ * (one line each) for several (config/config-problems.ts).
+ */
 export function loadConfig(env: Env = process.env): Config {
+  return readReportingEveryProblem(readConfig, env);
+}
+
+function readConfig(env: Env): Config {
   const production = env.NODE_ENV === 'production';
   const get = (name: string): string | undefined => {
     const value = env[name];
@@ -202,14 +212,20 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
 }
 
 /**
- * Reads `.env` in the working directory, if present, into the environment (values already set win).
+ * Reads `.env` in the working directory, if present, into the environment (values already set win);
+ * returns the names it supplied.
  * Node's own parser (`util.parseEnv`, the one behind `node --env-file`): quotes, `#` comments, `export`.
  */
-export function loadDotEnv(path = '.env', env: Env = process.env): void {
-  if (!existsSync(path)) return;
+export function loadDotEnv(path = '.env', env: Env = process.env): Set<string> {
+  const supplied = new Set<string>();
+  if (!existsSync(path)) return supplied;
   for (const [key, value] of Object.entries(parseEnv(readFileSync(path, 'utf8')))) {
-    if (env[key] === undefined) env[key] = value;
+    if (env[key] === undefined) {
+      env[key] = value;
+      supplied.add(key);
+    }
   }
+  return supplied;
 }
 
 function parsePort(value: string | undefined): number {

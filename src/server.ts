@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
@@ -6,7 +7,7 @@ import { composeDirectoryChanges } from './directory-writes.js';
 import { startEventTasks } from './events/background.js';
 import type { ImportCounts } from './snapshot/import.js';
 import { openDatabase, type OpenDatabase } from './store/database.js';
-import { holdServeLock } from './store/sqlite/serve-lock.js';
+import { serveLockFor } from './store/serve-lock.js';
 import { seatTaskWorker } from './platform-wiring.js';
 import { startSyncTasks } from './sync/ldap/ldap-sync-task.js';
 import { ldapSyncDeps } from './sync/sync-deps.js';
@@ -46,6 +47,10 @@ export interface StartOptions {
  * naming it; one that goes away later only makes /readyz and the requests that need it answer 503.
  */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+  // A port in use fails the start before the store is opened and migrated (the listen below still checks).
+  await assertPortFree(config).catch((error: unknown) => {
+    throw startFailure(error, config);
+  });
   let app: FastifyInstance | undefined;
   const releaseServeLock = serveLockFor(config.databaseUrl);
   const store = await openDatabase(config.databaseUrl, {
@@ -87,10 +92,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     app.log.info({ component: 'read-model', loadMs: Math.round(readModel.loadMs ?? 0), users: model.users.size, files: model.files.size }, 'directory loaded into memory');
   } catch (error) {
     readModel?.close();
-    await app?.close();
+    // Whatever started must stop, or its timers keep a failed start alive (the event processor polls a closed store).
+    await app?.close().catch(() => undefined);
     await store.close();
     releaseServeLock();
-    throw error;
+    throw startFailure(error, config);
   }
   // Reminder scheduler and notification outbox worker (stopped first on close).
   tasks.push(...startEventTasks(config, store, app.log.child({ component: 'events' })));
@@ -122,6 +128,31 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   return { app: running, store, address: `http://${host}:${port}`, seeded, directoryLoad, close };
 }
 
+/** Binds the configured address once and lets it go; port 0 (any free port) needs no check. */
+async function assertPortFree(config: Config): Promise<void> {
+  if (config.port === 0) return;
+  const probe = createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', reject);
+    probe.listen({ port: config.port, host: config.host, exclusive: true }, () => probe.close(() => resolve()));
+  });
+}
+
+/** Listen errors as one line a person can act on; anything else as it was. */
+function startFailure(error: unknown, config: Config): unknown {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const where = `${config.host}:${config.port}`;
+  if (code === 'EADDRINUSE') return new StartError(`cannot listen on ${where}: the port is in use (another collab-host?); stop it or set PORT`);
+  if (code === 'EACCES') return new StartError(`cannot listen on ${where}: permission denied; choose a PORT above 1023`);
+  if (code === 'EADDRNOTAVAIL') return new StartError(`cannot listen on ${where}: this machine has no such address; check HOST`);
+  return error;
+}
+
+/** A start that failed for a reason the operator can fix; the message is the whole story (no stack). */
+export class StartError extends Error {
+  override name = 'StartError';
+}
+
 /** Closes the server on SIGINT/SIGTERM: stop taking requests, finish the ones in flight, close the store. */
 export function closeOnSignals(server: RunningServer, log: (message: string) => void): void {
   const onSignal = (signal: NodeJS.Signals) => {
@@ -135,10 +166,4 @@ export function closeOnSignals(server: RunningServer, log: (message: string) => 
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-}
-
-/** One `serve` per SQLite file (src/store/sqlite/serve-lock.ts); nothing to hold for PostgreSQL or an in-memory database. */
-function serveLockFor(databaseUrl: string): () => void {
-  const path = databaseUrl.startsWith('sqlite:') ? databaseUrl.slice('sqlite:'.length) : ':memory:';
-  return path === ':memory:' ? () => {} : holdServeLock(path);
 }

@@ -1,6 +1,8 @@
 import type { Config } from './config.js';
 import { productionWarnings } from './config/production-secrets.js';
 import { displayHeaderName } from './http/headers.js';
+import { redactText } from './redaction.js';
+import { redactDatabaseUrl } from './store/availability.js';
 
 export interface BannerFacts {
   /** Where the server listens, e.g. `http://127.0.0.1:3000`. */
@@ -23,7 +25,7 @@ export interface BannerFacts {
  */
 export function startupBanner(config: Config, facts: BannerFacts): string {
   const reachable = facts.address.replace(/\/\/(0\.0\.0\.0|\[::\])(?=:)/, '//127.0.0.1');
-  const lines = [`collab-host listening on ${facts.address}`];
+  const lines = [`collab-host listening on ${facts.address}`, ...setupLines(config, reachable)];
   if (facts.seeded) lines.push(`loaded the demo directory (${facts.seeded.users} users, ${facts.seeded.files} files) into an empty store`);
   if (facts.directoryLoad) {
     const { ms, users, files } = facts.directoryLoad;
@@ -49,8 +51,40 @@ export function startupBanner(config: Config, facts: BannerFacts): string {
   } else if (config.adminApiKey !== undefined) {
     lines.push(`console: ${reachable}/console (sign in with ADMIN_API_KEY)`);
   }
+  // The docs' examples use $BASE, $TOKEN and $KEY: one line to paste makes every one of them work as written.
+  if (facts.user || facts.ephemeralAdminKey !== undefined) {
+    const exports = [`BASE=${reachable}`, ...(facts.user ? [`TOKEN=${facts.user.token}`] : []), ...(facts.ephemeralAdminKey !== undefined ? [`KEY=${facts.ephemeralAdminKey}`] : [])];
+    lines.push('for the examples in README.md and docs/, paste:', `  export ${exports.join(' ')}`);
+  }
   lines.push(...productionWarnings(config));
   return `${lines.join('\n')}\n`;
+}
+
+/** What this start runs on: the database (password redacted), file storage, directory sources, notification channels, the platform. */
+function setupLines(config: Config, reachable: string): string[] {
+  const { scim, ldap } = config.sync;
+  const sources = [
+    ...(scim ? [`SCIM at ${reachable}/scim/v2 for team ${scim.teamId} (bearer SCIM_TOKEN)`] : []),
+    ...(ldap ? [`LDAP ${redactText(ldap.url)} for team ${ldap.teamId} (${ldap.intervalSeconds === undefined ? 'collab-host sync ldap only' : `every ${describeSeconds(ldap.intervalSeconds)}`})`] : []),
+  ];
+  const channels = [
+    ...(config.notifyWebhookUrls.length > 0 ? [`${config.notifyWebhookUrls.length} webhook${config.notifyWebhookUrls.length === 1 ? '' : 's'}`] : []),
+    ...config.notify.envChannels.map((channel) => (channel.kind === 'email' ? `e-mail from ${channel.from ?? '?'}` : channel.kind)),
+  ];
+  return [
+    `  database: ${redactDatabaseUrl(config.databaseUrl)}`,
+    `  file storage: ${describeStorage(config)}`,
+    `  directory sources: ${sources.length > 0 ? sources.join('; ') : 'none besides imports and the management API (SCIM_TOKEN, LDAP_URL)'}`,
+    `  notification channels: ${channels.length > 0 ? channels.join(', ') : 'none (NOTIFY_WEBHOOK_URLS, SMTP_URL, NOTIFY_*_WEBHOOK)'}`,
+    `  platform API: ${config.platformApiUrl === undefined ? 'not configured (PLATFORM_API_URL)' : redactText(config.platformApiUrl)}`,
+  ];
+}
+
+function describeStorage(config: Config): string {
+  const location = config.storage.location;
+  if (location.kind === 'database') return 'in the database';
+  if (location.kind === 'fs') return `files under ${location.dir}`;
+  return `s3://${location.bucket}/${location.prefix}${config.storage.s3.endpoint ? ` at ${config.storage.s3.endpoint}` : ''}`;
 }
 
 function describeSeconds(seconds: number): string {

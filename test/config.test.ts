@@ -81,7 +81,9 @@ describe('configuration', () => {
   });
 
   it('requires real secrets in production, and refuses one key for tokens and signatures', () => {
-    expect(refusal({ NODE_ENV: 'production' })).toBe('APP_ID is required when NODE_ENV=production');
+    expect(refusal({ NODE_ENV: 'production' })).toBe(
+      ['APP_ID is required when NODE_ENV=production', 'APP_SECRET is required when NODE_ENV=production', 'TOKEN_SECRET is required when NODE_ENV=production'].join('\n'),
+    );
     expect(refusal({ NODE_ENV: 'production', APP_ID: 'a', APP_SECRET: 'app-secret-0123456789' })).toBe(
       'TOKEN_SECRET is required when NODE_ENV=production',
     );

@@ -17,6 +17,15 @@ export class ApiError extends Error {
 export interface Session {
   csrfToken: string;
   expiresAt: string;
+  /** PLATFORM_API_URL is set: only then does the page ask /api/platform (no 503 in the browser's console). */
+  platformConfigured?: boolean;
+}
+
+let platformKnownConfigured = true;
+
+/** Whether the server calls a platform (from the session); pages skip /api/platform without one. */
+export function platformConfigured(): boolean {
+  return platformKnownConfigured;
 }
 
 let csrfToken: string | null = null;
@@ -27,8 +36,8 @@ export function whenSignedOut(handler: () => void): void {
   onSignedOut = handler;
 }
 
-export async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' };
+export async function request<T>(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json', ...extraHeaders };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET' && csrfToken !== null) headers['x-csrf-token'] = csrfToken;
   const response = await fetch(path, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
@@ -52,8 +61,11 @@ export const post = <T>(path: string, body?: unknown) => request<T>('POST', path
 /** The current session after a reload, or null when not signed in. */
 export async function currentSession(): Promise<Session | null> {
   try {
-    const session = await get<Session>('/console/session');
+    // The probe header: "not signed in" is 204, not a 401 in the browser's console.
+    const session = await request<Session | undefined>('GET', '/console/session', undefined, { 'x-console-probe': '1' });
+    if (session === undefined) return null;
     csrfToken = session.csrfToken;
+    platformKnownConfigured = session.platformConfigured ?? true;
     return session;
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return null;
@@ -64,6 +76,7 @@ export async function currentSession(): Promise<Session | null> {
 export async function signIn(key: string): Promise<Session> {
   const session = await post<Session>('/console/session', { key });
   csrfToken = session.csrfToken;
+  platformKnownConfigured = session.platformConfigured ?? true;
   return session;
 }
 

@@ -1,4 +1,5 @@
-import { ConfigError, loadDotEnv } from '../config.js';
+import { ConfigError, loadDotEnv, misspelledVariables } from '../config.js';
+import { nearestName } from '../nearest-name.js';
 import { CliError } from './cli-error.js';
 import { EXIT, HelpRequested } from './command-args.js';
 import { packageVersion } from './package-version.js';
@@ -49,10 +50,12 @@ async function main(argv: string[]): Promise<number> {
   }
   const command = COMMANDS[name];
   if (!command) {
-    process.stderr.write(`collab-host: unknown command "${name}"\n\n${usage()}`);
+    const nearest = nearestCommand(name);
+    process.stderr.write(`collab-host: unknown command "${name}"${nearest ? `: did you mean ${nearest}?` : ''}\n\n${usage()}`);
     return EXIT.usage;
   }
-  loadDotEnv();
+  const fromDotEnv = loadDotEnv();
+  for (const line of misspelledVariables(process.env, fromDotEnv)) process.stderr.write(`collab-host: ${line}\n`);
   try {
     return await (await command.load())(args);
   } catch (error) {
@@ -68,12 +71,22 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** The command a mistyped name most likely meant: the only one it begins, or the nearest by spelling. */
+function nearestCommand(name: string): string | undefined {
+  const names = Object.keys(COMMANDS);
+  const started = names.filter((candidate) => name.length >= 2 && candidate.startsWith(name.toLowerCase()));
+  if (started.length === 1) return started[0];
+  return nearestName(name, names);
+}
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },
   (error: unknown) => {
     process.stderr.write(`collab-host: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
+    // What the command started is closed by now (a failed serve closes its store and server first); a
+    // library timer or worker still winding down must not keep a failed command alive.
+    process.exit(1);
   },
 );

@@ -2,7 +2,7 @@ import { eventBody, eventCredential, type EventKind, type EventSubject } from '.
 import { productionEventBody } from './production-bodies.js';
 import { brandHeaders } from './headers.js';
 import { callHttp, type HttpAnswer } from './http-client.js';
-import { platformSignature, type AppCredentials } from './jwt.js';
+import { isRecord, platformSignature, type AppCredentials } from './jwt.js';
 
 export interface PushOptions {
   /** The callback server's base URL; the event goes to `{to}/events`. */
@@ -23,6 +23,16 @@ export interface PushOptions {
    * them (production-bodies.ts), where `action` names the variant.
    */
   shape?: 'document' | 'production';
+  /**
+   * The conformance check sending the event, written into the body as `conformanceCheck` so an operator can
+   * tell the kit's pushes from the platform's in the event log (a body the platform sends has no such field).
+   */
+  sentByCheck?: string;
+}
+
+/** The body as the kit sends it: marked with the check's id (see `PushOptions.sentByCheck`). */
+export function markedByCheck<B extends Record<string, unknown>>(body: B, checkId: string): B & { conformanceCheck: string } {
+  return { ...body, conformanceCheck: checkId };
 }
 
 export class PushError extends Error {
@@ -52,6 +62,8 @@ export function eventHeaders(options: Omit<PushOptions, 'to' | 'action'>): Recor
 /** Pushes one event as the platform does: `POST {to}/events` with the kind's header and credential. */
 export function pushEvent(options: PushOptions): Promise<HttpAnswer> {
   const subject = { appId: options.credentials?.appId, ...options.subject };
-  const body = options.body ?? (options.shape === 'production' ? productionEventBody(options.kind, options.action, subject) : eventBody(options.kind, options.action, subject));
+  const generated = () => (options.shape === 'production' ? productionEventBody(options.kind, options.action, subject) : eventBody(options.kind, options.action, subject));
+  const unmarked = options.body ?? generated();
+  const body = options.sentByCheck !== undefined && isRecord(unmarked) ? markedByCheck(unmarked, options.sentByCheck) : unmarked;
   return callHttp(options.to, '/events', { method: 'POST', headers: eventHeaders(options), body }, options.timeoutMs);
 }

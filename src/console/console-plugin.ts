@@ -32,6 +32,6 @@ export async function consoleApp(app: FastifyInstance, options: { context: AppCo
     app.all('/console/*', { schema: { hide: true } }, off);
     return;
   }
-  sessionRoutes(app, sessions, options.context);
+  sessionRoutes(app, sessions, options.context, { platformConfigured: options.context.config.platformApiUrl !== undefined });
   await serveConsoleFiles(app, options.dir ?? DEFAULT_CONSOLE_DIR);
 }

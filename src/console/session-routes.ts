@@ -6,9 +6,13 @@ import { recordRefusedAuth, recordSignIn, refuseWhileBlocked, type AuthFailureWa
 import { forbidden, unauthorized } from '../http/errors.js';
 import { errorResponses, TimeSchema } from '../http/schemas.js';
 
+/** Sent by the console page when it only asks whether a session exists. */
+const PROBE_HEADER = 'x-console-probe';
+
 const SessionBody = Type.Object({
   csrfToken: Type.String({ description: `send it in ${CSRF_HEADER} with every write to /api` }),
   expiresAt: TimeSchema,
+  platformConfigured: Type.Optional(Type.Boolean({ description: 'PLATFORM_API_URL is set: the /api/platform routes can answer (the page asks them only then)' })),
 });
 
 /**
@@ -18,7 +22,12 @@ const SessionBody = Type.Object({
  * with the client's other failed authentications (the same counter as /api's), and sign-ins, refused
  * sign-ins and sign-outs go to the audit log.
  */
-export function sessionRoutes(plugin: FastifyInstance, sessions: ConsoleSessions, watch: AuthFailureWatch): void {
+export function sessionRoutes(
+  plugin: FastifyInstance,
+  sessions: ConsoleSessions,
+  watch: AuthFailureWatch,
+  facts: { platformConfigured: boolean } = { platformConfigured: false },
+): void {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['console'];
   const cookieOptions = { path: '/', httpOnly: true, sameSite: 'strict' as const, secure: sessions.options.secureCookie };
@@ -46,7 +55,7 @@ export function sessionRoutes(plugin: FastifyInstance, sessions: ConsoleSessions
         maxAge: session.maxAgeSeconds,
         expires: new Date(Date.parse(session.expiresAt)),
       });
-      return reply.status(201).send({ csrfToken: session.csrfToken, expiresAt: session.expiresAt });
+      return reply.status(201).send({ csrfToken: session.csrfToken, expiresAt: session.expiresAt, platformConfigured: facts.platformConfigured });
     },
   );
 
@@ -54,17 +63,20 @@ export function sessionRoutes(plugin: FastifyInstance, sessions: ConsoleSessions
     '/console/session',
     {
       schema: {
-        summary: "The signed-in console session (its CSRF token and expiry), or 401",
+        summary: `The signed-in console session (its CSRF token and expiry), or 401 (204 with ${PROBE_HEADER}: 1)`,
         tags,
-        response: { 200: SessionBody, ...errorResponses(401, 404) },
+        response: { 200: SessionBody, 204: Type.Null(), ...errorResponses(401, 404) },
       },
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       const token = cookieOf(request, sessions);
       const session = token === undefined ? undefined : await sessions.verify(token);
+      // The console asks on every load whether it is signed in: "no" is an answer there, not an error
+      // (a 401 would show in the browser's console before anyone signed in).
+      if (!session && request.headers[PROBE_HEADER] === '1') return reply.status(204).send(null);
       if (!session) throw unauthorized('not signed in to the console', 'console_session_invalid');
-      return session;
+      return { ...session, platformConfigured: facts.platformConfigured };
     },
   );
 

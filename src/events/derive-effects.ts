@@ -131,17 +131,20 @@ export function deriveEffects(meaning: Meaning, subject: EventSubject): EventEff
     }
     case 'revision': {
       const occurredAt = at(meaning.timestampMs);
-      effects.revision = {
-        fileId,
-        revisionId: meaning.revisionId,
-        action: meaning.op,
-        userId,
-        title: meaning.title ?? null,
-        label: meaning.label ?? null,
-        docHistoryId: meaning.docHistoryId ?? null,
-        occurredAt,
-        eventId,
-      };
+      // The revisions table is keyed by number; one without an id is in the activity and notified only.
+      if (meaning.revisionId !== undefined) {
+        effects.revision = {
+          fileId,
+          revisionId: meaning.revisionId,
+          action: meaning.op,
+          userId,
+          title: meaning.title ?? null,
+          label: meaning.label ?? null,
+          docHistoryId: meaning.docHistoryId ?? null,
+          occurredAt,
+          eventId,
+        };
+      }
       effects.activity.push(activity('revision', occurredAt));
       effects.notifications.push({
         type: 'revision.changed',

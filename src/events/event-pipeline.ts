@@ -79,8 +79,9 @@ export class EventPipeline {
       reminderFiles: async (reminderId) => [
         ...new Set([...(await reminders.filesWith(db, reminderId)), ...(await eventLog.subjectFiles(db, `reminder:${reminderId}`, REMINDER_FILES_LOOKED_AT))]),
       ],
-      revisionAuthor: async (fileId, revisionId) =>
-        (await eventLog.subjectActor(db, fileId, `revision:${revisionId}`, 'create')) ?? (await eventEffects.revisionAuthor(db, fileId, Number(revisionId))),
+      revisionAuthor: async (fileId, key) =>
+        (await eventLog.subjectActor(db, fileId, `revision:${key}`, 'create')) ??
+        (/^\d+$/.test(key) ? await eventEffects.revisionAuthor(db, fileId, Number(key)) : undefined),
     });
     this.intake = new EventIntake({
       credentials: {

@@ -19,9 +19,10 @@ export type Meaning =
   /** A content update; without a version (auto_mention, or a version out of range) only the activity. */
   | { type: 'content'; version?: number; timestampMs?: number }
   | { type: 'presence'; present: boolean; clientId: string; timestampMs?: number }
-  | { type: 'revision'; op: string; revisionId: number; title?: string; label?: string; docHistoryId?: string; timestampMs?: number }
+  /** `key`: the revision id, else what the body carries (`history:…`, `title:…`); production may send no id. */
+  | { type: 'revision'; op: string; key: string; revisionId?: number; title?: string; label?: string; docHistoryId?: string; timestampMs?: number }
   | { type: 'callback-failure'; appId?: string; url: string; status: number; errorMessage: string | null; timestampMs?: number }
-  /** Understood, and kept in the log only: comment delete, closeComments, likes. */
+  /** Understood, and kept in the log only: comment delete, closeComments, likes, the platform's other System notices. */
   | { type: 'logged' };
 
 /** A field of the body that names who acts, with the value found there. */
@@ -212,24 +213,36 @@ const READERS: Record<EventKind, KindReader> = {
     read.variant = fields.text(top.action, 'action');
     if (read.variant !== 'create' && read.variant !== 'update' && read.variant !== 'delete') return unknownVariant(fields, 'Revision', read);
     const revision = fields.object(top.revision, 'revision', true);
-    const revisionId = revision && fields.integer(revision.revisionId, 'revision.revisionId', { min: 0, max: Number.MAX_SAFE_INTEGER }, true);
-    if (!revision || revisionId === undefined) return;
-    read.subject = `revision:${revisionId}`;
+    if (!revision) return;
+    const revisionId = fields.integer(revision.revisionId, 'revision.revisionId', { min: 0, max: Number.MAX_SAFE_INTEGER });
+    const title = fields.text(revision.title, 'revision.title');
+    const docHistoryId = fields.text(revision.docHistoryId, 'revision.docHistoryId');
+    // Production sends revisions with only a title (platform-api.md section 5): keyed by what they carry.
+    const key = revisionId !== undefined ? String(revisionId) : docHistoryId !== undefined ? `history:${docHistoryId}` : title !== undefined ? `title:${title}` : undefined;
+    if (key === undefined) return fields.problem('revision', 'has no revisionId, docHistoryId or title to know it by');
+    read.subject = `revision:${key}`;
     const timestampMs = revision.timestamp !== undefined ? fields.millis(revision.timestamp, 'revision.timestamp') : fields.millis(top.timestamp, 'timestamp');
     read.meaning = {
       type: 'revision',
       op: read.variant,
-      revisionId,
-      ...optional('title', fields.text(revision.title, 'revision.title')),
+      key,
+      ...optional('revisionId', revisionId),
+      ...optional('title', title),
       ...optional('label', fields.text(revision.label, 'revision.label')),
-      ...optional('docHistoryId', fields.text(revision.docHistoryId, 'revision.docHistoryId')),
+      ...optional('docHistoryId', docHistoryId),
       ...optional('timestampMs', timestampMs),
     };
   },
 
   System(top, fields, read) {
     read.variant = fields.text(top.type, 'type');
-    if (read.variant !== 'endpointCallback') return unknownVariant(fields, 'System', read, 'type');
+    if (read.variant === undefined) return fields.problem('type', 'is missing');
+    // Any other type is the platform's notice that the licence is about to expire (platform-api.md section 5):
+    // kept in the log, as the platform's own console shows it.
+    if (read.variant !== 'endpointCallback') {
+      read.meaning = { type: 'logged' };
+      return;
+    }
     const request = fields.object(top.request, 'request') ?? {};
     const response = fields.object(top.response, 'response') ?? {};
     const errorMessage = fields.text(top.errorMessage, 'errorMessage') ?? null;

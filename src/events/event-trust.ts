@@ -19,8 +19,8 @@ export interface TrustLookups {
   trust: TrustCache;
   /** The files holding reminder `id` (its reminder row, or accepted events about it). */
   reminderFiles(reminderId: string): Promise<string[]>;
-  /** Who created the revision on the file, when known. */
-  revisionAuthor(fileId: string, revisionId: string): Promise<string | undefined>;
+  /** Who created the revision on the file, when known (`key`: its id, or `history:…`/`title:…` without one). */
+  revisionAuthor(fileId: string, key: string): Promise<string | undefined>;
 }
 
 /** Who acts, on which file, about what: the columns the log keeps beside the body. */
@@ -93,9 +93,9 @@ export async function decide(read: ReadEvent, auth: Authenticated, lookups: Trus
   const permissions = await lookups.trust.permissionsOn(resolved.fileId, actorIdOfToken);
   if (!permissions?.[permission]) return refuse('permission_denied', `the user of the token may not ${VERBS[permission]} this file`, resolved);
   if (read.meaning?.type === 'revision' && read.meaning.op !== 'create' && !permissions.manageable) {
-    const author = await lookups.revisionAuthor(resolved.fileId, String(read.meaning.revisionId));
+    const author = await lookups.revisionAuthor(resolved.fileId, read.meaning.key);
     if (author !== undefined && author !== actorIdOfToken) {
-      return refuse('permission_denied', `revision ${read.meaning.revisionId} was made by another user: changing it needs manageable`, resolved);
+      return refuse('permission_denied', `revision ${read.meaning.key} was made by another user: changing it needs manageable`, resolved);
     }
   }
   return { accepted: true, ...resolved };

@@ -83,7 +83,7 @@ export const eventManageRoutes: FastifyPluginAsync<{ context: AppContext }> = as
     '/events',
     {
       schema: {
-        summary: 'The event log, oldest first; without outcome the accepted events (pending, processed, unprocessed)',
+        summary: 'The event log, oldest first (order=newest: newest first); without outcome the accepted events (pending, processed, unprocessed)',
         tags: ['management'],
         security: SECURITY,
         querystring: Type.Object({
@@ -93,15 +93,16 @@ export const eventManageRoutes: FastifyPluginAsync<{ context: AppContext }> = as
           outcome: Type.Optional(
             Type.String({ pattern: `^(${OUTCOMES.join('|')})(,(${OUTCOMES.join('|')}))*$`, description: 'one or more of pending, processed, unprocessed, refused, comma-separated' }),
           ),
+          order: Type.Optional(Type.Union([Type.Literal('oldest'), Type.Literal('newest')], { description: 'oldest (default) or newest first' })),
           ...pageQuery,
         }),
         response: { 200: pageOf(EventItem), ...refusals },
       },
     },
     async (request) => {
-      const { fileId, kind, since, outcome, limit, cursor } = request.query;
+      const { fileId, kind, since, outcome, order, limit, cursor } = request.query;
       const outcomes = outcome === undefined ? undefined : ([...new Set(outcome.split(','))] as EventOutcome[]);
-      const page = await listEvents(db, { fileId, kind, since, outcomes, after: decodeCursor(cursor), limit: limit ?? DEFAULT_LIMIT });
+      const page = await listEvents(db, { fileId, kind, since, outcomes, after: decodeCursor(cursor), limit: limit ?? DEFAULT_LIMIT, newestFirst: order === 'newest' });
       return { items: page.items, nextCursor: encodeCursor(page.next) };
     },
   );

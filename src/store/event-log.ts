@@ -57,9 +57,11 @@ export interface EventFilter {
   /** A time in the interface's format: events received at or after it. */
   since?: string;
   outcomes?: readonly EventOutcome[];
-  /** The id after which the page starts. */
+  /** The id after which the page starts (newest first: before which; 0: from the start). */
   after: number;
   limit: number;
+  /** Newest first (the console) instead of oldest first. */
+  newestFirst?: boolean;
 }
 
 export interface EventPage {
@@ -243,12 +245,17 @@ export const eventLog: EventLogStore = {
   },
 
   async list(db, filter) {
-    let query = db.selectFrom('events').selectAll().where('id', '>', filter.after);
+    let query = db.selectFrom('events').selectAll();
+    if (!filter.newestFirst) query = query.where('id', '>', filter.after);
+    else if (filter.after > 0) query = query.where('id', '<', filter.after);
     if (filter.fileId !== undefined) query = query.where('file_id', '=', storableText(filter.fileId));
     if (filter.kind !== undefined) query = query.where('kind', '=', storableText(filter.kind));
     if (filter.since !== undefined) query = query.where('received_at', '>=', filter.since);
     if (filter.outcomes !== undefined) query = query.where('outcome', 'in', [...filter.outcomes]);
-    const rows = await query.orderBy('id').limit(filter.limit + 1).execute();
+    const rows = await query
+      .orderBy('id', filter.newestFirst ? 'desc' : 'asc')
+      .limit(filter.limit + 1)
+      .execute();
     const shown = rows.slice(0, filter.limit).map(toLogged);
     return { items: shown, next: rows.length > filter.limit ? (shown.at(-1)?.id ?? null) : null };
   },

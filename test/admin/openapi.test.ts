@@ -31,4 +31,34 @@ describe('OpenAPI documentation at /docs', () => {
     expect(doc.paths['/files/{fileId}'].get.responses['200']).toBeDefined();
     expect(doc.paths['/healthz']).toBeUndefined();
   });
+
+  it('groups the routes by tag: callbacks, events, management, notifications, scim, platform, operations; none untagged', async () => {
+    const doc = (await app.inject({ method: 'GET', url: '/docs/json' })).json() as {
+      tags: Array<{ name: string }>;
+      paths: Record<string, Record<string, { tags?: string[] }>>;
+    };
+    expect(doc.tags.map((tag) => tag.name)).toEqual(['callbacks', 'events', 'management', 'notifications', 'scim', 'platform', 'operations']);
+    const operations = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ route: `${method.toUpperCase()} ${path}`, tags: operation.tags })));
+    expect(operations.length).toBeGreaterThan(60);
+    expect(operations.filter((operation) => operation.tags?.length !== 1 || !doc.tags.some((tag) => tag.name === operation.tags?.[0]))).toEqual([]);
+    const tagOf = (route: string) => operations.find((operation) => operation.route === route)?.tags?.[0];
+    expect(tagOf('GET /files/{fileId}')).toBe('callbacks');
+    expect(tagOf('GET /admin/files/{fileId}/by-user-id')).toBe('callbacks');
+    expect(tagOf('POST /events')).toBe('events');
+    expect(tagOf('GET /api/users')).toBe('management');
+    expect(tagOf('GET /api/platform/seats')).toBe('platform');
+    expect(tagOf('GET /api/notification-channels')).toBe('notifications');
+
+    const scimStore = await openDatabase('sqlite::memory:');
+    const withScim = await buildTestApp(scimStore, { sync: { scim: { token: 'scim-token-0123456789abcdef', teamId: 'acme', teamName: 'Acme' }, ldap: undefined } });
+    try {
+      const scimDoc = (await withScim.inject({ method: 'GET', url: '/docs/json' })).json() as { paths: Record<string, Record<string, { tags?: string[] }>> };
+      const scimPaths = Object.entries(scimDoc.paths).filter(([path]) => path.startsWith('/scim/'));
+      expect(scimPaths.length).toBeGreaterThan(0);
+      for (const [path, methods] of scimPaths) for (const [method, operation] of Object.entries(methods)) expect(operation.tags, `${method} ${path}`).toEqual(['scim']);
+    } finally {
+      await withScim.close();
+      await scimStore.close();
+    }
+  });
 });

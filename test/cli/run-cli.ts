@@ -44,12 +44,12 @@ export function runCli(args: string[], options: { cwd: string; env: NodeJS.Proce
   });
 }
 
-/** Starts a long-running command (`entry`: another entry point than the sources) and resolves once its stdout matches `ready` (the time-out guards a hang: tsx start-up on a loaded machine takes long). */
+/** Starts a long-running command (`entry`: another entry point than the sources; `command`: another program than node, such as npm) and resolves once its stdout matches `ready` (the time-out guards a hang: tsx start-up on a loaded machine takes long). */
 export function startCli(
   args: string[],
-  options: { cwd: string; env: NodeJS.ProcessEnv; ready: RegExp; timeoutMs?: number; entry?: readonly string[] },
+  options: { cwd: string; env: NodeJS.ProcessEnv; ready: RegExp; timeoutMs?: number; entry?: readonly string[]; command?: string },
 ): Promise<{ child: ChildProcess; stdout: () => string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [...(options.entry ?? CLI_ENTRY), ...args], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(options.command ?? process.execPath, [...(options.entry ?? CLI_ENTRY), ...args], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   const stop = () =>

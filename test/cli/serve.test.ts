@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server.js';
 import { startupBanner } from '../../src/startup-banner.js';
-import { withEphemeralAdminKey } from '../../src/config.js';
+import { loadConfig, withEphemeralAdminKey } from '../../src/config.js';
 import { makeTestConfig } from '../helpers/app.js';
 import { cliEnv, runCli, startCli } from './run-cli.js';
 
@@ -33,6 +33,8 @@ describe('collab-host serve (child process)', { timeout: 120_000 }, () => {
       expect(await response.json()).toMatchObject({ id: 'zhangsan', name: '张三', teamGuid: 'galaxy' });
       // Ready: database, migrations, the reminder scheduler and the outbox worker started by serve.
       const address = /listening on (\S+)/.exec(banner)![1]!;
+      // The directory loads into memory after the start: ready once it has (as a readiness probe sees it).
+      await expect.poll(async () => (await fetch(`${address}/readyz`)).status, { timeout: 30_000 }).toBe(200);
       const ready = await fetch(`${address}/readyz`);
       expect(ready.status).toBe(200);
       expect(await ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', migrations: 'ok', workers: 'ok', load: 'ok', readModel: 'ok' } });
@@ -121,6 +123,46 @@ describe('startupBanner', () => {
     const banner = startupBanner(makeTestConfig({ production: true, publicUrl: 'https://collab.example.com' }), { address: 'http://127.0.0.1:3000', hasUsers: true });
     expect(banner).not.toContain('curl');
     expect(banner).not.toContain('no users yet');
-    expect(banner).toBe('collab-host listening on http://127.0.0.1:3000\n');
+    expect(banner).not.toContain('export ');
+    expect(banner.split('\n').slice(0, 2)).toEqual(['collab-host listening on http://127.0.0.1:3000', '  database: sqlite::memory:']);
+  });
+
+  it('states the set-up: database with its password redacted, file storage, directory sources, channels, platform', () => {
+    const config = loadConfig({
+      TOKEN_SECRET: 'banner-token-secret-0123456789',
+      DATABASE_URL: 'postgres://app:s3cret-pw@db.internal:5432/collab',
+      FILE_STORAGE: 's3://files/collab',
+      S3_ENDPOINT: 'http://minio:9000',
+      SCIM_TOKEN: 'scim-token-0123456789abcdef',
+      SCIM_TEAM_ID: 'acme',
+      LDAP_URL: 'ldaps://ldap.example.com',
+      LDAP_BASE_DN: 'dc=example,dc=com',
+      LDAP_TEAM_ID: 'corp',
+      LDAP_SYNC_INTERVAL: '15m',
+      SMTP_URL: 'smtp://mailer:mail-pw@mail.example.com',
+      MAIL_FROM: 'collab@example.com',
+      NOTIFY_WEBHOOK_URLS: 'https://hooks.example.com/a,https://hooks.example.com/b',
+      PLATFORM_API_URL: 'https://platform.example.com',
+    });
+    const banner = startupBanner(config, { address: 'http://0.0.0.0:3000', user: { id: 'zhangsan', token: 'abc.def.ghi' }, ephemeralAdminKey: 'key-of-this-start' });
+    expect(banner.split('\n').slice(0, 6)).toEqual([
+      'collab-host listening on http://0.0.0.0:3000',
+      '  database: postgres://app:[redacted]@db.internal:5432/collab',
+      '  file storage: s3://files/collab at http://minio:9000',
+      '  directory sources: SCIM at http://127.0.0.1:3000/scim/v2 for team acme (bearer SCIM_TOKEN); LDAP ldaps://ldap.example.com for team corp (every 15m)',
+      '  notification channels: 2 webhooks, e-mail from collab@example.com',
+      '  platform API: https://platform.example.com',
+    ]);
+    expect(banner).not.toMatch(/s3cret-pw|mail-pw|scim-token-0123456789abcdef/);
+    // One line to paste, and every example in the docs works as written.
+    expect(banner).toContain('\n  export BASE=http://127.0.0.1:3000 TOKEN=abc.def.ghi KEY=key-of-this-start\n');
+  });
+
+  it('says what is not set up, naming the variables that would', () => {
+    const banner = startupBanner(makeTestConfig(), { address: 'http://127.0.0.1:3000', hasUsers: false });
+    expect(banner).toContain('  file storage: in the database\n');
+    expect(banner).toContain('  directory sources: none besides imports and the management API (SCIM_TOKEN, LDAP_URL)\n');
+    expect(banner).toContain('  notification channels: none (NOTIFY_WEBHOOK_URLS, SMTP_URL, NOTIFY_*_WEBHOOK)\n');
+    expect(banner).toContain('  platform API: not configured (PLATFORM_API_URL)\n');
   });
 });

@@ -6,6 +6,7 @@ import { runChecks } from '../../src/conformance/runner.js';
 import { buildTestApp, TEST_CONFIG_OVERRIDES, tokenFor } from '../helpers/app.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
 import { describeEachStore } from '../helpers/stores.js';
+import { buildEventApp } from '../events/event-fixtures.js';
 
 const ADMIN_API_KEY = 'conforms-admin-key-0123456789';
 
@@ -55,5 +56,38 @@ describeEachStore('the conformance kit against collab-host', (store) => {
     ]);
     // Without credentials isManager is still compared for alice herself (the creator of sheet).
     expect(report.results.find((r) => r.id === 'collaborators.is-manager')?.status).toBe('pass');
+  });
+});
+
+describeEachStore("the conformance kit's production group against collab-host", (store) => {
+  let app: FastifyInstance;
+  let baseUrl: string;
+  let settle: () => Promise<void>;
+  beforeAll(async () => {
+    await seedDirectory(store().db);
+    ({ app, settle } = await buildEventApp(store(), { adminApiKey: ADMIN_API_KEY }));
+    baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(() => app.close());
+
+  const events = async (query: string) => {
+    const response = await app.inject({ method: 'GET', url: `/api/events?${query}`, headers: { authorization: `Bearer ${ADMIN_API_KEY}` } });
+    expect(response.statusCode).toBe(200);
+    return (response.json() as { items: Array<{ kind: string; action: string; outcome: string; problem?: string | null; body: Record<string, unknown> }> }).items;
+  };
+
+  it('leaves nothing unprocessed (a Revision without revisionId, the System licence notice), every push marked with its check', async () => {
+    const report = await runChecks({ baseUrl, token: tokenFor('zhang'), credentials: CREDENTIALS, adminKey: ADMIN_API_KEY, only: ['production'] });
+    expect(lines(report).filter((line) => !line.endsWith(': pass'))).toEqual([]);
+    await settle();
+    expect((await events('outcome=unprocessed&limit=500')).map((event) => `${event.kind} ${event.action}: ${event.problem ?? ''}`)).toEqual([]);
+    const stored = await events('limit=500');
+    expect(stored.length).toBe(15);
+    expect(new Set(stored.map((event) => event.outcome))).toEqual(new Set(['processed']));
+    expect(stored.map((event) => event.body.conformanceCheck as string).sort()).toEqual(
+      ['comment', 'comment', 'discussion', 'discussion', 'mention-at', 'date-mention', 'date-mention', 'date-mention', 'file-content', 'file-content', 'collaborator', 'collaborator', 'revision', 'revision', 'system']
+        .map((name) => `production.${name}`)
+        .sort(),
+    );
   });
 });

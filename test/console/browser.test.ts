@@ -61,6 +61,8 @@ describeEachStore('console in a real browser', (store, dialect) => {
     /** The SCIM id of the user the sync tests provision. */
     let yunId = '';
     const pageErrors: string[] = [];
+    /** What the browser's console showed as errors (failed requests included), in order. */
+    const consoleErrors: string[] = [];
     const shots = join('test-results', 'console', dialect);
     const shoot = (name: string) => page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
     const goTo = async (title: string, heading = title) => {
@@ -92,6 +94,9 @@ describeEachStore('console in a real browser', (store, dialect) => {
       browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
       page = await browser.newPage({ viewport: { width: 1360, height: 900 }, locale: 'zh-CN' });
       page.on('pageerror', (error) => pageErrors.push(error.message));
+      page.on('console', (message) => {
+        if (message.type() === 'error') consoleErrors.push(message.text());
+      });
     }, 60_000);
     afterEach(() => {
       // A script error leaves the page half-drawn: no test may pass over one.
@@ -106,6 +111,10 @@ describeEachStore('console in a real browser', (store, dialect) => {
 
     it('signs in with the admin key (a wrong key is refused) and gets an HttpOnly, SameSite=Strict cookie', async () => {
       await page.goto(`${base}/console/`);
+      await page.getByLabel('Admin key').waitFor();
+      // Before anyone signs in the browser's console stays clean: no 401 from asking for a session, no missing favicon.
+      expect(consoleErrors).toEqual([]);
+      expect(await page.locator('link[rel="icon"]').count()).toBe(1);
       await page.getByLabel('Admin key').fill('not-the-admin-key-0123');
       await page.getByRole('button', { name: 'Sign in' }).click();
       await expect(page.getByRole('alert').textContent()).resolves.toContain('not the admin key');
@@ -168,6 +177,9 @@ describeEachStore('console in a real browser', (store, dialect) => {
       expect(await editable.locator('ul.paths').textContent()).toBe('department 研发中心: editor — via 研发中心 › 前端组 › Web 小组');
       expect(await page.locator('tr[data-permission="manageable"] .badge').textContent()).toBe('no');
       expect(new URL(page.url()).hash).toBe('#/explain?user=wangwu&file=plan-2024q3');
+      // The picks read as chosen values (ink, below the box), not as grey placeholders.
+      expect(await page.getByLabel('User', { exact: true }).getAttribute('placeholder')).toBe('search to pick another');
+      expect(await page.locator('.picked strong').allTextContents()).toEqual(['王五', '2024 Q3 季度计划']);
       await shoot('05-explain-access');
     });
 
@@ -346,6 +358,59 @@ describeEachStore('console in a real browser', (store, dialect) => {
       expect(await latest.first().locator('td').allTextContents()).toEqual(expect.arrayContaining(['the channel', 'failed', '1']));
       expect(await latest.first().locator('.error-text').textContent()).toContain('ECONNREFUSED');
       await shoot('11-channels');
+    });
+
+    it('fits a 1366×768 laptop: no page scrolls sideways and no card holds content wider than itself', async () => {
+      await page.setViewportSize({ width: 1366, height: 768 });
+      try {
+        const pages = ['Overview', 'Directory', 'Explain access', 'Events', 'Notifications', 'Channels', 'Reminders & presence', 'Sync and seats'];
+        const overflowing: string[] = [];
+        for (const [index, title] of pages.entries()) {
+          await page.getByRole('navigation').getByRole('link', { name: title }).click();
+          await page.getByRole('heading', { level: 1 }).waitFor();
+          await page.waitForLoadState('networkidle');
+          if (title === 'Directory') {
+            // The widest list: files with their grants, creator and "explain access".
+            await page.getByRole('tab', { name: 'files' }).click();
+            await page.getByLabel('Search the directory').fill('jdjh');
+            await page.locator('table.results tbody tr').first().waitFor();
+          }
+          if (title === 'Events') {
+            await page.locator('table.results tbody tr').first().click();
+          }
+          const found = await page.evaluate(() => {
+            const doc = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number }; querySelectorAll: (s: string) => ArrayLike<{ scrollWidth: number; clientWidth: number; className: string; querySelector: (s: string) => { textContent: string | null } | null }> } }).document;
+            const problems: string[] = [];
+            if (doc.documentElement.scrollWidth > doc.documentElement.clientWidth) problems.push(`page ${doc.documentElement.scrollWidth} px wide in ${doc.documentElement.clientWidth}`);
+            for (const panel of Array.from(doc.querySelectorAll('.panel'))) {
+              if (panel.scrollWidth > panel.clientWidth + 1) problems.push(`"${panel.querySelector('h2')?.textContent ?? panel.className}" holds ${panel.scrollWidth} px in ${panel.clientWidth}`);
+            }
+            return problems;
+          });
+          overflowing.push(...found.map((problem) => `${title}: ${problem}`));
+          await page.screenshot({ path: join(shots, `laptop-${String(index + 1).padStart(2, '0')}-${title.toLowerCase().replace(/[^a-z]+/g, '-')}.png`), fullPage: true });
+        }
+        expect(overflowing).toEqual([]);
+      } finally {
+        await page.setViewportSize({ width: 1360, height: 900 });
+      }
+    });
+
+    it('lists events newest first', async () => {
+      await goTo('Events');
+      await page.locator('table.results tbody tr').first().waitFor();
+      const times = await page.locator('table.results tbody tr time').evaluateAll((cells) => cells.map((cell) => (cell as unknown as { dateTime: string }).dateTime));
+      expect(times.length).toBeGreaterThan(1);
+      expect([...times].sort().reverse()).toEqual(times);
+    });
+
+    it('names the creator of each file in the directory', async () => {
+      await goTo('Directory');
+      await page.getByRole('tab', { name: 'files' }).click();
+      await page.getByLabel('Search the directory').fill('jdjh');
+      await page.locator('table.results tbody tr').first().getByText('2024 Q3 季度计划').waitFor();
+      const firstCreator = page.locator('table.results tbody tr').first().locator('td').nth(3);
+      await expect.poll(async () => (await firstCreator.textContent())?.trim() ?? '').toMatch(/^\S.* \S+$/);
     });
 
     it('signs out: the sign-in form is back and the old session no longer opens /api', async () => {

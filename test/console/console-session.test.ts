@@ -139,8 +139,16 @@ describeEachStore('console sessions over HTTP', (store) => {
     const session = await app.inject({ method: 'GET', url: '/console/session', headers: { cookie } });
     expect(session.statusCode).toBe(200);
     expect(session.json().csrfToken).toBe(csrfToken);
+    // No PLATFORM_API_URL here: the page then leaves /api/platform alone (no 503 in the browser's console).
+    expect(session.json().platformConfigured).toBe(false);
     const none = await app.inject({ method: 'GET', url: '/console/session' });
     expect(none.statusCode).toBe(401);
+    // The console page only asks whether it is signed in: no session is an answer (204), not a 401 in the browser's console.
+    const probe = await app.inject({ method: 'GET', url: '/console/session', headers: { 'x-console-probe': '1' } });
+    expect(probe.statusCode).toBe(204);
+    expect(probe.body).toBe('');
+    const probeSignedIn = await app.inject({ method: 'GET', url: '/console/session', headers: { cookie, 'x-console-probe': '1' } });
+    expect(probeSignedIn.statusCode).toBe(200);
   });
 
   it('refuses a write without the CSRF token, or with another session\'s, and writes nothing', async () => {

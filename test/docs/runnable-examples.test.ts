@@ -8,8 +8,8 @@ import { CLI_ENTRY, cliEnv, startCli } from '../cli/run-cli.js';
 /**
  * The README and docs/ mark shell examples that work on the demo as ```sh runnable. Each one runs here, in
  * bash with -euo pipefail, against `collab-host serve` started on a fresh store with the demo data, as a
- * newcomer would after `npm start`: `$TOKEN` is the banner's token of the demo user, `$KEY` the banner's
- * management key, and http://127.0.0.1:3000 the server's real address. `npx collab-host` runs the
+ * newcomer would after `npm start`: `$BASE`, `$TOKEN` and `$KEY` are what the banner's export line sets (the
+ * address, the demo user's token, the management key); http://127.0.0.1:3000 becomes the server's real address. `npx collab-host` runs the
  * sources. An example that stops working fails here. The same pass checks every relative link.
  */
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -61,7 +61,8 @@ describe('runnable examples of the README and docs/', { timeout: 120_000 }, () =
     const key = /management API and console key[^\n]*\n {2}(\S+)\n/.exec(banner)![1]!;
     // `npx collab-host` in an example runs the sources, with the server's own settings.
     prelude = `collab-host() { ${[process.execPath, ...CLI_ENTRY].map((part) => `'${part}'`).join(' ')} "$@"; }`;
-    env = { ...base, TOKEN: token, KEY: key, BASH_ENV: '' };
+    // What the banner's `export BASE=… TOKEN=… KEY=…` line sets, as a newcomer pastes it.
+    env = { ...base, BASE: address, TOKEN: token, KEY: key, BASH_ENV: '' };
   }, 60_000);
   afterAll(async () => {
     await server?.stop();

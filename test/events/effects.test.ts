@@ -181,6 +181,15 @@ describeEachStore('event processors', (store) => {
       cursor = page.nextCursor;
     }
     expect(seen).toEqual(all.items.map((item) => item.id));
+    // order=newest (the console): the same events, newest first, a page at a time.
+    const newest: number[] = [];
+    cursor = '';
+    while (cursor !== null) {
+      const page: EventsPage = await get<EventsPage>(`/api/events?fileId=plan&order=newest&limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      newest.push(...page.items.map((item) => item.id));
+      cursor = page.nextCursor;
+    }
+    expect(newest).toEqual(all.items.map((item) => item.id).reverse());
     const revisions = await get<EventsPage>('/api/events?kind=Revision&fileId=plan');
     expect(revisions.items.map((item) => item.kind)).toEqual(['Revision', 'Revision', 'Revision']);
     expect((await get<EventsPage>('/api/events?since=2999-01-01T00:00:00Z')).items).toEqual([]);

@@ -81,6 +81,15 @@ describeEachStore('POST /events reads the production shapes', (store) => {
     ]);
   });
 
+  it('a Revision with only a title (no revisionId) is processed, keyed by its title; one with nothing to know it by is not', async () => {
+    const titled = { kind: 'revision', action: 'create', fileId: 'plan', userId: 'zhang', revision: { title: 'Q3 draft' } };
+    expect(await accepted('Revision', titled, tokenHeaders('zhang'))).toMatchObject({ outcome: 'processed', subject: 'revision:title:Q3 draft' });
+    const activity = await store().db.selectFrom('activity').select(['user_id', 'kind']).where('file_id', '=', 'plan').where('kind', '=', 'revision').execute();
+    expect(activity).toEqual([{ user_id: 'zhang', kind: 'revision' }]);
+    const bare = { kind: 'revision', action: 'create', fileId: 'plan', userId: 'zhang', revision: {} };
+    expect(await accepted('Revision', bare, tokenHeaders('zhang'))).toMatchObject({ outcome: 'unprocessed', problem: 'revision has no revisionId, docHistoryId or title to know it by' });
+  });
+
   it('likes of comments and discussions, and a discussion with `position`, are understood', async () => {
     const likeComment = { kind: 'comment', type: 'comment', action: 'like', fileId: 'plan', userId: 'lilei', likeComment: { selectionGuid: 's1', content: '赞' } };
     const likeDiscussion = { kind: 'discussion', type: 'discussion', action: 'like', fileId: 'plan', userId: 'lilei', likeDiscussion: { id: 'd1', content: '赞' } };
@@ -92,12 +101,14 @@ describeEachStore('POST /events reads the production shapes', (store) => {
     expect(JSON.parse(created.data)).toMatchObject({ commentId: 'pos-1', content: '讨论', userId: 'lilei' });
   });
 
-  it('another System type is kept as unprocessed with the reason, listed, and can be re-run', async () => {
+  it('another System type (the licence notice) is processed; a System body without a type is kept as unprocessed, listed, and can be re-run', async () => {
     const expiring = { kind: 'System', type: 'licenseExpiring', appId: 'test-app', timestamp: T, daysLeft: 7 };
-    const row = await accepted('System', expiring, signedHeaders('any'));
-    expect(row).toMatchObject({ outcome: 'unprocessed', problem: 'type "licenseExpiring" is not one collab-host knows for System' });
+    expect(await accepted('System', expiring, signedHeaders('any'))).toMatchObject({ outcome: 'processed', problem: null });
+    const untyped = { kind: 'System', appId: 'test-app', timestamp: T };
+    const row = await accepted('System', untyped, signedHeaders('any'));
+    expect(row).toMatchObject({ outcome: 'unprocessed', problem: 'type is missing' });
     const listed = await adminGet<Page>(app, '/api/events?outcome=unprocessed');
-    expect(listed.items.find((item) => item.id === row.id)).toMatchObject({ kind: 'System', action: 'licenseExpiring', outcome: 'unprocessed', body: expiring });
+    expect(listed.items.find((item) => item.id === row.id)).toMatchObject({ kind: 'System', action: null, outcome: 'unprocessed', body: untyped });
     // The default listing shows accepted events: processed and unprocessed.
     const all = await adminGet<Page>(app, '/api/events?limit=500');
     expect(new Set(all.items.map((item) => item.outcome))).toEqual(new Set(['processed', 'unprocessed']));

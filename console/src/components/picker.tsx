@@ -31,7 +31,8 @@ export function Picker<T extends NamedNode>({
         <input
           type="search"
           value={text}
-          placeholder={selected ? `${selected.name} (${selected.id})` : 'name, pinyin or initials'}
+          // The pick is shown below in full colour, not as a grey placeholder that reads as "nothing chosen".
+          placeholder={selected ? 'search to pick another' : 'name, pinyin or initials'}
           onInput={(event) => {
             setText((event.target as HTMLInputElement).value);
             setOpen(true);

@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import { get, query } from '../api.js';
 import { Badge, LoadState, Panel, useDebounced, useLoad } from '../components/common.js';
 import { Grants } from '../components/grants.js';
+import { UserName } from '../components/user-name.js';
 import type { DepartmentItem, DirectorySummary, FileItem, NamedNode, SearchResult, UserItem } from '../types.js';
 
 type Tab = 'users' | 'departments' | 'files' | 'teams';
@@ -108,7 +109,7 @@ const FILE_COLUMNS: Array<Column<FileItem>> = [
   { title: 'name', cell: (file) => <>{file.name} {file.status !== 'active' && <Badge tone="warn">{file.status}</Badge>}</> },
   idColumn(),
   { title: 'type', cell: (file) => file.type },
-  { title: 'creator', cell: (file) => <code>{file.creatorId}</code> },
+  { title: 'creator', cell: (file) => <UserName id={file.creatorId} /> },
   { title: 'grants', cell: (file) => <Grants sharing={file.sharing} /> },
   { title: 'restrictions', cell: (file) => [!file.restrictions.copy && 'no copy', !file.restrictions.export && 'no export'].filter(Boolean).join(', ') || '—' },
   explainLink('file'),

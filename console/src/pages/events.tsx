@@ -52,7 +52,7 @@ export function Events() {
     setError(null);
     try {
       const page = await get<Listing<EventItem>>(
-        `/api/events${query({ fileId: filters.fileId, kind: filters.kind, since: toApiTime(filters.since), outcome: filters.outcome, limit: '100', cursor: cursor ?? undefined })}`,
+        `/api/events${query({ fileId: filters.fileId, kind: filters.kind, since: toApiTime(filters.since), outcome: filters.outcome, order: 'newest', limit: '100', cursor: cursor ?? undefined })}`,
       );
       setItems((previous) => (cursor === null ? page.items : [...previous, ...page.items]));
       setNext(page.nextCursor);
@@ -64,13 +64,17 @@ export function Events() {
   useEffect(() => {
     void load(draft, null);
   }, []);
+  const [reprocessed, setReprocessed] = useState<{ id: number; text: string } | null>(null);
   const reprocess = async (event: EventItem) => {
     setError(null);
+    setReprocessed(null);
     try {
       const done = await post<Reprocessed>(`/api/events/${event.id}/reprocess`);
       const updated = { ...event, outcome: done.outcome, problem: done.problem };
       setItems((previous) => previous.map((item) => (item.id === event.id ? updated : item)));
       setOpen(updated);
+      // Said even when the outcome is the same as before: the button did something.
+      setReprocessed({ id: event.id, text: done.outcome === event.outcome ? `Re-processed: still ${done.outcome}.` : `Re-processed: now ${done.outcome} (was ${event.outcome}).` });
     } catch (failure) {
       setError((failure as Error).message);
     }
@@ -169,6 +173,11 @@ export function Events() {
               <p>
                 {outcomeBadge(open.outcome)} {open.problem && <span class="error">{open.problem}</span>}
               </p>
+              {reprocessed?.id === open.id && (
+                <p class="ok" role="status">
+                  {reprocessed.text}
+                </p>
+              )}
               <p>Sent by {senderOf(open)}</p>
               {standingRefusal(open) && <p class="muted">This refusal stands: re-processing keeps it refused.</p>}
               {(open.outcome === 'refused' || open.outcome === 'unprocessed') && !standingRefusal(open) && (

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { ApiError, get, type Listing } from '../api.js';
+import { ApiError, get, platformConfigured, type Listing } from '../api.js';
 import { Badge, LoadState, Panel, Stat, Time, relative, useLoad } from '../components/common.js';
 import { usePaged } from '../components/paged.js';
 import type { AppDetails, SeatTask, SeatTaskStatus, SyncRun } from '../types.js';
@@ -201,7 +201,8 @@ function Changes({ changes }: { changes: SyncRun['changes'] }) {
 function Licence() {
   const app = useLoad(
     () =>
-      get<AppDetails>('/api/platform/app').catch((error: unknown) => {
+      // Without PLATFORM_API_URL there is nothing to ask (and no 503 in the browser's console).
+      (platformConfigured() ? get<AppDetails>('/api/platform/app') : Promise.resolve(null)).catch((error: unknown) => {
         // Without PLATFORM_API_URL there is no platform to ask: say so rather than show an error.
         if (error instanceof ApiError && error.code === 'platform_not_configured') return null;
         throw error;

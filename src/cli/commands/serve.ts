@@ -3,20 +3,23 @@ import { loadConfig, withEphemeralAdminKey } from '../../config.js';
 import { bannerUserId } from '../../demo-data.js';
 import { closeOnSignals, startServer } from '../../server.js';
 import { startupBanner } from '../../startup-banner.js';
-import { SqliteFileServed } from '../../store/sqlite/serve-lock.js';
+import { SqliteFileServed } from '../../store/serve-lock.js';
 import { CliError } from '../cli-error.js';
 import { parseCommandArgs } from '../command-args.js';
 
-const USAGE = `usage: collab-host serve
+const USAGE = `usage: collab-host serve [--port PORT] [--host HOST]
 
 Runs the service with the configuration of the environment (and .env): the callbacks, /events, the
 management API, the console and the background workers, until SIGINT or SIGTERM. On a store without
-users outside production it loads the demo company first. See docs/operations.md.`;
+users outside production it loads the demo company first. --port and --host stand for PORT and HOST
+(and win over them). See docs/operations.md.`;
 
 /** `collab-host serve`: runs the service until SIGINT or SIGTERM (pending migrations first, unless MIGRATE_ON_START=false). */
 export async function serve(args: string[]): Promise<number> {
-  parseCommandArgs({ usage: USAGE, options: {} }, args);
-  const { config, ephemeralAdminKey } = withEphemeralAdminKey(loadConfig());
+  const { values } = parseCommandArgs({ usage: USAGE, options: { port: { type: 'string' }, host: { type: 'string' } } }, args);
+  // Checked as the variables are: `--port x` is reported as `PORT must be …`.
+  const env = { ...process.env, ...(values.port === undefined ? {} : { PORT: values.port }), ...(values.host === undefined ? {} : { HOST: values.host }) };
+  const { config, ephemeralAdminKey } = withEphemeralAdminKey(loadConfig(env));
   const server = await startServer(config).catch((error: unknown) => {
     throw error instanceof SqliteFileServed ? new CliError(error.message) : error;
   });

@@ -51,7 +51,7 @@ export async function simulateCommand(args: string[]): Promise<number> {
     `collab-host simulator listening on ${simulator.url} (app ${credentials.appId}, callbacks to ${endpointUrl})\n` +
       `  create documents against it:  PLATFORM_API_URL=${simulator.url} npx collab-host create-doc --user U --type documentPro\n` +
       `  call its API:                 PLATFORM_API_URL=${simulator.url} npx collab-host platform --help\n` +
-      `  open one in the editor page:  ${simulator.url}/editor?fileId=F\n`,
+      `  open one in the editor page:  ${simulator.url}/editor?fileId=F&token=T   (T: the user token serve printed, $TOKEN after its export line)\n`,
   );
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);

@@ -35,6 +35,7 @@ export const eventChecks: Check[] = EVENT_KINDS.map((kind) => ({
         kind,
         action,
         subject: { fileId, userId: c.found.userId, id },
+        sentByCheck: `events.${checkName(kind)}`,
         token: c.probe.options.token,
         ...(credentials ? { credentials } : {}),
         ...(c.probe.options.brand ? { brand: c.probe.options.brand } : {}),

@@ -5,7 +5,7 @@ import { EVENT_KINDS, eventCredential, type EventKind } from '../event-bodies.js
 import { callHttp } from '../http-client.js';
 import { isRecord } from '../jwt.js';
 import { PRODUCTION_VARIANTS, productionEventBody } from '../production-bodies.js';
-import { pushEvent } from '../push.js';
+import { markedByCheck, pushEvent } from '../push.js';
 
 const checkName = (kind: EventKind): string => kind.replace(/[a-z](?=[A-Z])/g, '$&-').toLowerCase();
 
@@ -13,7 +13,8 @@ const checkName = (kind: EventKind): string => kind.replace(/[a-z](?=[A-Z])/g, '
  * Issue 11: the production platform's bodies (platform-api.md section 5) differ from part 6; a tolerant
  * integrator acknowledges every authentic one with 200 (the platform never retries, so a refusal loses
  * the event). With `--admin-key` the kit also finds each body, as sent, in collab-host's event log
- * (`GET /api/events?kind=`): acknowledged and stored.
+ * (`GET /api/events?kind=`): acknowledged and stored. Each body carries `conformanceCheck` (the check's id),
+ * which the platform never sends: the operator tells the kit's events apart by it.
  */
 export const productionEventChecks: Check[] = EVENT_KINDS.map((kind) => ({
   id: `production.${checkName(kind)}`,
@@ -29,7 +30,7 @@ export const productionEventChecks: Check[] = EVENT_KINDS.map((kind) => ({
     const id = `conformance-${randomUUID()}`;
     const sent: Array<{ variant: string; body: Record<string, unknown> }> = [];
     for (const variant of PRODUCTION_VARIANTS[kind]) {
-      const body = productionEventBody(kind, variant, { fileId, userId: c.found.userId, id, ...(credentials ? { appId: credentials.appId } : {}) });
+      const body = markedByCheck(productionEventBody(kind, variant, { fileId, userId: c.found.userId, id, ...(credentials ? { appId: credentials.appId } : {}) }), `production.${checkName(kind)}`);
       const answer = await pushEvent({
         to: baseUrl,
         kind,
