@@ -14,7 +14,7 @@ import type { Config } from './config.js';
 import { consoleApp, consoleSessionsFor } from './console/console-plugin.js';
 import type { Directory } from './directory/directory.js';
 import { EventPipeline } from './events/event-pipeline.js';
-import { frameworkErrorHandler, installErrorHandler, MAX_PATH_PARAMETER_LENGTH } from './http/error-handler.js';
+import { clientErrorHandler, frameworkErrorHandler, installErrorHandler, MAX_PATH_PARAMETER_LENGTH } from './http/error-handler.js';
 import { installInputGuard } from './http/input-guard.js';
 import { installJsonBodyParser } from './http/json-body.js';
 import { healthRoutes, type WorkerState } from './http/health-routes.js';
@@ -83,6 +83,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: false,
     routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
     frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
     ...timeoutOptions(config.limits),
   }).withTypeProvider<TypeBoxTypeProvider>();
 

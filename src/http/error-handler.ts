@@ -1,4 +1,7 @@
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isScimUrl, SCIM_CONTENT_TYPE, scimErrorBody } from '../scim/scim-error-body.js';
 import { isDatabaseUnavailable } from '../store/availability.js';
 import { HttpError } from './errors.js';
 import { validationMessage } from './validation-message.js';
@@ -29,14 +32,39 @@ const FRAMEWORK_MESSAGES: Record<string, { status: number; code: string; message
  * Fastify's `frameworkErrors` option: the router's own refusals (a malformed percent-encoding, a path
  * parameter over the limit) answered in the one error shape instead of Fastify's default body.
  */
-export function frameworkErrorHandler(error: FastifyError, _request: unknown, reply: FastifyReply): void {
+export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const known = FRAMEWORK_MESSAGES[error.code];
-  if (known) {
-    sendError(reply, known.status, known.code, known.message);
+  const status = known?.status ?? (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400);
+  const code = known?.code ?? CLIENT_ERROR_CODES[error.code] ?? 'bad_request';
+  const message = known?.message ?? 'the request is not valid';
+  // SCIM clients read SCIM's error schema (RFC 7644 §3.12), whichever layer refused.
+  if (isScimUrl(request.url)) {
+    reply.status(status).type(SCIM_CONTENT_TYPE).serializer(JSON.stringify).send(scimErrorBody(status, undefined, message, code));
     return;
   }
-  const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
-  sendError(reply, status, CLIENT_ERROR_CODES[error.code] ?? 'bad_request', 'the request is not valid');
+  sendError(reply, status, code, message);
+}
+
+const CLIENT_ERRORS: Record<string, { status: number; code: string; message: string }> = {
+  HPE_HEADER_OVERFLOW: { status: 431, code: 'headers_too_large', message: 'the request headers are larger than the server accepts' },
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, code: 'request_timeout', message: 'the request took too long to arrive' },
+};
+
+/**
+ * Fastify's `clientErrorHandler` option: what Node's HTTP parser refuses before any route (headers too
+ * large, a malformed request) answered in the one error shape, or in SCIM's error schema when the request
+ * line names a SCIM address, then the connection is closed.
+ */
+export function clientErrorHandler(error: ConnectionError, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const { status, code, message } = CLIENT_ERRORS[error.code] ?? { status: 400, code: 'bad_request', message: 'the request is not valid HTTP' };
+  // Node hands over the bytes received so far (a Buffer, whatever Fastify's type says).
+  const received: unknown = error.rawPacket;
+  const scim = Buffer.isBuffer(received) && /^[A-Z]+ \/scim\//.test(received.toString('latin1', 0, 32));
+  const body = JSON.stringify(scim ? scimErrorBody(status, undefined, message, code) : errorBody(code, message));
+  const type = scim ? SCIM_CONTENT_TYPE : 'application/json; charset=utf-8';
+  if (socket.writable) socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: ${type}\r\n\r\n${body}`);
+  socket.destroy();
 }
 
 /**

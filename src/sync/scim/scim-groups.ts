@@ -3,6 +3,7 @@ import type { DepartmentRecord } from '../../snapshot/records.js';
 import type { ScimResourceRow } from '../../store/scim-resources.js';
 import type { DirectoryChange } from '../../snapshot/directory-changes.js';
 import { applyChange, equalityOf, listPage, metaOf, missingTeam, nowText, type ScimContext, type ScimDocument, type ScimObject } from './scim-context.js';
+import { assertStorable } from './scim-input.js';
 import { asScimProblem, matchFilter, normalisePatch, parseQuery, ScimProblem, scimmy, SCIMMY, type ListQuery } from './scim-protocol.js';
 import { MAX_RESULTS } from './scim-users.js';
 
@@ -40,8 +41,8 @@ export class ScimGroups {
       ...(externalId === undefined ? {} : { externalId }),
     });
     const withMembers = filter !== undefined || !excludesMembers(query);
-    let resources = (await Promise.all(rows.map((row) => this.represent(row, withMembers)))).map((resource) => this.shape(resource, undefined));
-    if (filter) resources = matchFilter(filter, resources);
+    let resources = await Promise.all(rows.map((row) => this.represent(row, withMembers)));
+    if (filter) resources = await matchFilter(filter, resources, (resource) => this.shape(resource, undefined));
     const page = listPage(resources, query, MAX_RESULTS);
     return { ...page, Resources: (page.Resources as ScimObject[]).map((resource) => this.shape(resource, attributes)) };
   }
@@ -89,6 +90,7 @@ export class ScimGroups {
   }
 
   private async write(old: ScimResourceRow, group: ScimObject, detail: string, creating: boolean): Promise<ScimDocument> {
+    assertStorable('Group', group);
     const segments = segmentsOf(group.displayName);
     const nameKey = nameKeyOf(segments);
     const clash = (await this.context.resources.list(this.context.teamId, 'Group', { nameKey })).find((row) => row.id !== old.id);

@@ -2,6 +2,7 @@ import type { UserRecord } from '../../snapshot/records.js';
 import type { UserState } from '../../store/directory-state.js';
 import type { ScimResourceRow } from '../../store/scim-resources.js';
 import { applyChange, equalityOf, listPage, metaOf, missingTeam, nowText, type ScimContext, type ScimDocument, type ScimObject } from './scim-context.js';
+import { assertStorable } from './scim-input.js';
 import { asScimProblem, matchFilter, normalisePatch, normaliseResource, parseQuery, ScimProblem, scimmy, SCIMMY, type ListQuery } from './scim-protocol.js';
 
 type AttributeFilter = ReturnType<typeof parseQuery>['attributes'];
@@ -47,8 +48,8 @@ export class ScimUsers {
       ...(userName === undefined ? {} : { nameKey: userName.trim().toLowerCase() }),
       ...(externalId === undefined ? {} : { externalId }),
     });
-    let resources = (await this.represent(rows)).map((resource) => this.shape(resource, undefined));
-    if (filter) resources = matchFilter(filter, resources);
+    let resources = await this.represent(rows);
+    if (filter) resources = await matchFilter(filter, resources, (resource) => this.shape(resource, undefined));
     const page = listPage(resources, query, MAX_RESULTS);
     return { ...page, Resources: (page.Resources as ScimObject[]).map((resource) => this.shape(resource, attributes)) };
   }
@@ -60,6 +61,7 @@ export class ScimUsers {
 
   async create(body: unknown): Promise<ScimDocument> {
     const user = scimmy(() => new SCIMMY.Schemas.User(normaliseResource(body), 'in')) as unknown as ScimObject;
+    assertStorable('User', user);
     const nameKey = String(user.userName).trim().toLowerCase();
     if (nameKey === '') throw new ScimProblem(400, 'invalidValue', 'userName must not be empty');
     if ((await this.context.resources.list(this.context.teamId, 'User', { nameKey })).length > 0) {
@@ -137,6 +139,7 @@ export class ScimUsers {
   }
 
   private async write(old: ScimResourceRow, user: ScimObject, detail: string): Promise<ScimDocument> {
+    assertStorable('User', user);
     const nameKey = String(user.userName).trim().toLowerCase();
     if (nameKey === '') throw new ScimProblem(400, 'invalidValue', 'userName must not be empty');
     if (nameKey !== old.nameKey && (await this.context.resources.list(this.context.teamId, 'User', { nameKey })).length > 0) {
