@@ -80,6 +80,16 @@ export function listPage(resources: ScimObject[], query: ListQuery, maxResults: 
 
 export { equalityOf } from './scim-filter-match.js';
 
+/**
+ * Refuses (409 uniqueness) an `externalId` another resource of the same kind in the team holds: an
+ * identity provider looks resources up by it and must find one.
+ */
+export async function assertExternalIdFree(context: ScimContext, kind: 'User' | 'Group', externalId: unknown, ownId: string | undefined): Promise<void> {
+  if (typeof externalId !== 'string') return;
+  const holders = await context.resources.list(context.teamId, kind, { externalId });
+  if (holders.some((row) => row.id !== ownId)) throw new ScimProblem(409, 'uniqueness', `another ${kind === 'User' ? 'user' : 'group'} has this externalId`);
+}
+
 /** The current time in the store's text form. */
 export function nowText(context: ScimContext): string {
   return new Date(context.now()).toISOString();

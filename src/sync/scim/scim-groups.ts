@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DepartmentRecord } from '../../snapshot/records.js';
 import type { ScimResourceRow } from '../../store/scim-resources.js';
 import type { DirectoryChange } from '../../snapshot/directory-changes.js';
-import { applyChange, equalityOf, listPage, metaOf, missingTeam, nowText, type ScimContext, type ScimDocument, type ScimObject } from './scim-context.js';
+import { applyChange, assertExternalIdFree, equalityOf, listPage, metaOf, missingTeam, nowText, type ScimContext, type ScimDocument, type ScimObject } from './scim-context.js';
 import { assertStorable } from './scim-input.js';
 import { asScimProblem, matchFilter, normalisePatch, parseQuery, ScimProblem, scimmy, SCIMMY, type ListQuery } from './scim-protocol.js';
 import { MAX_RESULTS } from './scim-users.js';
@@ -95,6 +95,7 @@ export class ScimGroups {
     const nameKey = nameKeyOf(segments);
     const clash = (await this.context.resources.list(this.context.teamId, 'Group', { nameKey })).find((row) => row.id !== old.id);
     if (clash) throw new ScimProblem(409, 'uniqueness', `a group with displayName "${String(group.displayName)}" exists`);
+    await assertExternalIdFree(this.context, 'Group', group.externalId, old.id);
     let parentId: string | null = null;
     if (!creating && nameKey === old.nameKey) {
       // The name did not change: the group stays where it is, even if its parent was renamed since.

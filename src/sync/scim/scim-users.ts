@@ -1,7 +1,7 @@
 import type { UserRecord } from '../../snapshot/records.js';
 import type { UserState } from '../../store/directory-state.js';
 import type { ScimResourceRow } from '../../store/scim-resources.js';
-import { applyChange, equalityOf, listPage, metaOf, missingTeam, nowText, type ScimContext, type ScimDocument, type ScimObject } from './scim-context.js';
+import { applyChange, assertExternalIdFree, equalityOf, listPage, metaOf, missingTeam, nowText, type ScimContext, type ScimDocument, type ScimObject } from './scim-context.js';
 import { assertStorable } from './scim-input.js';
 import { asScimProblem, matchFilter, normalisePatch, normaliseResource, parseQuery, ScimProblem, scimmy, SCIMMY, type ListQuery } from './scim-protocol.js';
 
@@ -67,6 +67,7 @@ export class ScimUsers {
     if ((await this.context.resources.list(this.context.teamId, 'User', { nameKey })).length > 0) {
       throw new ScimProblem(409, 'uniqueness', `a user with userName "${String(user.userName)}" exists`);
     }
+    await assertExternalIdFree(this.context, 'User', user.externalId, undefined);
     const existing = await this.userToTakeOver(nameKey, this.record(nameKey, user, undefined, true).email);
     const id = existing?.id ?? nameKey;
     const active = user.active !== false;
@@ -88,7 +89,8 @@ export class ScimUsers {
   private async userToTakeOver(nameKey: string, email: string | undefined) {
     const [byId] = await this.context.directory.users([nameKey]);
     if (byId) {
-      if (byId.teamId !== this.context.teamId) throw new ScimProblem(409, 'uniqueness', `user id "${nameKey}" belongs to a user outside the team SCIM provisions`);
+      // Answered as any conflict: where the id lives is not the client's to learn.
+      if (byId.teamId !== this.context.teamId) throw new ScimProblem(409, 'uniqueness', `a user with userName "${nameKey}" exists`);
       if (await this.context.resources.get('User', nameKey)) throw new ScimProblem(409, 'uniqueness', `user id "${nameKey}" is another SCIM user's`);
       return byId;
     }
@@ -145,6 +147,7 @@ export class ScimUsers {
     if (nameKey !== old.nameKey && (await this.context.resources.list(this.context.teamId, 'User', { nameKey })).length > 0) {
       throw new ScimProblem(409, 'uniqueness', `a user with userName "${String(user.userName)}" exists`);
     }
+    await assertExternalIdFree(this.context, 'User', user.externalId, old.id);
     const [current] = await this.context.directory.users([old.id]);
     // PUT without `active` keeps the state; only an explicit false deactivates.
     const active = user.active === undefined ? (current?.active ?? true) : user.active !== false;
