@@ -9,7 +9,7 @@ import type { AttributePath } from './scim-paths.js';
  */
 
 /** Top-level attributes whose strings compare exactly. */
-const CASE_EXACT = new Set(['id', 'externalid', '$ref', 'members', 'password']);
+export const CASE_EXACT = new Set(['id', 'externalid', '$ref', 'members', 'password']);
 
 const CORE_SCHEMAS = new Set(['urn:ietf:params:scim:schemas:core:2.0:user', 'urn:ietf:params:scim:schemas:core:2.0:group']);
 
@@ -33,7 +33,7 @@ function scopeOf(resource: Resource, path: AttributePath): unknown {
 }
 
 /** The values at `path`, multi-valued attributes flattened; complex values kept as objects. */
-function valuesAt(resource: Resource, path: AttributePath): unknown[] {
+export function valuesAt(resource: Resource, path: AttributePath): unknown[] {
   let current: unknown[] = [scopeOf(resource, path)];
   for (const name of path.names) {
     current = current.flatMap((value) => (Array.isArray(value) ? value : [value])).flatMap((value) => (isRecord(value) ? [ownValue(value, name)] : []));
@@ -42,7 +42,7 @@ function valuesAt(resource: Resource, path: AttributePath): unknown[] {
 }
 
 /** A complex value compared as a whole compares its `value` sub-attribute (RFC 7644 §3.4.2.2). */
-const comparable = (value: unknown): unknown => (isRecord(value) ? ownValue(value, 'value') : value instanceof Date ? value.toISOString() : value);
+export const comparable = (value: unknown): unknown => (isRecord(value) ? ownValue(value, 'value') : value instanceof Date ? value.toISOString() : value);
 
 function compareOne(actualValue: unknown, operator: CompareOperator, expected: FilterValue, exact: boolean): boolean {
   const actual = comparable(actualValue);

@@ -4,7 +4,7 @@ import type { ScimResourceRow } from '../../store/scim-resources.js';
 import type { DirectoryChange } from '../../snapshot/directory-changes.js';
 import { applyChange, assertExternalIdFree, equalityOf, listPage, metaOf, missingTeam, nowText, type ScimContext, type ScimDocument, type ScimObject } from './scim-context.js';
 import { assertStorable } from './scim-input.js';
-import { asScimProblem, matchFilter, normalisePatch, parseQuery, ScimProblem, scimmy, SCIMMY, type ListQuery } from './scim-protocol.js';
+import { asScimProblem, matchFilter, normalisePatch, normaliseResource, parseQuery, ScimProblem, scimmy, SCIMMY, sortResources, withoutUnset, type ListQuery } from './scim-protocol.js';
 import { MAX_RESULTS } from './scim-users.js';
 
 type AttributeFilter = ReturnType<typeof parseQuery>['attributes'];
@@ -33,7 +33,7 @@ export class ScimGroups {
   constructor(private readonly context: ScimContext) {}
 
   async list(query: ListQuery): Promise<ScimDocument> {
-    const { filter, attributes } = parseQuery('Group', query);
+    const { filter, attributes, sort } = parseQuery('Group', query);
     const displayName = equalityOf(filter, 'displayName');
     const externalId = equalityOf(filter, 'externalId');
     const rows = await this.context.resources.list(this.context.teamId, 'Group', {
@@ -43,7 +43,7 @@ export class ScimGroups {
     const withMembers = filter !== undefined || !excludesMembers(query);
     let resources = await Promise.all(rows.map((row) => this.represent(row, withMembers)));
     if (filter) resources = await matchFilter(filter, resources, (resource) => this.shape(resource, undefined));
-    const page = listPage(resources, query, MAX_RESULTS);
+    const page = listPage(sortResources(resources, sort), query, MAX_RESULTS);
     return { ...page, Resources: (page.Resources as ScimObject[]).map((resource) => this.shape(resource, attributes)) };
   }
 
@@ -53,7 +53,7 @@ export class ScimGroups {
   }
 
   async create(body: unknown): Promise<ScimDocument> {
-    const group = scimmy(() => new SCIMMY.Schemas.Group(body, 'in')) as unknown as ScimObject;
+    const group = scimmy(() => new SCIMMY.Schemas.Group(normaliseResource(body), 'in')) as unknown as ScimObject;
     const id = randomUUID();
     const now = nowText(this.context);
     return this.write({ kind: 'Group', id, teamId: this.context.teamId, nameKey: '', externalId: null, attributes: {}, createdAt: now, updatedAt: now }, group, 'POST /Groups', true);
@@ -61,7 +61,7 @@ export class ScimGroups {
 
   async replace(id: string, body: unknown): Promise<ScimDocument> {
     const old = await this.row(id);
-    const group = scimmy(() => new SCIMMY.Schemas.Group(body, 'in')) as unknown as ScimObject;
+    const group = scimmy(() => new SCIMMY.Schemas.Group(normaliseResource(body), 'in')) as unknown as ScimObject;
     return this.write(old, group, `PUT /Groups/${id}`, false);
   }
 
@@ -162,7 +162,8 @@ export class ScimGroups {
 
   /** The resource as answered (a scimmy schema instance; attributes selected when asked). */
   private shape(resource: ScimObject, attributes: AttributeFilter): ScimDocument {
-    const shaped = scimmy(() => new SCIMMY.Schemas.Group(resource, 'out', `${this.context.baseUrl}/Groups`, attributes)) as unknown as ScimDocument;
+    // Unset attributes are left out of answers (no `"emails":[{"value":""}]`).
+    const shaped = withoutUnset(scimmy(() => new SCIMMY.Schemas.Group(resource, 'out', `${this.context.baseUrl}/Groups`, attributes)) as unknown as ScimDocument);
     // A resource always names its schemas (RFC 7643 §3), whatever `attributes` selected.
     return attributes === undefined ? shaped : { ...shaped, schemas: resource.schemas as string[] };
   }

@@ -4,6 +4,7 @@ import { parseFilter, type ScimFilter } from './scim-filter.js';
 import { matchesFilter } from './scim-filter-match.js';
 import { parseAttributeList } from './scim-paths.js';
 import { boundedScan } from './scim-scan.js';
+import { parseSort, type SortOrder } from './scim-sort.js';
 
 /**
  * The SCIM protocol pieces collab-host takes from scimmy (schemas, coercion, filters, PATCH), set up
@@ -44,47 +45,8 @@ export function scimmy<T>(work: () => T): T {
   }
 }
 
-const BOOLEAN_TEXT = /^(true|false)$/i;
-
-/** `"True"` / `"False"` (Entra ID's spelling) as booleans; anything else as it is. */
-function booleanOf(value: unknown): unknown {
-  return typeof value === 'string' && BOOLEAN_TEXT.test(value) ? value.toLowerCase() === 'true' : value;
-}
-
-/** A body with Entra ID's string `active` as a boolean. */
-export function normaliseResource(body: unknown): unknown {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
-  const record = body as Record<string, unknown>;
-  return 'active' in record ? { ...record, active: booleanOf(record.active) } : record;
-}
-
-function withoutNulls(item: unknown): unknown {
-  if (typeof item !== 'object' || item === null || Array.isArray(item)) return item;
-  return Object.fromEntries(Object.entries(item).filter(([, value]) => value !== null));
-}
-
-/**
- * A PatchOp with Entra ID's quirks made standard: `"active": "False"` (with or without a path) as a
- * boolean, and `"$ref": null` in member lists left out. Capitalised ops (`"Replace"`) and member
- * removal by a `value` list are handled by scimmy.
- */
-export function normalisePatch(body: unknown): unknown {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
-  const message = body as { Operations?: unknown };
-  if (!Array.isArray(message.Operations)) return body;
-  return {
-    ...message,
-    Operations: message.Operations.map((operation: unknown) => {
-      if (typeof operation !== 'object' || operation === null) return operation;
-      const { path, value } = operation as { path?: unknown; value?: unknown };
-      if (typeof path === 'string' && path.trim().toLowerCase() === 'active') return { ...operation, value: booleanOf(value) };
-      if (path === undefined) return { ...operation, value: normaliseResource(value) };
-      // `[{"$ref": null, "value": "…"}]`: a null attribute is an absent one (RFC 7643 §2.5), not a value to match.
-      if (Array.isArray(value)) return { ...operation, value: value.map(withoutNulls) };
-      return operation;
-    }),
-  };
-}
+export { normalisePatch, normaliseResource, withoutUnset } from './scim-normalise.js';
+export { sortResources } from './scim-sort.js';
 
 /** The query parameters of a SCIM list (RFC 7644 §3.4.2). */
 export interface ListQuery {
@@ -93,19 +55,22 @@ export interface ListQuery {
   count?: number;
   attributes?: string;
   excludedAttributes?: string;
+  sortBy?: string;
+  sortOrder?: string;
 }
 
 /** Parsed `filter` (our own parser) and `attributes`/`excludedAttributes` (checked by our rules, then scimmy's selection), or undefined. */
-export function parseQuery(kind: 'User' | 'Group', query: ListQuery): { filter: ScimFilter | undefined; attributes: InstanceType<typeof SCIMMY.Types.Filter> | undefined } {
+export function parseQuery(kind: 'User' | 'Group', query: ListQuery): { filter: ScimFilter | undefined; attributes: InstanceType<typeof SCIMMY.Types.Filter> | undefined; sort: SortOrder | undefined } {
   const filter = query.filter === undefined ? undefined : parseFilter(query.filter);
+  const sort = parseSort(query.sortBy, query.sortOrder);
   const config: Record<string, string> = {};
   // Only lists that passed our path rules reach scimmy (which builds objects keyed by these names).
   if (query.attributes !== undefined) config.attributes = parseAttributeList(query.attributes, 'attributes').map((path) => path.text).join(',');
   if (query.excludedAttributes !== undefined) config.excludedAttributes = parseAttributeList(query.excludedAttributes, 'excludedAttributes').map((path) => path.text).join(',');
-  if (Object.keys(config).length === 0) return { filter, attributes: undefined };
+  if (Object.keys(config).length === 0) return { filter, attributes: undefined, sort };
   const resource = kind === 'User' ? SCIMMY.Resources.User : SCIMMY.Resources.Group;
   const parsed = scimmy(() => new resource(undefined, config));
-  return { filter, attributes: parsed.attributes };
+  return { filter, attributes: parsed.attributes, sort };
 }
 
 /**

@@ -3,7 +3,7 @@ import type { UserState } from '../../store/directory-state.js';
 import type { ScimResourceRow } from '../../store/scim-resources.js';
 import { applyChange, assertExternalIdFree, equalityOf, listPage, metaOf, missingTeam, nowText, type ScimContext, type ScimDocument, type ScimObject } from './scim-context.js';
 import { assertStorable } from './scim-input.js';
-import { asScimProblem, matchFilter, normalisePatch, normaliseResource, parseQuery, ScimProblem, scimmy, SCIMMY, type ListQuery } from './scim-protocol.js';
+import { asScimProblem, matchFilter, normalisePatch, normaliseResource, parseQuery, ScimProblem, scimmy, SCIMMY, sortResources, withoutUnset, type ListQuery } from './scim-protocol.js';
 
 type AttributeFilter = ReturnType<typeof parseQuery>['attributes'];
 
@@ -41,7 +41,7 @@ export class ScimUsers {
   constructor(private readonly context: ScimContext) {}
 
   async list(query: ListQuery): Promise<ScimDocument> {
-    const { filter, attributes } = parseQuery('User', query);
+    const { filter, attributes, sort } = parseQuery('User', query);
     const userName = equalityOf(filter, 'userName');
     const externalId = equalityOf(filter, 'externalId');
     const rows = await this.context.resources.list(this.context.teamId, 'User', {
@@ -50,7 +50,7 @@ export class ScimUsers {
     });
     let resources = await this.represent(rows);
     if (filter) resources = await matchFilter(filter, resources, (resource) => this.shape(resource, undefined));
-    const page = listPage(resources, query, MAX_RESULTS);
+    const page = listPage(sortResources(resources, sort), query, MAX_RESULTS);
     return { ...page, Resources: (page.Resources as ScimObject[]).map((resource) => this.shape(resource, attributes)) };
   }
 
@@ -215,7 +215,8 @@ export class ScimUsers {
 
   /** The resource as answered (a scimmy schema instance; attributes selected when asked). */
   private shape(resource: ScimObject, attributes: AttributeFilter): ScimDocument {
-    const shaped = scimmy(() => new SCIMMY.Schemas.User(resource, 'out', `${this.context.baseUrl}/Users`, attributes)) as unknown as ScimDocument;
+    // Unset attributes are left out of answers (no `"emails":[{"value":""}]`).
+    const shaped = withoutUnset(scimmy(() => new SCIMMY.Schemas.User(resource, 'out', `${this.context.baseUrl}/Users`, attributes)) as unknown as ScimDocument);
     // A resource always names its schemas (RFC 7643 §3), whatever `attributes` selected.
     return attributes === undefined ? shaped : { ...shaped, schemas: resource.schemas as string[] };
   }
