@@ -125,5 +125,11 @@ describeEachStore('SCIM refuses hostile attribute paths, filters and bodies befo
     expect(await groups('members.value eq "nobody"')).toEqual([]);
     expect(await groups('members pr')).toEqual(['Full']);
     expect(await groups('not (members pr)')).toEqual(['Empty']);
+
+    // A password is never returned, so no filter reads it (a filter must not become an oracle).
+    const withPassword = await scim(app, 'POST', '/Users', { schemas: [USER_SCHEMA], userName: 'secretive', password: 'Secret-1234' });
+    expect(withPassword.status).toBe(201);
+    expect(await userNames('password pr or password eq "Secret-1234"')).toEqual([]);
+    expect((await scim(app, 'DELETE', `/Users/${encodeURIComponent(withPassword.body.id)}`)).status).toBe(204);
   });
 });

@@ -4,7 +4,7 @@ import type { ScimResourceRow } from '../../store/scim-resources.js';
 import type { DirectoryChange } from '../../snapshot/directory-changes.js';
 import { applyChange, assertExternalIdFree, equalityOf, listPage, metaOf, missingTeam, nowText, type ScimContext, type ScimDocument, type ScimObject } from './scim-context.js';
 import { assertStorable } from './scim-input.js';
-import { asScimProblem, matchFilter, normalisePatch, normaliseResource, parseQuery, ScimProblem, scimmy, SCIMMY, sortResources, withoutUnset, type ListQuery } from './scim-protocol.js';
+import { asScimProblem, mapInSlices, matchFilter, normalisePatch, normaliseResource, parseQuery, ScimProblem, scimmy, SCIMMY, sortResources, withoutUnset, type ListQuery } from './scim-protocol.js';
 import { MAX_RESULTS } from './scim-users.js';
 
 type AttributeFilter = ReturnType<typeof parseQuery>['attributes'];
@@ -42,9 +42,9 @@ export class ScimGroups {
     });
     const withMembers = filter !== undefined || !excludesMembers(query);
     let resources = await Promise.all(rows.map((row) => this.represent(row, withMembers)));
-    if (filter) resources = await matchFilter(filter, resources, (resource) => this.shape(resource, undefined));
+    if (filter) resources = await matchFilter(filter, resources);
     const page = listPage(sortResources(resources, sort), query, MAX_RESULTS);
-    return { ...page, Resources: (page.Resources as ScimObject[]).map((resource) => this.shape(resource, attributes)) };
+    return { ...page, Resources: await mapInSlices(page.Resources as ScimObject[], (resource) => this.shape(resource, attributes)) };
   }
 
   async get(id: string, query: ListQuery = {}): Promise<ScimDocument> {

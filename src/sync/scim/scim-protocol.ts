@@ -47,6 +47,7 @@ export function scimmy<T>(work: () => T): T {
 
 export { normalisePatch, normaliseResource, withoutUnset } from './scim-normalise.js';
 export { sortResources } from './scim-sort.js';
+export { mapInSlices } from './scim-scan.js';
 
 /** The query parameters of a SCIM list (RFC 7644 §3.4.2). */
 export interface ListQuery {
@@ -73,11 +74,24 @@ export function parseQuery(kind: 'User' | 'Group', query: ListQuery): { filter: 
   return { filter, attributes: parsed.attributes, sort };
 }
 
+/** Attributes a filter never sees (RFC 7643: `returned: never`), whatever their case. */
+const NEVER_RETURNED = new Set(['password']);
+
 /**
- * The resources a filter selects (see scim-filter-match.ts; `answered` gives the form a resource is answered in), read in slices with a turn of the event loop
+ * A resource as a filter reads it: its stored attributes (already in scimmy's canonical form when they
+ * were written) as plain JSON, without what is never returned. Cheaper than shaping every resource.
+ */
+function filterable(resource: unknown): Record<string, unknown> {
+  const plain = JSON.parse(JSON.stringify(resource)) as Record<string, unknown>;
+  for (const key of Object.keys(plain)) if (NEVER_RETURNED.has(key.toLowerCase())) delete plain[key];
+  return plain;
+}
+
+/**
+ * The resources a filter selects (see scim-filter-match.ts), read in slices with a turn of the event loop
  * between them, and at most MAX_CONCURRENT_SCANS scans at a time in the process: a filter that no index
  * serves costs time in proportion to the team, and must never hold health checks or other callers.
  */
-export async function matchFilter<T>(filter: ScimFilter, resources: T[], answered: (resource: T) => unknown = (resource) => resource): Promise<T[]> {
-  return boundedScan(resources, (resource) => matchesFilter(filter, JSON.parse(JSON.stringify(answered(resource))) as Record<string, unknown>));
+export async function matchFilter<T>(filter: ScimFilter, resources: T[]): Promise<T[]> {
+  return boundedScan(resources, (resource) => matchesFilter(filter, filterable(resource)));
 }

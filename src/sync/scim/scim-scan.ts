@@ -3,7 +3,7 @@ import { ScimProblem } from './scim-protocol-error.js';
 /** Bounds of a scan that no index serves (a SCIM filter on an attribute without an index). */
 export const SCAN_LIMITS = {
   /** Resources looked at between two turns of the event loop. */
-  slice: 100,
+  slice: 50,
   /** Scans running at once in the process; more wait their turn. */
   concurrent: 2,
   /** Scans waiting at once; beyond that a filter is refused (400 tooMany), not queued. */
@@ -50,4 +50,14 @@ export async function boundedScan<T>(items: T[], keep: (item: T) => boolean): Pr
   } finally {
     done();
   }
+}
+
+/** `items` mapped through `map`, in slices with a turn of the event loop between them (answers of up to a page). */
+export async function mapInSlices<T, U>(items: T[], map: (item: T) => U): Promise<U[]> {
+  const mapped: U[] = [];
+  for (let start = 0; start < items.length; start += SCAN_LIMITS.slice) {
+    if (start > 0) await yieldTurn();
+    mapped.push(...items.slice(start, start + SCAN_LIMITS.slice).map(map));
+  }
+  return mapped;
 }
