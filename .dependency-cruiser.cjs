@@ -2,7 +2,7 @@
  * The layers of collab-host (docs/architecture.md), enforced by `npm run lint`:
  *
  *   cli/  ->  server.ts, app.ts (composition)  ->  HTTP layers: callbacks/ manage/ scim/ console/ http/
- *         ->  domain: auth/ directory/ events/ notify/ platform/ snapshot/ sync/ storage/ audit/ retention/
+ *         ->  domain: auth/ directory/ events/ notify/ platform/ snapshot/ sync/ storage/ audit/ retention/ backup/
  *         ->  store/
  *
  * Dependencies point down only; Fastify lives in the HTTP layers and the composition; the database drivers
@@ -10,7 +10,7 @@
  * no cycles.
  */
 const HTTP = '^src/(callbacks|manage|scim|console|http)/';
-const DOMAIN = '^src/(auth|directory|events|notify|platform|snapshot|sync|storage|audit|retention)/';
+const DOMAIN = '^src/(auth|directory|events|notify|platform|snapshot|sync|storage|audit|retention|backup)/';
 const COMPOSITION = '^src/(app|server|index|directory-writes|platform-wiring)\\.ts$';
 
 module.exports = {

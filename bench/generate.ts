@@ -71,7 +71,7 @@ const EXTS = ['docx', 'pdf', 'xlsx', 'pptx'];
 const ROLES = ['viewer', 'viewer', 'commenter', 'editor', 'editor', 'manager'];
 
 /** A small, fast, seeded PRNG (mulberry32). */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import pg from 'pg';
+import { withPg } from './pg-client.js';
 import { describeEventLag, readEventLag, type EventLag } from './event-lag.js';
 import { actorsOf, COMPANY_SCALE, generateCompany, type GenerateOptions } from './generate.js';
 import { mixedRun, openLoop } from './load.js';
@@ -430,16 +430,6 @@ function freePort(): Promise<number> {
       server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
     });
   });
-}
-
-async function withPg<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
 }
 
 function withSearchPath(url: string, schema: string): string {

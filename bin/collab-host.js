@@ -2,6 +2,9 @@
 // The `collab-host` command: runs the compiled JavaScript in dist/ (no TypeScript compiler at run time).
 // dist/ is made by `npm run build`, which `npm ci` and `npm install` run through the `prepare` script.
 import { existsSync } from 'node:fs';
+import { disableProto } from './disable-proto.js';
+
+disableProto();
 
 const main = new URL('../dist/cli/main.js', import.meta.url);
 if (!existsSync(main)) {

@@ -1,5 +1,6 @@
 import type { AuditTrail } from './audit/audit-trail.js';
 import type { ConsoleSessions } from './auth/console-sessions.js';
+import type { FailedAuthLimiter } from './auth/failed-auth-limit.js';
 import type { TokenResolver } from './auth/token-resolver.js';
 import type { Config } from './config.js';
 import type { Directory } from './directory/directory.js';
@@ -34,6 +35,8 @@ export interface AppContext {
   consoleSessions: ConsoleSessions | undefined;
   /** The event pipeline: intake of POST /events, the processor behind it, re-processing, statistics. */
   events: EventPipeline;
+  /** Failed admin-key and console authentications per client (RATE_LIMIT_AUTH_FAILURES), one counter for /api and the console. */
+  authFailures: FailedAuthLimiter;
   /** The audit log's buffered writer: access decisions and management writes (src/audit/audit-trail.ts). */
   audit: AuditTrail;
 }

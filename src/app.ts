@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from './app-context.js';
 import { AuditTrail } from './audit/audit-trail.js';
@@ -14,12 +14,15 @@ import type { Config } from './config.js';
 import { consoleApp, consoleSessionsFor } from './console/console-plugin.js';
 import type { Directory } from './directory/directory.js';
 import { EventPipeline } from './events/event-pipeline.js';
-import { clientErrorHandler, frameworkErrorHandler, installErrorHandler, MAX_PATH_PARAMETER_LENGTH } from './http/error-handler.js';
+import { clientErrorHandlerFor } from './http/client-errors.js';
+import { frameworkErrorHandlerFor, installErrorHandler, MAX_PATH_PARAMETER_LENGTH, type ErrorShape } from './http/error-handler.js';
+import { installSecurityHeaders, securityHeadersFor } from './http/security-headers.js';
 import { installInputGuard } from './http/input-guard.js';
-import { installJsonBodyParser } from './http/json-body.js';
+import { installJsonBodyParser, MAX_JSON_BODY_BYTES } from './http/json-body.js';
 import { healthRoutes, type WorkerState } from './http/health-routes.js';
 import { addMetricsCollector, createAppMetrics, installRequestMetrics, type MetricsCollector } from './http/metrics.js';
 import { metricsRoutes, processMetricsCollector } from './http/metrics-routes.js';
+import { FailedAuthLimiter } from './auth/failed-auth-limit.js';
 import { installOverloadProtection, installRateLimits, timeoutOptions } from './http/protection.js';
 import { storeMetricsCollector } from './http/store-metrics.js';
 import { syncMetricsCollector } from './http/sync-metrics.js';
@@ -28,6 +31,7 @@ import { describeSyncHealth, syncHealthReader } from './sync/sync-health.js';
 import { auditMetricsCollector, eventMetricsCollector } from './http/event-metrics.js';
 import { installOpenApi } from './http/openapi.js';
 import { manageApi } from './manage/index.js';
+import { SCIM_CONTENT_TYPE, scimErrorBody } from './scim/scim-error-body.js';
 import { scimRoutes } from './scim/scim-routes.js';
 import { platformHeaders } from './http/headers.js';
 import { installValidators } from './http/validators.js';
@@ -36,6 +40,8 @@ import { platformServices } from './platform-wiring.js';
 import type { OpenDatabase } from './store/database.js';
 import { operationsStats } from './store/operations-stats.js';
 import { SqlDirectory } from './store/sql-directory.js';
+import { ModelDirectory } from './directory/read-model/model-directory.js';
+import { READ_MODEL_POLL_MS, StoreModelSource } from './store/read-model/store-model-source.js';
 import { composeDirectoryChanges } from './directory-writes.js';
 import type { DirectoryChangeListener } from './snapshot/directory-changes.js';
 import { DownloadLinks } from './auth/download-link.js';
@@ -70,6 +76,14 @@ export interface AppDeps {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
+/**
+ * Refusals made before a route is known (431, 414, a malformed URL) under /scim/v2 come in SCIM's error
+ * schema, as every other SCIM answer does; everywhere else in the one error shape.
+ */
+const ERROR_SHAPES: readonly ErrorShape[] = [
+  { prefix: '/scim/v2', contentType: SCIM_CONTENT_TYPE, body: (status, code, message) => scimErrorBody(status, status === 400 ? 'invalidSyntax' : undefined, message, code) },
+];
+
 /** Builds the Fastify application without listening: the server and the tests (`app.inject`) share it. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
@@ -79,16 +93,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    bodyLimit: 1024 * 1024,
+    bodyLimit: MAX_JSON_BODY_BYTES,
     trustProxy: false,
     routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
-    frameworkErrors: frameworkErrorHandler,
-    clientErrorHandler,
+    frameworkErrors: frameworkErrorHandlerFor(ERROR_SHAPES, securityHeadersFor(config.publicUrl)),
+    clientErrorHandler: clientErrorHandlerFor(ERROR_SHAPES, securityHeadersFor(config.publicUrl)),
     ...timeoutOptions(config.limits),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installValidators(app);
   installErrorHandler(app, { retryAfterSeconds: config.limits.retryAfterSeconds });
+  installSecurityHeaders(app, { publicUrl: config.publicUrl });
   installJsonBodyParser(app);
   installInputGuard(app);
   const metrics = createAppMetrics();
@@ -103,7 +118,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const fileStorage = deps.fileStorage ?? createFileStorage(config, new SqlFileObjects(deps.store.db), { warn: (details, message) => app.log.warn(details, message) });
   if (!deps.fileStorage) app.addHook('onClose', () => fileStorage.close());
 
-  const directory = deps.directory ?? SqlDirectory.over(deps.store);
+  // The callbacks read the directory from memory (src/directory/read-model/), kept current by the change feed.
+  const readModel = deps.directory ? undefined : startReadModel(app.log.child({ component: 'read-model' }), deps.store);
+  if (readModel) app.addHook('onClose', async () => readModel.close());
+  const directory = deps.directory ?? new ModelDirectory(readModel!, SqlDirectory.over(deps.store));
   const resolveToken = deps.resolveToken ?? defaultTokenResolver(tokenSecrets(config));
   const events = new EventPipeline({ db: deps.store.db, directory, resolveToken, config, log: app.log.child({ component: 'events' }) });
   app.addHook('onReady', async () => void events.start());
@@ -127,6 +145,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     fileStorage,
     storedContent: deps.directory ? hostContentSource(deps.directory, new DownloadLinks(tokenSecrets(config), config.publicUrl)) : fileStorage,
     consoleSessions: consoleSessionsFor(config, deps.store),
+    authFailures: new FailedAuthLimiter(config.limits.authFailureLimit),
     audit,
   });
 
@@ -144,6 +163,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.backgroundWorkers ? { workers: deps.backgroundWorkers } : {}),
     overload: overload.refusing,
     retryAfterSeconds: config.limits.retryAfterSeconds,
+    ...(readModel ? { readModel: () => readModel.state } : {}),
     ...(ldapHealth ? { details: { ldapSync: async () => describeSyncHealth(await ldapHealth(), Date.now()) } } : {}),
   });
   addMetricsCollector(
@@ -168,4 +188,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   void context;
 
   return app;
+}
+
+/** The read model of the store's directory, loading from now on, its load time logged. */
+function startReadModel(log: FastifyBaseLogger, store: OpenDatabase): StoreModelSource {
+  const source = new StoreModelSource(store, { pollMs: READ_MODEL_POLL_MS, onError: (error) => log.error({ err: error }, 'the read model could not follow the directory') });
+  source.loaded.then(
+    () => log.info({ loadMs: Math.round(source.loadMs ?? 0), users: source.model.users.size, files: source.model.files.size }, 'directory loaded into memory'),
+    () => {},
+  );
+  return source;
 }

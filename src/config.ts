@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, existsSync } from 'node:fs';
 import { parseEnv } from 'node:util';
+import { refuseWeakSecrets } from './config/production-secrets.js';
 import { ConfigError } from './config/config-error.js';
 import { databaseConfig, type DatabaseConfig } from './config/database.js';
 import { previousSecretsConfig, type PreviousSecretsConfig } from './config/key-rotation.js';
@@ -37,6 +38,8 @@ export interface Config {
   /** Lifetime of issued user tokens, in seconds. */
   readonly tokenTtlSeconds: number;
   readonly signatureRequired: boolean;
+  /** SIGNATURE_MAX_LIFETIME: the longest lifetime of a received platform signature, in seconds (default 24 h). */
+  readonly signatureMaxLifetimeSeconds: number;
   /** Bearer key of the management API; undefined = the API is off. */
   readonly adminApiKey: string | undefined;
   /** Template of a file's page in the integrator's system; `{fileId}` and `{PUBLIC_URL}` are replaced. */
@@ -92,6 +95,7 @@ export function loadConfig(env: Env = process.env): Config {
 
   const givenTokenSecret = get('TOKEN_SECRET');
   if (!givenTokenSecret && production) throw new ConfigError('TOKEN_SECRET is required when NODE_ENV=production');
+  refuseWeakSecrets(get, production);
   if (givenTokenSecret && givenTokenSecret.length < 16) {
     throw new ConfigError('TOKEN_SECRET must be at least 16 characters');
   }
@@ -106,6 +110,10 @@ export function loadConfig(env: Env = process.env): Config {
   }
 
   const signatureRequired = parseBoolean('SIGNATURE_REQUIRED', get('SIGNATURE_REQUIRED'), true);
+  const signatureMaxLifetimeSeconds = parseDuration(get('SIGNATURE_MAX_LIFETIME') ?? '24h');
+  if (signatureMaxLifetimeSeconds === undefined || signatureMaxLifetimeSeconds < 60 || signatureMaxLifetimeSeconds > 30 * 86_400) {
+    throw new ConfigError('SIGNATURE_MAX_LIFETIME must be a duration from 1m to 30d, such as 24h');
+  }
   const adminApiKey = get('ADMIN_API_KEY');
   if (adminApiKey !== undefined && adminApiKey.length < 16) {
     throw new ConfigError('ADMIN_API_KEY must be at least 16 characters');
@@ -141,6 +149,7 @@ export function loadConfig(env: Env = process.env): Config {
     tokenSecretIsEphemeral: givenTokenSecret === undefined,
     tokenTtlSeconds,
     signatureRequired,
+    signatureMaxLifetimeSeconds,
     adminApiKey,
     fileUrlTemplate,
     notifyWebhookUrls: Object.freeze(notifyWebhookUrls),
@@ -187,6 +196,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     OVERLOAD_EVENT_LOOP_DELAY: '0',
     RATE_LIMIT_MANAGE: 'off',
     RATE_LIMIT_TOKENS: 'off',
+    RATE_LIMIT_AUTH_FAILURES: 'off',
   });
   return Object.freeze({ ...base, ...overrides });
 }

@@ -37,14 +37,20 @@ export function redactText(text: string): string {
     .replace(QUOTED_MEMBER, (whole, open: string, name: string, _value: string, close: string) => (isSecretName(name) ? `${open}${CENSORED}${close}` : whole));
 }
 
-/** A received value (an event body) with credential members censored and every string redacted. */
-export function redactValue(value: unknown): unknown {
+/** What stands for the part of a value nested past the bound of `redactValue`. */
+export const TOO_DEEP = '[nested too deep to show]';
+
+/**
+ * A received value (an event body) with credential members censored and every string redacted. Arrays
+ * and objects nested more than `maxDepth` levels are shown as TOO_DEEP: a body stored before bodies were
+ * bounded (src/http/json-body.ts) must never break the listing that shows it, or its serializer.
+ */
+export function redactValue(value: unknown, maxDepth = 64): unknown {
   if (typeof value === 'string') return redactText(value);
-  if (Array.isArray(value)) return value.map(redactValue);
-  if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(
-      Object.entries(value).map(([name, member]) => [name, isSecretName(name) && member !== null && typeof member !== 'object' ? CENSORED : redactValue(member)]),
-    );
-  }
-  return value;
+  if (typeof value !== 'object' || value === null) return value;
+  if (maxDepth <= 0) return TOO_DEEP;
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, maxDepth - 1));
+  return Object.fromEntries(
+    Object.entries(value).map(([name, member]) => [name, isSecretName(name) && member !== null && typeof member !== 'object' ? CENSORED : redactValue(member, maxDepth - 1)]),
+  );
 }

@@ -6,6 +6,7 @@ import { composeDirectoryChanges } from './directory-writes.js';
 import { startEventTasks } from './events/background.js';
 import type { ImportCounts } from './snapshot/import.js';
 import { openDatabase, type OpenDatabase } from './store/database.js';
+import { holdServeLock } from './store/sqlite/serve-lock.js';
 import { seatTaskWorker } from './platform-wiring.js';
 import { startSyncTasks } from './sync/ldap/ldap-sync-task.js';
 import { ldapSyncDeps } from './sync/sync-deps.js';
@@ -43,11 +44,15 @@ export interface StartOptions {
  */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   let app: FastifyInstance | undefined;
+  const releaseServeLock = serveLockFor(config.databaseUrl);
   const store = await openDatabase(config.databaseUrl, {
     poolSize: config.database.poolSize,
     migrate: config.database.migrateOnStart,
     searchWorkers: config.search.workers,
     onConnectionError: (error) => app?.log.warn({ err: error }, 'database connection lost; the pool reconnects when next needed'),
+  }).catch((error: unknown) => {
+    releaseServeLock();
+    throw error;
   });
   const tasks: BackgroundTask[] = [];
   const pruner = new Pruner(store.db, config.retention);
@@ -69,6 +74,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     await store.close();
+    releaseServeLock();
     throw error;
   }
   // Reminder scheduler and notification outbox worker (stopped first on close).
@@ -94,6 +100,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       await Promise.allSettled(tasks.map((task) => task.stop()));
       await running.close();
       await store.close();
+      releaseServeLock();
     })());
   return { app: running, store, address: `http://${host}:${port}`, seeded, close };
 }
@@ -111,4 +118,10 @@ export function closeOnSignals(server: RunningServer, log: (message: string) => 
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
+}
+
+/** One `serve` per SQLite file (src/store/sqlite/serve-lock.ts); nothing to hold for PostgreSQL or an in-memory database. */
+function serveLockFor(databaseUrl: string): () => void {
+  const path = databaseUrl.startsWith('sqlite:') ? databaseUrl.slice('sqlite:'.length) : ':memory:';
+  return path === ':memory:' ? () => {} : holdServeLock(path);
 }

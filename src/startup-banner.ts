@@ -1,4 +1,5 @@
 import type { Config } from './config.js';
+import { productionWarnings } from './config/production-secrets.js';
 import { displayHeaderName } from './http/headers.js';
 
 export interface BannerFacts {
@@ -42,6 +43,7 @@ export function startupBanner(config: Config, facts: BannerFacts): string {
   } else if (config.adminApiKey !== undefined) {
     lines.push(`console: ${reachable}/console (sign in with ADMIN_API_KEY)`);
   }
+  lines.push(...productionWarnings(config));
   return `${lines.join('\n')}\n`;
 }
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, loadDotEnv, testConfig } from '../src/config.js';
+import { startupBanner } from '../src/startup-banner.js';
 
 const refusal = (env: Record<string, string>) => {
   try {
@@ -86,11 +87,33 @@ describe('configuration', () => {
     );
     expect(refusal({ APP_SECRET: 'same-secret-0123456789', TOKEN_SECRET: 'same-secret-0123456789' })).toBe('TOKEN_SECRET must differ from APP_SECRET');
   });
+
+  it('refuses published demo values and low-entropy keys in production, in one line naming the variable and why', () => {
+    const strong = { NODE_ENV: 'production', APP_ID: 'a', APP_SECRET: '7d1f0c5b9a3e48e2b6c1d0f9a8e7b6c5', TOKEN_SECRET: 'e3b0c44298fc1c149afbf4c8996fb924', ADMIN_API_KEY: 'Zq3vT8wPq1mXr7Lk2Nb9Yc4Hd6Jf0Gs5' };
+    expect(loadConfig(strong).production).toBe(true);
+    expect(refusal({ ...strong, APP_SECRET: 'demo-app-secret-change-me' })).toBe('APP_SECRET is refused when NODE_ENV=production: it is a published demo value');
+    expect(refusal({ ...strong, TOKEN_SECRET: 'aaaaaaaaaaaaaaaa' })).toBe(
+      'TOKEN_SECRET is refused when NODE_ENV=production: its estimated entropy is 0 bits, below 80 (make one with: openssl rand -hex 32)',
+    );
+    expect(refusal({ ...strong, ADMIN_API_KEY: 'aaaaaaaaaaaaaaaa' })).toMatch(/^ADMIN_API_KEY is refused when NODE_ENV=production: its estimated entropy is 0 bits/);
+    expect(refusal({ ...strong, ADMIN_API_KEY: 'please-change-me-now' })).toBe('ADMIN_API_KEY is refused when NODE_ENV=production: it still says "change me"');
+    expect(refusal({ ...strong, TOKEN_SECRET_PREVIOUS: '0123456789abcdef' })).toMatch(/^TOKEN_SECRET_PREVIOUS is refused .* 64 bits, below 80/);
+    expect(refusal({ ...strong, SCIM_TOKEN: 'scim-demo-token-0123456789', SCIM_TEAM_ID: 't' })).toMatch(/^SCIM_TOKEN is refused .*published demo value$/);
+    // Outside production the demo values still work, for the demo.
+    expect(loadConfig({ APP_SECRET: 'demo-app-secret-change-me', ADMIN_API_KEY: 'aaaaaaaaaaaaaaaa' }).adminApiKey).toBe('aaaaaaaaaaaaaaaa');
+  });
+
+  it('warns at a production start when PUBLIC_URL is http:// (the console cookie cannot be Secure)', () => {
+    const over = (publicUrl: string, production = true) => startupBanner({ ...testConfig(), production, publicUrl }, { address: 'http://127.0.0.1:3000', hasUsers: true });
+    expect(over('http://collab.example.com')).toContain('warning: PUBLIC_URL is http://collab.example.com (http://): the console');
+    expect(over('https://collab.example.com')).not.toContain('warning');
+    expect(over('http://127.0.0.1:3000', false)).not.toContain('warning');
+  });
 });
 
 describe('operations settings', () => {
   it('has defaults that testConfig() keeps, but for overload protection and rate limits (off there)', () => {
-    expect(testConfig().limits).toMatchObject({ overloadEventLoopDelayMs: 0, manageRateLimit: undefined, tokenRateLimit: undefined });
+    expect(testConfig().limits).toMatchObject({ overloadEventLoopDelayMs: 0, manageRateLimit: undefined, tokenRateLimit: undefined, authFailureLimit: undefined });
     for (const config of [loadConfig({}), { ...testConfig(), limits: loadConfig({}).limits }]) {
       expect(config.logLevel).toBe('info');
       expect(config.database).toEqual({ poolSize: 10, migrateOnStart: true });
@@ -103,6 +126,7 @@ describe('operations settings', () => {
         retryAfterSeconds: 10,
         manageRateLimit: { max: 600, windowMs: 60_000 },
         tokenRateLimit: { max: 60, windowMs: 60_000 },
+        authFailureLimit: { max: 10, windowMs: 60_000 },
       });
       expect(config.observability).toEqual({ metricsToken: undefined });
       expect(config.previousSecrets).toEqual({ tokenSecret: undefined, appSecret: undefined, notifyWebhookSecret: undefined });
@@ -122,6 +146,7 @@ describe('operations settings', () => {
       OVERLOAD_RETRY_AFTER: '30',
       RATE_LIMIT_MANAGE: 'off',
       RATE_LIMIT_TOKENS: '5 / 10s',
+      RATE_LIMIT_AUTH_FAILURES: '5/5m',
       METRICS_TOKEN: 'metrics-token-0123456789',
       TOKEN_SECRET: 'token-secret-new-0123456789',
       TOKEN_SECRET_PREVIOUS: 'token-secret-old-0123456789',
@@ -139,6 +164,7 @@ describe('operations settings', () => {
       retryAfterSeconds: 30,
       manageRateLimit: undefined,
       tokenRateLimit: { max: 5, windowMs: 10_000 },
+      authFailureLimit: { max: 5, windowMs: 300_000 },
     });
     expect(config.observability.metricsToken).toBe('metrics-token-0123456789');
     expect(config.previousSecrets).toEqual({

@@ -16,10 +16,18 @@ export interface AppCredentials {
   appSecret: string;
   /** APP_SECRET_PREVIOUS during a key rotation: still verifies, never signs. */
   previousAppSecret?: string | undefined;
+  /** SIGNATURE_MAX_LIFETIME: the longest a received signature may live (seconds); absent: the default. */
+  maxLifetimeSeconds?: number | undefined;
 }
 
 /** Maximum difference between `iat` and server time. */
 export const IAT_TOLERANCE_SECONDS = 5 * 60;
+/**
+ * The longest lifetime of a received signature by default (SIGNATURE_MAX_LIFETIME): the platform's kit
+ * signs its API calls for 24 hours and the conformance kit its callbacks for 2 minutes, so a signature
+ * that expires more than a day ahead (ten years, say) was not made by either, and would be a key for good.
+ */
+export const DEFAULT_SIGNATURE_MAX_LIFETIME_SECONDS = 24 * 3600;
 /** License-scope signatures for the platform API live at most this long (the platform refuses 5 minutes). */
 export const LICENSE_TTL_SECONDS = 4 * 60;
 /** Scope of the signature collab-host mints for the platform API (contracts.md). */
@@ -39,6 +47,7 @@ export type SignatureFailure =
   | 'signature'
   | 'kid'
   | 'expired'
+  | 'lifetime'
   | 'missing-exp'
   | 'iat'
   | 'scope'
@@ -82,7 +91,9 @@ export function mintLicenseSignature(credentials: AppCredentials, now?: number):
 
 /**
  * Verifies a platform signature as contracts.md states: HS256 only, `kid` equal to APP_ID when present,
- * `exp` required and in the future, `iat` within 5 minutes when present, and `fileId`/`userId` bound to
+ * `exp` required and in the future, `iat` within 5 minutes when present, a lifetime within
+ * `maxLifetimeSeconds` (counted from `iat` when present, else from now, with the same 5 minutes of clock
+ * skew: a signature without `iat` is bounded by how far ahead it expires), and `fileId`/`userId` bound to
  * the request when the binding names them.
  */
 export async function verifySignature(
@@ -102,6 +113,9 @@ export async function verifySignature(
   if (claims.iat !== undefined && (typeof claims.iat !== 'number' || Math.abs(claims.iat - nowSeconds) > IAT_TOLERANCE_SECONDS)) {
     return { ok: false, failure: 'iat' };
   }
+  const maxLifetime = credentials.maxLifetimeSeconds ?? DEFAULT_SIGNATURE_MAX_LIFETIME_SECONDS;
+  const lifetime = typeof claims.iat === 'number' ? claims.exp - claims.iat : claims.exp - nowSeconds - IAT_TOLERANCE_SECONDS;
+  if (lifetime > maxLifetime) return { ok: false, failure: 'lifetime' };
   if (typeof claims.scope === 'string' && binding.refusedScopes?.includes(claims.scope)) return { ok: false, failure: 'scope' };
   if (binding.fileId !== undefined && claims.fileId !== binding.fileId) return { ok: false, failure: 'file-mismatch' };
   if (binding.userId !== undefined && claims.userId !== binding.userId) return { ok: false, failure: 'user-mismatch' };

@@ -10,6 +10,7 @@ const REFUSALS = {
   malformed: 'the user token is malformed',
   forged: 'the user token is not valid',
   expired: 'the user token has expired',
+  not_yet_valid: 'the user token is not valid yet (its nbf is in the future)',
 } as const;
 
 /**

@@ -3,7 +3,10 @@ import { epochSeconds, signHs256, verifyHs256 } from './jwt.js';
 /** The outcome of reading a user token; `expired` still names the user (events accept late tokens). */
 export type UserTokenResult =
   | { ok: true; userId: string; expiresAt: number }
-  | { ok: false; reason: 'malformed' | 'forged' | 'expired'; userId?: string; expiresAt?: number };
+  | { ok: false; reason: 'malformed' | 'forged' | 'expired' | 'not_yet_valid'; userId?: string; expiresAt?: number };
+
+/** Clock skew allowed on a token's `nbf` (not before): one minute. */
+export const NBF_SKEW_SECONDS = 60;
 
 /** Issues a user token: HS256 with TOKEN_SECRET, `sub` = user id, `exp` = now + ttl. */
 export function mintUserToken(userId: string, secret: string, ttlSeconds: number, now: number = Date.now()): string {
@@ -12,14 +15,17 @@ export function mintUserToken(userId: string, secret: string, ttlSeconds: number
 }
 
 /**
- * Verifies a user token's signature and expiry; does not look the user up. `secrets`: TOKEN_SECRET, then
+ * Verifies a user token's signature, expiry and `nbf` (a token not valid yet is refused, beyond a minute
+ * of clock skew); does not look the user up. `secrets`: TOKEN_SECRET, then
  * TOKEN_SECRET_PREVIOUS during a key rotation (see `tokenSecrets`).
  */
 export async function verifyUserToken(token: string, secrets: string | readonly (string | undefined)[], now: number = Date.now()): Promise<UserTokenResult> {
   const decoded = await verifyHs256(token, secrets);
   if (!decoded.ok) return { ok: false, reason: decoded.failure === 'malformed' ? 'malformed' : 'forged' };
-  const { sub, exp } = decoded.claims;
+  const { sub, exp, nbf } = decoded.claims;
   if (typeof sub !== 'string' || sub === '' || typeof exp !== 'number') return { ok: false, reason: 'malformed' };
+  if (nbf !== undefined && typeof nbf !== 'number') return { ok: false, reason: 'malformed' };
+  if (typeof nbf === 'number' && nbf > epochSeconds(now) + NBF_SKEW_SECONDS) return { ok: false, reason: 'not_yet_valid', userId: sub };
   if (exp <= epochSeconds(now)) return { ok: false, reason: 'expired', userId: sub, expiresAt: exp };
   return { ok: true, userId: sub, expiresAt: exp };
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.js';
 import { badRequest, HttpError } from '../http/errors.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan, tooDeepError } from '../http/json-body.js';
 import { errorResponses } from '../http/schemas.js';
 
 /**
@@ -17,6 +18,9 @@ export default async function eventCallbacks(app: FastifyInstance, { context }: 
   const rawBodies = new WeakMap<FastifyRequest, string>();
   const keepRawJson = (request: FastifyRequest, body: string | Buffer, done: (error: Error | null, body?: unknown) => void) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
+    // Past the nesting bound (src/http/json-body.ts) a push is refused before it is parsed or stored:
+    // the event log must be able to serve back every event it keeps.
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return done(tooDeepError(), undefined);
     try {
       const parsed = JSON.parse(text) as unknown;
       rawBodies.set(request, text);

@@ -64,7 +64,10 @@ export const fileContentRoutes: FastifyPluginAsync<{ context: AppContext }> = as
         .header('accept-ranges', 'bytes')
         .header('etag', etag)
         .header('cache-control', 'private, no-store')
-        .header('x-content-type-options', 'nosniff');
+        .header('x-content-type-options', 'nosniff')
+        // Uploaded HTML or SVG is served with its own type: opened directly, it runs as a sandboxed page
+        // of no origin, with no script, no cookies and no access to this one.
+        .header('content-security-policy', 'sandbox');
       if (answer.kind === 'unsatisfiable') {
         await bytes.close();
         reply.header('content-range', `bytes */${bytes.size}`);

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { ConfigError, loadDotEnv } from '../config.js';
 import { CliError } from './cli-error.js';
 import { EXIT, HelpRequested } from './command-args.js';
+import { packageVersion } from './package-version.js';
 
 /** A command: given its arguments, returns the process exit code. */
 type Command = (args: string[]) => Promise<number>;
@@ -21,6 +21,8 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   events: { summary: 'the event log: reprocess ID | --outcome unprocessed|refused; stats', load: async () => (await import('./commands/events.js')).eventsCommand },
   simulate: { summary: 'a local stand-in for the platform API and editor (--port P); simulate push: send one event', load: async () => (await import('./commands/simulate.js')).simulateCommand },
   prune: { summary: 'remove events, notifications, activity and presence older than their retention windows once (--dry-run)', load: async () => (await import('./commands/prune.js')).pruneCommand },
+  backup: { summary: 'back up the whole store while it serves: tables, file bytes, manifest (--out DIR)', load: async () => (await import('./commands/backup.js')).backupCommand },
+  restore: { summary: 'restore a backup DIR into an empty store (--replace: replace what it holds)', load: async () => (await import('./commands/restore.js')).restoreCommand },
   audit: { summary: 'the audit log: export --since TIME [--until TIME] prints it as NDJSON', load: async () => (await import('./commands/audit.js')).auditCommand },
   sync: { summary: 'one LDAP/AD directory sync (sync ldap [--dry-run] [--incremental])', load: async () => (await import('./commands/sync.js')).syncCommand },
 };
@@ -64,11 +66,6 @@ async function main(argv: string[]): Promise<number> {
     }
     throw error;
   }
-}
-
-function packageVersion(): string {
-  const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return packageJson.version;
 }
 
 main(process.argv.slice(2)).then(

@@ -25,6 +25,8 @@ export interface ServerLimitsConfig {
   readonly manageRateLimit: RateLimit | undefined;
   /** Token minting, POST /api/tokens (RATE_LIMIT_TOKENS, default 60/1m); undefined = off. */
   readonly tokenRateLimit: RateLimit | undefined;
+  /** Failed admin-key and console authentications per client before it is refused unchecked (RATE_LIMIT_AUTH_FAILURES, default 10/1m); undefined = off. */
+  readonly authFailureLimit: RateLimit | undefined;
 }
 
 export function serverLimitsConfig(get: EnvGetter): ServerLimitsConfig {
@@ -41,6 +43,7 @@ export function serverLimitsConfig(get: EnvGetter): ServerLimitsConfig {
     retryAfterSeconds: Math.ceil(parseDurationMs('OVERLOAD_RETRY_AFTER', get('OVERLOAD_RETRY_AFTER'), 10_000, 1000) / 1000),
     manageRateLimit: parseRateLimit('RATE_LIMIT_MANAGE', get('RATE_LIMIT_MANAGE'), { max: 600, windowMs: 60_000 }),
     tokenRateLimit: parseRateLimit('RATE_LIMIT_TOKENS', get('RATE_LIMIT_TOKENS'), { max: 60, windowMs: 60_000 }),
+    authFailureLimit: parseRateLimit('RATE_LIMIT_AUTH_FAILURES', get('RATE_LIMIT_AUTH_FAILURES'), { max: 10, windowMs: 60_000 }),
   });
 }
 

@@ -11,6 +11,23 @@ export interface ScimConfig {
   readonly teamName: string;
 }
 
+/** The IMs a person can have an id in (the directory's `im` attribute). */
+const IM_KIND_NAMES = ['wecom', 'dingtalk', 'feishu', 'slack'] as const;
+type ImKindName = (typeof IM_KIND_NAMES)[number];
+
+/** `LDAP_USER_IM_ATTRIBUTES=wecom=wecomUserId,slack=slackMemberId`: IM kind to attribute. */
+function imAttributes(text: string | undefined): Readonly<Partial<Record<ImKindName, string>>> {
+  const map: Partial<Record<ImKindName, string>> = {};
+  for (const pair of (text ?? '').split(',').map((part) => part.trim()).filter((part) => part !== '')) {
+    const [kind, attribute] = pair.split('=').map((side) => side.trim());
+    if (!(IM_KIND_NAMES as readonly string[]).includes(kind ?? '') || !attribute) {
+      throw new ConfigError(`LDAP_USER_IM_ATTRIBUTES must list KIND=ATTRIBUTE pairs with KIND one of ${IM_KIND_NAMES.join(', ')} (got "${pair}")`);
+    }
+    map[kind as ImKindName] = attribute;
+  }
+  return Object.freeze(map);
+}
+
 /** Which server kind the LDAP defaults fit. */
 export type LdapPreset = 'openldap' | 'ad';
 /** Where departments come from: organisational units, groups, or both. */
@@ -45,6 +62,10 @@ export interface LdapConfig {
     readonly name: string;
     readonly email: string;
     readonly avatar: string | undefined;
+    /** The person's language (RFC 2798 preferredLanguage): the language of their notices. */
+    readonly locale: string;
+    /** Attributes holding a person's user id in each IM whose bots post notices (docs/notifications.md). */
+    readonly im: Readonly<Partial<Record<ImKindName, string>>>;
   };
   readonly departments: readonly LdapDepartmentSource[];
   /** OUs below this DN (not the DN itself) are departments. */
@@ -172,6 +193,8 @@ function readLdap(get: Get): LdapConfig | undefined {
       name: get('LDAP_USER_NAME_ATTRIBUTE') ?? preset.name,
       email: get('LDAP_USER_EMAIL_ATTRIBUTE') ?? 'mail',
       avatar: get('LDAP_USER_AVATAR_ATTRIBUTE'),
+      locale: get('LDAP_USER_LOCALE_ATTRIBUTE') ?? 'preferredLanguage',
+      im: imAttributes(get('LDAP_USER_IM_ATTRIBUTES')),
     }),
     departments: Object.freeze([...new Set(departments)] as LdapDepartmentSource[]),
     departmentBaseDn: get('LDAP_DEPARTMENT_BASE_DN') ?? baseDn,

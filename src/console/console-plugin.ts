@@ -32,6 +32,6 @@ export async function consoleApp(app: FastifyInstance, options: { context: AppCo
     app.all('/console/*', { schema: { hide: true } }, off);
     return;
   }
-  sessionRoutes(app, sessions);
+  sessionRoutes(app, sessions, options.context);
   await serveConsoleFiles(app, options.dir ?? DEFAULT_CONSOLE_DIR);
 }

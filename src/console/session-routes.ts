@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { CSRF_HEADER, type ConsoleSessions } from '../auth/console-sessions.js';
+import { recordRefusedAuth, recordSignIn, refuseWhileBlocked, type AuthFailureWatch } from '../http/auth-failures.js';
 import { forbidden, unauthorized } from '../http/errors.js';
 import { errorResponses, TimeSchema } from '../http/schemas.js';
 
@@ -13,9 +14,11 @@ const SessionBody = Type.Object({
 /**
  * Sign-in, the current session and sign-out of the operator console. The session travels only in an
  * HttpOnly, SameSite=Strict cookie (Secure over https) with the session's lifetime; the page keeps the
- * CSRF token in memory and reads it again from `GET /console/session` after a reload.
+ * CSRF token in memory and reads it again from `GET /console/session` after a reload. A wrong key counts
+ * with the client's other failed authentications (the same counter as /api's), and sign-ins, refused
+ * sign-ins and sign-outs go to the audit log.
  */
-export function sessionRoutes(plugin: FastifyInstance, sessions: ConsoleSessions): void {
+export function sessionRoutes(plugin: FastifyInstance, sessions: ConsoleSessions, watch: AuthFailureWatch): void {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['console'];
   const cookieOptions = { path: '/', httpOnly: true, sameSite: 'strict' as const, secure: sessions.options.secureCookie };
@@ -27,12 +30,17 @@ export function sessionRoutes(plugin: FastifyInstance, sessions: ConsoleSessions
         summary: 'Sign in to the operator console with the admin key; sets the session cookie',
         tags,
         body: Type.Object({ key: Type.String({ minLength: 1, maxLength: 1024 }) }, { additionalProperties: false }),
-        response: { 201: SessionBody, ...errorResponses(400, 401, 404) },
+        response: { 201: SessionBody, ...errorResponses(400, 401, 404, 429) },
       },
     },
     async (request, reply) => {
+      refuseWhileBlocked(watch, request, reply);
       const session = await sessions.signIn(request.body.key);
-      if (!session) throw unauthorized('the admin API key is not valid', 'admin_key_invalid');
+      if (!session) {
+        recordRefusedAuth(watch, request, { credential: 'admin_key', code: 'admin_key_invalid' });
+        throw unauthorized('the admin API key is not valid', 'admin_key_invalid');
+      }
+      recordSignIn(watch, request, 'admin_key', 'console sign-in', { expiresAt: session.expiresAt });
       reply.setCookie(sessions.cookieName, session.token, {
         ...cookieOptions,
         maxAge: session.maxAgeSeconds,
@@ -77,6 +85,7 @@ export function sessionRoutes(plugin: FastifyInstance, sessions: ConsoleSessions
           throw forbidden(`signing out needs the session's CSRF token in ${CSRF_HEADER}`, 'csrf_token_invalid');
         }
         await sessions.signOut(token);
+        recordSignIn(watch, request, 'console_session', 'console sign-out');
       }
       return clearCookie(reply, sessions, cookieOptions).status(204).send();
     },

@@ -59,7 +59,8 @@ export async function authenticateEvent(presented: PresentedCredentials, rules: 
       { refusedScopes: OUTBOUND_SCOPES, ...(presented.fileId === undefined ? {} : { fileId: presented.fileId }) },
       rules.now?.(),
     );
-    if (checked.ok) return { ok: true, credential: 'signature' };
+    // A signature made for one user binds the push to that user (event-trust.ts), not just to the file.
+    if (checked.ok) return { ok: true, credential: 'signature', ...(checked.claims.userId === undefined ? {} : { signedUserId: checked.claims.userId }) };
     return refuse('signature_invalid', SIGNATURE_FAILURE_MESSAGES[checked.failure] ?? 'the platform signature is not valid');
   }
   if (!rules.signatureRequired) return { ok: true, credential: 'unsigned' };
@@ -76,6 +77,7 @@ async function checkToken(token: string, rules: CredentialRules): Promise<Creden
     if (expiredFor <= EXPIRED_TOKEN_GRACE_SECONDS) return { ok: true, credential: 'token-expired', tokenUserId: result.userId };
     return refuse('token_expired', 'the user token expired more than 7 days ago');
   }
+  if (result.reason === 'not_yet_valid') return refuse('token_not_yet_valid', 'the user token is not valid yet (its nbf is in the future)');
   return result.reason === 'malformed' ? refuse('token_malformed', 'the user token is malformed') : refuse('token_invalid', 'the user token is not valid');
 }
 

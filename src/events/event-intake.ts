@@ -78,7 +78,7 @@ export class EventIntake {
     const event: NewEvent = {
       // A refused event's key names its sender, so that a forged copy cannot pass for the platform's own.
       deliveryKey: createHash('sha256')
-        .update(refusal ? `refused\n${auth.tokenUserId ?? ''}\n` : '')
+        .update(refusal ? `refused\n${auth.tokenUserId ?? auth.signedUserId ?? ''}\n` : '')
         .update(`${storedKind}\n${request.rawBody}`)
         .digest('hex'),
       kind: storedKind,
@@ -86,6 +86,7 @@ export class EventIntake {
       fileId: decision.fileId,
       userId: decision.actorId,
       credential: auth.credential,
+      senderId: auth.tokenUserId ?? auth.signedUserId ?? null,
       outcome: refusal ? 'refused' : 'pending',
       problem: refusal ? `${refusal.code}: ${refusal.message}` : null,
       subject: decision.subject,

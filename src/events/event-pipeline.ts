@@ -16,7 +16,7 @@ import { EventProcessor } from './event-processor.js';
 import { parseLoggedBody } from './event-fields.js';
 import { readEvent } from './event-reader.js';
 import { EventCounters, eventStats, type EventStats } from './event-stats.js';
-import type { TrustLookups } from './event-trust.js';
+import { recheckForReprocessing, type TrustLookups } from './event-trust.js';
 import { TrustCache } from './trust-cache.js';
 import { SILENT_LOG, yieldToEventLoop, type TaskLog } from './polling-task.js';
 
@@ -25,7 +25,7 @@ export interface EventPipelineDeps {
   /** Where permissions and users come from (the store's directory or the host application's). */
   directory: Directory;
   resolveToken: TokenResolver;
-  config: Pick<Config, 'appId' | 'appSecret' | 'signatureRequired' | 'headerBrand' | 'notifyWebhookUrls' | 'watermarkTemplate' | 'events' | 'previousSecrets' | 'notify'>;
+  config: Pick<Config, 'appId' | 'appSecret' | 'signatureRequired' | 'signatureMaxLifetimeSeconds' | 'headerBrand' | 'notifyWebhookUrls' | 'watermarkTemplate' | 'events' | 'previousSecrets' | 'notify'>;
   log?: TaskLog;
   now?: () => number;
   /** Called when processing made notifications (wakes the outbox worker). */
@@ -52,6 +52,7 @@ export class EventPipeline {
   readonly processor: EventProcessor;
   private readonly intake: EventIntake;
   private readonly appender: EventAppender;
+  private readonly lookups: TrustLookups;
   private readonly db: Kysely<Database>;
   private readonly now: () => number;
   private started = false;
@@ -73,17 +74,17 @@ export class EventPipeline {
     this.appender = new EventAppender((events) => eventLog.appendDurably(db, events), {
       onAppended: () => this.processor.wake(),
     });
-    const lookups: TrustLookups = {
+    const lookups: TrustLookups = (this.lookups = {
       trust: new TrustCache(directory),
       reminderFiles: async (reminderId) => [
         ...new Set([...(await reminders.filesWith(db, reminderId)), ...(await eventLog.subjectFiles(db, `reminder:${reminderId}`, REMINDER_FILES_LOOKED_AT))]),
       ],
       revisionAuthor: async (fileId, revisionId) =>
         (await eventLog.subjectActor(db, fileId, `revision:${revisionId}`, 'create')) ?? (await eventEffects.revisionAuthor(db, fileId, Number(revisionId))),
-    };
+    });
     this.intake = new EventIntake({
       credentials: {
-        app: { appId: config.appId, appSecret: config.appSecret, previousAppSecret: config.previousSecrets.appSecret },
+        app: { appId: config.appId, appSecret: config.appSecret, previousAppSecret: config.previousSecrets.appSecret, maxLifetimeSeconds: config.signatureMaxLifetimeSeconds },
         resolveToken: deps.resolveToken,
         signatureRequired: config.signatureRequired,
         tokenHeader: `X-${config.headerBrand}-Token`,
@@ -113,9 +114,11 @@ export class EventPipeline {
   }
 
   /**
-   * Derives an event's effects again from its stored body under today's rules (after an upgrade, or to
-   * accept an event that was refused: that is the operator's decision, and the body's actor is taken as
-   * the platform's word). Effects already applied are not applied twice. Undefined for an unknown id.
+   * Derives an event's effects again from its stored body under today's rules (after an upgrade, or once
+   * the directory that failed the trust check answers again). A refused event is held to the trust rules
+   * again with the user who really sent it (event-trust.ts `recheckForReprocessing`): an `actor_mismatch`
+   * or `permission_denied` stays refused. Effects already applied are not applied twice. Undefined for an
+   * unknown id.
    */
   async reprocess(id: number): Promise<Reprocessed | undefined> {
     const event = await eventLog.get(this.db, id);
@@ -130,8 +133,9 @@ export class EventPipeline {
     let after = 0;
     while (done.length < limit) {
       const page = await eventLog.list(this.db, { outcomes: [outcome], after, limit: Math.min(500, limit - done.length) });
-      for (const event of page.items) await this.requeue(event);
-      await this.processor.drain();
+      const requeued: number[] = [];
+      for (const event of page.items) if (await this.requeue(event)) requeued.push(event.id);
+      if (requeued.length > 0) await this.processor.drain();
       for (const event of page.items) {
         const now = await eventLog.get(this.db, event.id);
         if (now) done.push({ id: now.id, outcome: now.outcome, problem: now.problem });
@@ -153,14 +157,23 @@ export class EventPipeline {
     if (this.started) await this.processor.stop();
   }
 
-  /** Puts the event back to pending, with its file and subject read again from the body. */
-  private async requeue(event: LoggedEvent): Promise<void> {
+  /**
+   * Puts the event back to pending, with its file and subject read again from the body and its actor as
+   * the trust rules find it again; false when it stays refused (its reason updated).
+   */
+  private async requeue(event: LoggedEvent): Promise<boolean> {
     const read = readEvent(event.kind, parseLoggedBody(event.body));
+    const recheck = await recheckForReprocessing(event, read, this.lookups);
+    if (!recheck.accepted) {
+      await eventLog.refuseAgain(this.db, event.id, recheck.problem);
+      return false;
+    }
     await eventLog.requeue(this.db, event.id, {
-      fileId: read.fileId ?? event.fileId,
-      userId: event.userId,
+      fileId: recheck.fileId ?? read.fileId ?? event.fileId,
+      userId: recheck.actorId,
       subject: read.subject ?? event.subject,
     });
+    return true;
   }
 
   private async processUntilDone(id: number): Promise<Reprocessed | undefined> {

@@ -9,6 +9,8 @@ export interface Authenticated {
   credential: EventCredential;
   /** The token's user, on token events. */
   tokenUserId?: string;
+  /** The user a platform signature was made for, when it names one (its `userId` claim). */
+  signedUserId?: string;
 }
 
 /** What the trust rules need to know beyond the event (lookups in the directory and the log). */
@@ -45,10 +47,23 @@ const VERBS: Record<Permission, string> = {
  * the actor must hold the kind's permission on the file (`permission_denied`; updating or deleting
  * another user's revision needs `manageable`). A DateMention that names only its reminder is resolved
  * to the reminder's file, among the files the actor may edit. A signed event carries the platform's word
- * for the actor. Refusals derive nothing; the caller keeps them in the log as `refused`.
+ * for the actor, unless its signature was made for one user: then that user is the actor, and a body
+ * naming anyone else is refused (`actor_mismatch`) like a token event's. Refusals derive nothing; the caller keeps them in the log as `refused`.
  */
 export async function decide(read: ReadEvent, auth: Authenticated, lookups: TrustLookups): Promise<Decision> {
   const subject = read.subject ?? null;
+  if (auth.tokenUserId === undefined && auth.signedUserId !== undefined) {
+    const other = read.actors.find((actor) => actorId(actor.value) !== auth.signedUserId);
+    const fileId = read.fileId ?? (await onlyReminderFile(read, lookups)) ?? null;
+    if (other) {
+      return refuse('actor_mismatch', `${other.path} ${describe(other.value)} is not the user the signature was made for ("${auth.signedUserId}")`, {
+        fileId,
+        actorId: actorId(other.value) ?? null,
+        subject,
+      });
+    }
+    return { accepted: true, fileId, actorId: auth.signedUserId, subject };
+  }
   if (auth.tokenUserId === undefined) {
     const claimed = read.actors.map((actor) => actorId(actor.value)).find((id) => id !== undefined) ?? null;
     return { accepted: true, fileId: read.fileId ?? (await onlyReminderFile(read, lookups)) ?? null, actorId: claimed, subject };
@@ -84,6 +99,46 @@ export async function decide(read: ReadEvent, auth: Authenticated, lookups: Trus
     }
   }
   return { accepted: true, ...resolved };
+}
+
+/** Refusals that stand: re-processing never turns them into accepted events. */
+const FINAL_REFUSALS: readonly string[] = ['actor_mismatch', 'permission_denied'];
+
+/** What the log keeps of an event that re-processing needs. */
+export interface LoggedTrust {
+  outcome: string;
+  problem: string | null;
+  credential: string;
+  senderId: string | null;
+  userId: string | null;
+}
+
+export type Recheck = { accepted: true; fileId: string | null; actorId: string | null } | { accepted: false; problem: string };
+
+/**
+ * Whether re-processing may derive an event's effects, and with which actor. An event accepted when it
+ * arrived keeps its actor (on a token event, the token's user). A refused one: an `actor_mismatch` or a
+ * `permission_denied` stands (the body named someone else, or the sender lacked the right when it acted:
+ * no operator's click makes that the sender's act); any other refusal (the directory failed) is decided
+ * again with the user who really sent it; a token event whose sender was not recorded stays refused.
+ */
+export async function recheckForReprocessing(event: LoggedTrust, read: ReadEvent, lookups: TrustLookups): Promise<Recheck> {
+  const tokenEvent = event.credential === 'token' || event.credential === 'token-expired';
+  if (event.outcome !== 'refused') return { accepted: true, fileId: null, actorId: tokenEvent ? (event.senderId ?? event.userId) : event.userId };
+  const problem = event.problem ?? 'refused';
+  if (FINAL_REFUSALS.includes(problem.split(':', 1)[0]!)) return { accepted: false, problem };
+  if (tokenEvent && event.senderId === null) return { accepted: false, problem };
+  const credential = event.credential as EventCredential;
+  const auth: Authenticated = tokenEvent
+    ? { credential, tokenUserId: event.senderId! }
+    : event.senderId !== null
+      ? { credential, signedUserId: event.senderId }
+      : { credential };
+  const decision = await decide(read, auth, lookups).catch(
+    (error: unknown): Decision => refuse('trust_unchecked', `the directory failed: ${(error instanceof Error ? error.message : String(error)).slice(0, 200)}`, { fileId: null, actorId: null, subject: null }),
+  );
+  if (!decision.accepted) return { accepted: false, problem: `${decision.code}: ${decision.message}` };
+  return { accepted: true, fileId: decision.fileId, actorId: decision.actorId };
 }
 
 /**

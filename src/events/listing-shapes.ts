@@ -13,6 +13,8 @@ export interface EventItem {
   action: string | null;
   fileId: string | null;
   userId: string | null;
+  /** Who really sent it: the user of its token, or the user its signature was made for; null when the platform signed it for no user (or unsigned). */
+  senderId: string | null;
   receivedAt: string;
   /** The event as received, with its credentials (tokens, signatures, URL user-info) censored. */
   body: unknown;

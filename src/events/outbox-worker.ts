@@ -17,6 +17,11 @@ export interface OutboxWorkerOptions {
   maxDelayMs?: number;
   pollMs?: number;
   batchSize?: number;
+  /**
+   * How long a claim holds a delivery without being renewed: the worker renews its claims every third of
+   * it while it sends, so a dead instance's deliveries are taken by another within about this long.
+   */
+  leaseMs?: number;
   log?: TaskLog;
   now?: () => number;
   random?: () => number;
@@ -24,7 +29,7 @@ export interface OutboxWorkerOptions {
   channels?: Pick<ChannelDispatcher, 'handles' | 'deliver'>;
 }
 
-export const OUTBOX_DEFAULTS = { timeoutMs: 10_000, maxAttempts: 8, baseDelayMs: 1_000, maxDelayMs: 10 * 60_000, pollMs: 500, batchSize: 50 };
+export const OUTBOX_DEFAULTS = { timeoutMs: 10_000, maxAttempts: 8, baseDelayMs: 1_000, maxDelayMs: 10 * 60_000, pollMs: 500, batchSize: 50, leaseMs: 5_000 };
 
 /**
  * Delay before attempt `attempt + 1`: exponential (base · 2^(attempt-1), capped) with "equal jitter", half
@@ -54,17 +59,26 @@ export class OutboxWorker extends PollingWorker {
 
   /** Claims one batch and sends it; returns how many deliveries were attempted. */
   async runOnce(): Promise<number> {
-    const { batchSize, timeoutMs } = this.options;
-    // The lease outlives the request's time-out, so a live worker always records its own outcome.
-    const leaseMs = timeoutMs + 30_000;
+    const { batchSize, timeoutMs, leaseMs } = this.options;
     const claims = await outbox.claimDue(this.store.db, { limit: batchSize, leaseMs, nowMs: this.options.now() });
-    const { channels } = this.options;
-    const forChannels = channels ? claims.filter((claim) => channels.handles(claim)) : [];
-    const { maxAttempts, baseDelayMs, maxDelayMs, random } = this.options;
-    await Promise.all([
-      ...claims.filter((claim) => !forChannels.includes(claim)).map((claim) => this.deliver(claim)),
-      channels?.deliver(forChannels, { maxAttempts, timeoutMs, leaseMs, delayAfter: (attempt) => backoffDelay(attempt, baseDelayMs, maxDelayMs, random) }),
-    ]);
+    if (claims.length === 0) return 0;
+    // A short lease, renewed while this worker sends: a live worker keeps its claims (and records its own
+    // outcomes) however long a receiver takes; a dead one's run out within leaseMs.
+    const claimToken = claims[0]!.claimToken;
+    const renewal = setInterval(() => {
+      outbox.renewClaims(this.store.db, claimToken, this.options.now() + leaseMs).catch((error: unknown) => this.options.log.warn({ err: error }, 'could not renew the claims of deliveries being sent'));
+    }, Math.max(1, Math.floor(leaseMs / 3)));
+    try {
+      const { channels } = this.options;
+      const forChannels = channels ? claims.filter((claim) => channels.handles(claim)) : [];
+      const { maxAttempts, baseDelayMs, maxDelayMs, random } = this.options;
+      await Promise.all([
+        ...claims.filter((claim) => !forChannels.includes(claim)).map((claim) => this.deliver(claim)),
+        channels?.deliver(forChannels, { maxAttempts, timeoutMs, leaseMs, delayAfter: (attempt) => backoffDelay(attempt, baseDelayMs, maxDelayMs, random) }),
+      ]);
+    } finally {
+      clearInterval(renewal);
+    }
     return claims.length;
   }
 

@@ -1,7 +1,4 @@
-import { STATUS_CODES } from 'node:http';
-import type { Socket } from 'node:net';
-import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isScimUrl, SCIM_CONTENT_TYPE, scimErrorBody } from '../scim/scim-error-body.js';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../store/availability.js';
 import { HttpError } from './errors.js';
 import { validationMessage } from './validation-message.js';
@@ -29,42 +26,38 @@ const FRAMEWORK_MESSAGES: Record<string, { status: number; code: string; message
 };
 
 /**
- * Fastify's `frameworkErrors` option: the router's own refusals (a malformed percent-encoding, a path
- * parameter over the limit) answered in the one error shape instead of Fastify's default body.
+ * How a refusal is written for requests under a path prefix: the SCIM routes answer in SCIM's error
+ * schema (src/scim/scim-http.ts passes its shape to `buildApp`'s wiring). Everything else: `errorBody`.
  */
-export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  const known = FRAMEWORK_MESSAGES[error.code];
-  const status = known?.status ?? (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400);
-  const code = known?.code ?? CLIENT_ERROR_CODES[error.code] ?? 'bad_request';
-  const message = known?.message ?? 'the request is not valid';
-  // SCIM clients read SCIM's error schema (RFC 7644 §3.12), whichever layer refused.
-  if (isScimUrl(request.url)) {
-    reply.status(status).type(SCIM_CONTENT_TYPE).serializer(JSON.stringify).send(scimErrorBody(status, undefined, message, code));
-    return;
-  }
-  sendError(reply, status, code, message);
+export interface ErrorShape {
+  prefix: string;
+  /** The media type of these answers (SCIM's is `application/scim+json`); JSON when not given. */
+  contentType?: string;
+  body(status: number, code: string, message: string): unknown;
 }
 
-const CLIENT_ERRORS: Record<string, { status: number; code: string; message: string }> = {
-  HPE_HEADER_OVERFLOW: { status: 431, code: 'headers_too_large', message: 'the request headers are larger than the server accepts' },
-  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, code: 'request_timeout', message: 'the request took too long to arrive' },
-};
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/** The error answer for a request path: the first shape whose prefix it has, else the one error shape. */
+export function errorAnswerFor(shapes: readonly ErrorShape[], path: string | undefined, status: number, code: string, message: string): { body: unknown; contentType: string } {
+  const shape = path === undefined ? undefined : shapes.find((candidate) => path === candidate.prefix || path.startsWith(`${candidate.prefix}/`) || path.startsWith(`${candidate.prefix}?`));
+  return shape ? { body: shape.body(status, code, message), contentType: shape.contentType ?? JSON_CONTENT_TYPE } : { body: errorBody(code, message), contentType: JSON_CONTENT_TYPE };
+}
 
 /**
- * Fastify's `clientErrorHandler` option: what Node's HTTP parser refuses before any route (headers too
- * large, a malformed request) answered in the one error shape, or in SCIM's error schema when the request
- * line names a SCIM address, then the connection is closed.
+ * Fastify's `frameworkErrors` option: the router's own refusals (a malformed percent-encoding, a path
+ * parameter over the limit: 414) answered in the one error shape (or the shape of the path's prefix)
+ * instead of Fastify's default body, with the given headers (src/http/security-headers.ts).
  */
-export function clientErrorHandler(error: ConnectionError, socket: Socket): void {
-  if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const { status, code, message } = CLIENT_ERRORS[error.code] ?? { status: 400, code: 'bad_request', message: 'the request is not valid HTTP' };
-  // Node hands over the bytes received so far (a Buffer, whatever Fastify's type says).
-  const received: unknown = error.rawPacket;
-  const scim = Buffer.isBuffer(received) && /^[A-Z]+ \/scim\//.test(received.toString('latin1', 0, 32));
-  const body = JSON.stringify(scim ? scimErrorBody(status, undefined, message, code) : errorBody(code, message));
-  const type = scim ? SCIM_CONTENT_TYPE : 'application/json; charset=utf-8';
-  if (socket.writable) socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: ${type}\r\n\r\n${body}`);
-  socket.destroy();
+export function frameworkErrorHandlerFor(shapes: readonly ErrorShape[] = [], headers: Readonly<Record<string, string>> = {}) {
+  return function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+    const known = FRAMEWORK_MESSAGES[error.code];
+    const status = known?.status ?? (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400);
+    const code = known?.code ?? CLIENT_ERROR_CODES[error.code] ?? 'bad_request';
+    const { body, contentType } = errorAnswerFor(shapes, request.raw.url, status, code, known?.message ?? 'the request is not valid');
+    // These answers skip the hooks (no route was found): the security headers are set here.
+    reply.status(status).headers(headers).type(contentType).serializer(JSON.stringify).send(body);
+  };
 }
 
 /**

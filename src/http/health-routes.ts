@@ -17,6 +17,8 @@ export interface HealthOptions {
   /** Whether the overload protection is refusing requests now, and why. */
   overload: () => string | undefined;
   retryAfterSeconds: number;
+  /** The directory's read model: `loading` or `failed` until it can answer (absent: a host directory). */
+  readModel?: () => 'loading' | 'ready' | 'failed';
   /** Facts told along with the checks that never make the answer 503 (how the directory sync is going). */
   details?: Record<string, () => Promise<string>>;
 }
@@ -65,6 +67,10 @@ export async function healthRoutes(app: FastifyInstance, options: HealthOptions)
       return stopped.length > 0 ? `stopped: ${stopped.join(', ')}` : undefined;
     },
     load: async () => options.overload(),
+    readModel: async () => {
+      const state = options.readModel?.() ?? 'ready';
+      return state === 'ready' ? undefined : state === 'loading' ? 'the directory is still loading into memory' : 'the directory failed to load into memory (see the log)';
+    },
   };
 
   app.get('/healthz', { schema: { hide: true, response: { 200: Type.Object({ status: Type.Literal('ok') }) } } }, async () => ({ status: 'ok' as const }));

@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
+import { textProblem } from '../directory/text-rules.js';
 import { badRequest } from './errors.js';
 
 /**
- * Path and query values may not hold a NUL character: PostgreSQL text cannot store one, so an id such as
- * `/files/a%00b` would be a 500 there and a plain 404 on SQLite. Refused alike on both stores, before any
- * lookup. Runs after the credential checks of `onRequest`, so an unauthenticated caller learns nothing.
+ * Path and query values follow the one text rule (src/directory/text-rules.ts): no NUL character
+ * (PostgreSQL text cannot store one, so an id such as `/files/a%00b` would be a 500 there and a plain 404
+ * on SQLite) and no lone surrogate. Refused alike on both stores, before any lookup. Runs after the
+ * credential checks of `onRequest`, so an unauthenticated caller learns nothing.
  */
 export function installInputGuard(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
@@ -14,14 +16,18 @@ export function installInputGuard(app: FastifyInstance): void {
     ] as const) {
       if (typeof values !== 'object' || values === null) continue;
       for (const [name, value] of Object.entries(values as Record<string, unknown>)) {
-        if (hasNul(name) || (Array.isArray(value) ? value.some(hasNul) : hasNul(value))) {
-          throw badRequest(`${part} parameter ${JSON.stringify(name.replaceAll('\u0000', ''))} contains a NUL character`, 'invalid_request');
-        }
+        const problem = [name, ...(Array.isArray(value) ? value : [value])].map(problemOf).find((found) => found !== undefined);
+        if (problem !== undefined) throw badRequest(`${part} parameter ${JSON.stringify(printable(name))} ${problem}`, 'invalid_request');
       }
     }
   });
 }
 
-function hasNul(value: unknown): boolean {
-  return typeof value === 'string' && value.includes('\u0000');
+function problemOf(value: unknown): string | undefined {
+  return typeof value === 'string' ? textProblem(value) : undefined;
+}
+
+/** A parameter's name as a refusal may quote it. */
+function printable(name: string): string {
+  return name.replaceAll('\u0000', '').replace(/\p{Cs}/gu, '\uFFFD');
 }

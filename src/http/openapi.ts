@@ -3,6 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import { displayHeaderName } from './headers.js';
+import { docsCsp } from './security-headers.js';
 
 /**
  * OpenAPI documentation of every route, built from the routes' own TypeBox schemas, served at `/docs`
@@ -31,5 +32,9 @@ export async function installOpenApi(app: FastifyInstance, config: Config): Prom
       security: [{ userToken: [] }],
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  // Swagger UI's pages: a strict CSP (docsCsp) and no framing; the base security headers come from the root.
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true, transformStaticCSP: docsCsp });
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.url === '/docs' || request.url.startsWith('/docs/')) reply.header('x-frame-options', 'DENY');
+  });
 }

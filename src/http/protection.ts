@@ -82,6 +82,35 @@ export function describeDelay(ms: number | undefined): string {
   return ms !== undefined && Number.isFinite(ms) ? `${Math.round(ms)} ms` : 'past measure, the loop was blocked throughout the sample';
 }
 
+/** Clients (and groups) a limit follows at most; past it the oldest window is forgotten first. */
+const MAX_LIMITED_KEYS = 10_000;
+
+/**
+ * @fastify/rate-limit's store, one for every route: its key is the client and the route's group, so a group
+ * (the management API) counts per client across its routes. (The plugin's own store gives each route a
+ * store of its own, which made RATE_LIMIT_MANAGE a limit per route.)
+ */
+class SharedWindowStore {
+  private readonly windows = new Map<string, { current: number; startMs: number }>();
+
+  incr(key: string, callback: (error: Error | null, result: { current: number; ttl: number }) => void, timeWindow: number): void {
+    const nowMs = Date.now();
+    let window = this.windows.get(key);
+    if (window === undefined || window.startMs + timeWindow <= nowMs) {
+      this.windows.delete(key);
+      if (this.windows.size >= MAX_LIMITED_KEYS) this.windows.delete(this.windows.keys().next().value as string);
+      window = { current: 0, startMs: nowMs };
+      this.windows.set(key, window);
+    }
+    window.current += 1;
+    callback(null, { current: window.current, ttl: window.startMs + timeWindow - nowMs });
+  }
+
+  child(): this {
+    return this;
+  }
+}
+
 /**
  * Rate limits (@fastify/rate-limit) per client address: token minting (POST /api/tokens) by
  * RATE_LIMIT_TOKENS, the rest of the management API (/api/…) by RATE_LIMIT_MANAGE. Past the limit: 429
@@ -102,6 +131,7 @@ export async function installRateLimits(app: FastifyInstance, limits: ServerLimi
   });
   await app.register(rateLimit, {
     global: false,
+    store: SharedWindowStore,
     errorResponseBuilder: (_request, context) => new HttpError(context.statusCode, 'rate_limited', `too many requests: retry in ${context.after}`),
   });
 }

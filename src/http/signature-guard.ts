@@ -22,7 +22,7 @@ export function platformSignatureGuard(context: AppContext, bind: (request: Fast
   return async function requirePlatformSignature(request: FastifyRequest): Promise<void> {
     const header = request.headers[context.headers.signature];
     const { config } = context;
-    const app = { appId: config.appId, appSecret: config.appSecret, previousAppSecret: config.previousSecrets.appSecret };
+    const app = { appId: config.appId, appSecret: config.appSecret, previousAppSecret: config.previousSecrets.appSecret, maxLifetimeSeconds: config.signatureMaxLifetimeSeconds };
     const check = await checkPlatformSignature(typeof header === 'string' ? header : undefined, app, bind(request));
     const refusal = signatureRefusal(check, { required: config.signatureRequired, headerName });
     if (refusal) throw refusalError(refusal);

@@ -8,13 +8,13 @@ import { auditLog } from '../store/audit-log.js';
 import { decodeCursor, DEFAULT_LIST_LIMIT, encodeCursor, listPageSchema, listQueryProperties } from './list-cursor.js';
 
 const SECURITY = [{ adminKey: [] }];
-const Kind = Type.Union([Type.Literal('file_access'), Type.Literal('management'), Type.Literal('directory_change')]);
+const Kind = Type.Union([Type.Literal('file_access'), Type.Literal('management'), Type.Literal('directory_change'), Type.Literal('sign_in')]);
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const AuditItem = Type.Object({
   id: Type.Integer(),
   at: TimeSchema,
-  kind: Type.String({ description: 'file_access, management or directory_change' }),
+  kind: Type.String({ description: 'file_access, management, directory_change or sign_in' }),
   actorId: Nullable(Type.String({ description: 'the user (file access), null for the admin key, a console session or a directory source' })),
   credential: Type.String({ description: 'user_token, platform_signature, download_link, admin_key, console_session; for directory changes their source: api, snapshot, scim, ldap' }),
   fileId: Nullable(Type.String()),
@@ -78,9 +78,16 @@ export function auditManagementWrites(context: AppContext) {
       fileId: typeof params.fileId === 'string' ? params.fileId : null,
       action: `${request.method} ${request.routeOptions.url ?? request.url}`,
       permissions: null,
-      details: { status: reply.statusCode, ...(Object.keys(params).length > 0 ? { params } : {}) },
+      details: { status: reply.statusCode, ...(Object.keys(params).length > 0 ? { params } : {}), ...mintedFor(request) },
     });
   };
+}
+
+/** A token's user, on POST /api/tokens: who the minted token acts as. */
+function mintedFor(request: FastifyRequest): { tokenUserId?: string } {
+  if (request.routeOptions.url !== '/api/tokens') return {};
+  const body = request.body as { userId?: unknown } | undefined;
+  return typeof body?.userId === 'string' ? { tokenUserId: body.userId } : {};
 }
 
 function defined<T extends Record<string, unknown>>(values: T): Partial<{ [K in keyof T]: Exclude<T[K], undefined> }> {

@@ -6,7 +6,7 @@ import { notFound } from '../http/errors.js';
 import { errorResponses } from '../http/schemas.js';
 import { directoryRecords } from '../snapshot/directory-records.js';
 import type { DirectorySection } from '../snapshot/directory-store.js';
-import { recordChanges } from '../snapshot/record-changes.js';
+import { recordChanges, recordTag, type WritePrecondition } from '../snapshot/record-changes.js';
 import { DepartmentRecordSchema, FileRecordSchema, IdSchema, SharingEntrySchema, TeamRecordSchema, UserRecordSchema } from '../snapshot/records.js';
 import { decodeCursor, encodeCursor, listPageSchema, listQueryProperties } from './list-cursor.js';
 import { ProblemsErrorSchema, replyWithRefusal, validatedBySnapshotRules } from './record-validation.js';
@@ -47,6 +47,14 @@ const GrantParams = Type.Object({
   principal: Type.String({ minLength: 1, description: 'user:ID, department:ID or team:ID' }),
 });
 const GrantSchema = Type.Object({ fileId: Type.String(), principal: Type.String(), role: SharingEntrySchema.properties.role });
+/** `If-Match`: the ETag of the record as read; the write is refused (412) when the stored record is another version. */
+const IfMatchHeaders = Type.Object({ 'if-match': Type.Optional(Type.String({ maxLength: 1000, description: 'the ETag a GET or PUT answered, or *' })) });
+
+function preconditionOf(request: { headers: Record<string, unknown> }): WritePrecondition {
+  const ifMatch = request.headers['if-match'];
+  return typeof ifMatch === 'string' ? { ifMatch } : {};
+}
+
 const refusals = { 400: ProblemsErrorSchema, 404: ProblemsErrorSchema, 409: ProblemsErrorSchema };
 
 /**
@@ -57,7 +65,7 @@ const refusals = { 400: ProblemsErrorSchema, 404: ProblemsErrorSchema, 409: Prob
 export const directoryManageRoutes: FastifyPluginAsync<{ context: AppContext }> = async (plugin, { context }) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const records = directoryRecords(context.store);
-  const writes = recordChanges(context.directoryChanges, records, 'api');
+  const writes = recordChanges(context.directoryChanges, 'api');
 
   for (const { section, path, param, schema, label, note } of RESOURCES) {
     const params = Type.Object({ [param]: IdSchema });
@@ -85,10 +93,10 @@ export const directoryManageRoutes: FastifyPluginAsync<{ context: AppContext }> 
       {
         schema: { summary: `Read a ${label} as stored`, security: SECURITY, params, response: { 200: schema, ...errorResponses(400, 401, 404) } },
       },
-      async (request) => {
+      async (request, reply) => {
         const record = await records.get(section, idOf(request));
         if (record === undefined) throw notFound(`no ${label} ${idOf(request)}`);
-        return record;
+        return reply.header('etag', recordTag(record)).send(record);
       },
     );
 
@@ -101,23 +109,30 @@ export const directoryManageRoutes: FastifyPluginAsync<{ context: AppContext }> 
           security: SECURITY,
           params,
           body: schema,
-          response: { 200: schema, 201: schema, ...refusals, ...errorResponses(401, 413, 415) },
+          headers: IfMatchHeaders,
+          response: { 200: schema, 201: schema, ...refusals, 412: ProblemsErrorSchema, ...errorResponses(401, 413, 415) },
         },
       },
       async (request, reply) => {
-        const result = await writes.put(section, idOf(request), request.body);
+        const result = await writes.put(section, idOf(request), request.body, preconditionOf(request));
         if (!result.ok) return replyWithRefusal(reply, result);
-        return reply.status(result.created ? 201 : 200).send(result.record);
+        return reply.status(result.created ? 201 : 200).header('etag', recordTag(result.record)).send(result.record);
       },
     );
 
     app.delete(
       `${path}/:${param}`,
       {
-        schema: { summary: `Delete a ${label}${note}`, security: SECURITY, params, response: { 204: Type.Null(), ...refusals, ...errorResponses(401) } },
+        schema: {
+          summary: `Delete a ${label}${note}`,
+          security: SECURITY,
+          params,
+          headers: IfMatchHeaders,
+          response: { 204: Type.Null(), ...refusals, 412: ProblemsErrorSchema, ...errorResponses(401) },
+        },
       },
       async (request, reply) => {
-        const result = await writes.remove(section, idOf(request));
+        const result = await writes.remove(section, idOf(request), preconditionOf(request));
         if (!result.ok) return replyWithRefusal(reply, result);
         return reply.status(204).send(null);
       },

@@ -19,6 +19,7 @@ const EventItem = Type.Object({
   action: Nullable(Type.String()),
   fileId: Nullable(Type.String()),
   userId: Nullable(Type.String()),
+  senderId: Nullable(Type.String({ description: 'who really sent it: the user of its token, or the user its signature was made for; null when the platform signed it for no user, or unsigned' })),
   receivedAt: TimeSchema,
   body: Type.Unknown({ description: 'the event as received, with credentials censored' }),
   outcome: Outcome,

@@ -19,7 +19,7 @@ import { notificationRoutes } from './notification-routes.js';
  * off and answers 404 `admin_api_disabled`. It manages the built-in directory (the store's tables).
  */
 export const manageApi: FastifyPluginAsync<{ context: AppContext }> = async (app, { context }) => {
-  app.addHook('onRequest', adminKeyGuard(context.config.adminApiKey, context.consoleSessions));
+  app.addHook('onRequest', adminKeyGuard(context.config.adminApiKey, context.consoleSessions, context));
   app.addHook('onResponse', auditManagementWrites(context));
   await app.register(directoryManageRoutes, { context });
   await app.register(tokenManageRoutes, { context });

@@ -66,12 +66,19 @@ const TARGET_RULE: Record<ChannelKind, { pattern: RegExp; words: string }> = {
   webhook: { pattern: /^https?:\/\/[^/]/i, words: 'an http(s):// address' },
 };
 
-/** Creates or replaces a stored channel; the environment's channels are read-only. */
-export async function putChannel(db: Db, config: NotifyConfig, id: string, input: ChannelInput, nowMs: number): Promise<{ created: boolean; channel: ChannelView } | { refused: ChannelRefusal }> {
+/**
+ * Creates or replaces a stored channel (the environment's channels are read-only). What the input leaves out (`target`, `secret`, `from`) is kept from the
+ * stored channel, read with its row locked in the write's transaction: a concurrent PUT is never undone.
+ */
+export function putChannel(db: Db, config: NotifyConfig, id: string, input: ChannelInput, nowMs: number): Promise<{ created: boolean; channel: ChannelView } | { refused: ChannelRefusal }> {
+  return db.transaction().execute((trx) => putChannelIn(trx, config, id, input, nowMs));
+}
+
+async function putChannelIn(db: Db, config: NotifyConfig, id: string, input: ChannelInput, nowMs: number): Promise<{ created: boolean; channel: ChannelView } | { refused: ChannelRefusal }> {
   if ((await allChannels(db, config)).some((channel) => channel.id === id && channel.source === 'env')) {
     return { refused: { status: 409, code: 'channel_from_environment', message: `channel ${id} comes from the environment; change its variables instead` } };
   }
-  const stored = await notificationChannels.get(db, id);
+  const stored = await notificationChannels.get(db, id, { lock: true });
   const target = input.target ?? (stored && stored.kind === input.kind ? stored.target : undefined);
   if (target === undefined) return { refused: { status: 400, code: 'target_required', message: `a new ${input.kind} channel needs its target: ${TARGET_RULE[input.kind].words}` } };
   if (!TARGET_RULE[input.kind].pattern.test(target)) return { refused: { status: 400, code: 'invalid_target', message: `target must be ${TARGET_RULE[input.kind].words}` } };

@@ -4,12 +4,6 @@ export { SCIM_CONTENT_TYPE };
 
 const CODES: Record<number, string> = { 400: 'invalid_request', 401: 'unauthorized', 404: 'not_found', 409: 'conflict', 413: 'payload_too_large', 414: 'uri_too_long', 415: 'unsupported_media_type', 431: 'headers_too_large', 500: 'internal' };
 
-/** The prefix of every SCIM address. */
-export const SCIM_PREFIX = '/scim/';
-
-/** Does a request's URL name a SCIM address (whose refusals must be in SCIM's error schema)? */
-export const isScimUrl = (url: string | undefined): boolean => url?.startsWith(SCIM_PREFIX) === true;
-
 /**
  * A SCIM error body (RFC 7644 §3.12), with the `error: { code, message }` every collab-host error
  * carries beside it (SCIM clients ignore attributes they do not know).

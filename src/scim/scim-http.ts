@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { MAX_JSON_DEPTH, nestsDeeperThan, tooDeepError } from '../http/json-body.js';
 import { checkScimBody } from '../sync/scim/scim-input.js';
 import { SCIM_CONTENT_TYPE, ScimProblem } from '../sync/scim/scim-protocol.js';
 import { scimErrorBody } from './scim-error-body.js';
@@ -32,6 +33,7 @@ function digest(value: string): Buffer {
  */
 export function installScimConventions(app: FastifyInstance, token: string | undefined): void {
   app.addContentTypeParser(['application/scim+json'], { parseAs: 'string' }, (_request, body, done) => {
+    if (nestsDeeperThan(body as string, MAX_JSON_DEPTH)) return done(tooDeepError(), undefined);
     try {
       done(null, body === '' ? undefined : JSON.parse(body as string));
     } catch {

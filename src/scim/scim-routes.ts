@@ -26,6 +26,12 @@ const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 })
 const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((status) => [status, ScimErrorSchema]));
 const tags = ['scim'];
 
+/** The If-Match header (RFC 7644 §3.14): the write is refused with 412 unless the resource is still that version. */
+function ifMatchOf(request: { headers: Record<string, unknown> }): string | undefined {
+  const value = request.headers['if-match'];
+  return typeof value === 'string' ? value : undefined;
+}
+
 /**
  * SCIM 2.0 service provider (RFC 7643/7644) under `/scim/v2`, for the team SCIM_TEAM_ID: Users and
  * Groups (departments), with the discovery resources. Handlers are thin: the protocol and the directory
@@ -58,11 +64,14 @@ export const scimRoutes: FastifyPluginAsync<{ context: AppContext }> = async (pl
     async (request) => service.schema(request.params.id),
   );
 
-  const resources: Array<{ path: string; label: string; collection: ScimUsers | ScimGroups }> = [
-    { path: '/Users', label: 'user', collection: service.users },
-    { path: '/Groups', label: 'group (a department; "Parent/Child" names nest)', collection: service.groups },
+  const resources: Array<{ path: string; label: string; of: (service: ScimService) => ScimUsers | ScimGroups }> = [
+    { path: '/Users', label: 'user', of: (over) => over.users },
+    { path: '/Groups', label: 'group (a department; "Parent/Child" names nest)', of: (over) => over.groups },
   ];
-  for (const { path, label, collection } of resources) {
+  for (const { path, label, of } of resources) {
+    const collection = of(service);
+    // Every write reads, changes and writes back in the directory's write turn (no lost update).
+    const writing = <T>(work: (inside: ScimUsers | ScimGroups) => Promise<T>) => service.writing((inside) => work(of(inside)));
     app.get(
       path,
       { schema: { summary: `List or filter ${label}s (filter, sortBy, startIndex, count)`, tags, querystring: ListQuerySchema, response: { 200: ScimBody, ...errors(400, 401, 404) } } },
@@ -76,17 +85,17 @@ export const scimRoutes: FastifyPluginAsync<{ context: AppContext }> = async (pl
     app.post(
       path,
       { schema: { summary: `Create a ${label}`, tags, body: Type.Unknown(), response: { 201: ScimBody, ...errors(400, 401, 404, 409) } } },
-      async (request, reply) => reply.status(201).send(await collection.create(request.body)),
+      async (request, reply) => reply.status(201).send(await writing((inside) => inside.create(request.body))),
     );
     app.put(
       `${path}/:id`,
-      { schema: { summary: `Replace a ${label}`, tags, params: IdParams, body: Type.Unknown(), response: { 200: ScimBody, ...errors(400, 401, 404, 409) } } },
-      async (request) => collection.replace(request.params.id, request.body),
+      { schema: { summary: `Replace a ${label}`, tags, params: IdParams, body: Type.Unknown(), response: { 200: ScimBody, ...errors(400, 401, 404, 409, 412) } } },
+      async (request) => writing((inside) => inside.replace(request.params.id, request.body, ifMatchOf(request))),
     );
     app.patch(
       `${path}/:id`,
-      { schema: { summary: `Change a ${label} (PatchOp: add, replace, remove)`, tags, params: IdParams, body: Type.Unknown(), response: { 200: ScimBody, ...errors(400, 401, 404, 409) } } },
-      async (request) => collection.patch(request.params.id, request.body),
+      { schema: { summary: `Change a ${label} (PatchOp: add, replace, remove)`, tags, params: IdParams, body: Type.Unknown(), response: { 200: ScimBody, ...errors(400, 401, 404, 409, 412) } } },
+      async (request) => writing((inside) => inside.patch(request.params.id, request.body, ifMatchOf(request))),
     );
     app.delete(
       `${path}/:id`,
@@ -95,11 +104,11 @@ export const scimRoutes: FastifyPluginAsync<{ context: AppContext }> = async (pl
           summary: path === '/Users' ? 'Delete a user (one who created files is deactivated instead; the files stay)' : 'Delete a group (sub-groups first)',
           tags,
           params: IdParams,
-          response: { 204: Type.Null(), ...errors(401, 404, 409) },
+          response: { 204: Type.Null(), ...errors(401, 404, 409, 412) },
         },
       },
       async (request, reply) => {
-        await collection.remove(request.params.id);
+        await writing((inside) => inside.remove(request.params.id, ifMatchOf(request)));
         return reply.status(204).send(null);
       },
     );

@@ -61,8 +61,8 @@ export async function applyChange(context: ApplyContext, change: DirectoryChange
       const contents = read.contents;
 
       const { diff, facts } = await diffChange(tx, { snapshot, remove, replace, contents: new Map(contents.map((content) => [content.fileId, content.bytes])) });
-      const watched = options.allowEmpty ? undefined : await teamsThatMayEmpty(tx, diff, replace);
-      const before = watched && { users: watched.activeBefore, teams: await tx.teamCount() };
+      const watched = options.allowEmpty ? undefined : await teamsThatMayEmpty(tx, diff, replace, leaversOf(snapshot, remove, replace));
+      const before = watched && { users: watched.activeBefore, leavers: watched.leaversBefore, teams: await tx.teamCount() };
       throwIf(missingRemovals(facts, remove));
       if (!replace) throwIf(await crossTeamMoves(tx, snapshot, facts));
       throwIf(ownershipRefusal(context.owners, options.source, { snapshot, remove, replace }, diff, facts));
@@ -93,6 +93,28 @@ interface WatchedTeams {
   /** Every team (a replace), or only those of the users the change updates or removes. */
   all: boolean;
   activeBefore: Map<string, number>;
+  /** Of those active users, how many leave by this change (see leaversOf). */
+  leaversBefore: Map<string, number>;
+}
+
+/**
+ * The people a change names as leavers: users it deactivates (`active: false`) and, outside a replace,
+ * users it lists in its removals. A team left without active users by leavers alone is never refused (a
+ * leaver is always locked out); one emptied by users left out of a replace, or moved away, is.
+ */
+function leaversOf(snapshot: ValidSnapshot, remove: Record<DirectorySection, string[]>, replace: boolean): Set<string> {
+  const leavers = new Set(snapshot.users.filter((user) => !user.active).map((user) => user.id));
+  if (!replace) for (const id of remove.users) leavers.add(id);
+  return leavers;
+}
+
+/** Active users by team among `users`, as a map. */
+function activeByTeam(users: ReadonlyArray<{ active: boolean; teamId?: string | null }>): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const user of users) {
+    if (user.active && user.teamId != null) counts.set(user.teamId, (counts.get(user.teamId) ?? 0) + 1);
+  }
+  return counts;
 }
 
 /**
@@ -101,13 +123,10 @@ interface WatchedTeams {
  * those. A replace rewrites everything: every team is counted. Creating users (an identity provider's
  * first push) reads nothing here.
  */
-async function teamsThatMayEmpty(tx: DirectoryTransaction, diff: DirectoryDiff, replace: boolean): Promise<WatchedTeams> {
-  if (replace) return { all: true, activeBefore: await tx.activeUsersByTeam() };
-  const activeBefore = new Map<string, number>();
-  for (const user of await tx.read('users', [...diff.updated.users, ...diff.removed.users])) {
-    if (user.active && user.teamId !== null) activeBefore.set(user.teamId, (activeBefore.get(user.teamId) ?? 0) + 1);
-  }
-  return { all: false, activeBefore };
+async function teamsThatMayEmpty(tx: DirectoryTransaction, diff: DirectoryDiff, replace: boolean, leavers: ReadonlySet<string>): Promise<WatchedTeams> {
+  if (replace) return { all: true, activeBefore: await tx.activeUsersByTeam(), leaversBefore: activeByTeam(await tx.read('users', [...leavers])) };
+  const touched = await tx.read('users', [...diff.updated.users, ...diff.removed.users]);
+  return { all: false, activeBefore: activeByTeam(touched), leaversBefore: activeByTeam(touched.filter((user) => leavers.has(user.id))) };
 }
 
 /** Active users after the change in the watched teams: counted for a replace, else 1 for a team that has any. */

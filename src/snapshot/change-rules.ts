@@ -109,16 +109,19 @@ export function ownershipRefusal(
 /**
  * A change that leaves a team that had active users with none, or removes every team, is refused unless
  * allowed (`allowEmpty`): the mark of a wrong file or an empty answer from a source, not of a real change.
+ * A team whose active users all leave by the change (deactivated, or removed by name: `before.leavers`)
+ * is never refused: a leaver is always locked out, the team's last one too.
  */
 export function emptinessRefusal(
-  before: { users: ReadonlyMap<string, number>; teams: number },
+  before: { users: ReadonlyMap<string, number>; leavers: ReadonlyMap<string, number>; teams: number },
   after: { users: ReadonlyMap<string, number>; teams: number },
   diff: DirectoryDiff,
 ): Refusal | undefined {
   const problems: SnapshotProblem[] = [];
   const removedTeams = new Set(diff.removed.teams);
   for (const [team, users] of before.users) {
-    if (users > 0 && !((after.users.get(team) ?? 0) > 0) && !removedTeams.has(team)) {
+    const onlyLeavers = (before.leavers.get(team) ?? 0) >= users;
+    if (users > 0 && !((after.users.get(team) ?? 0) > 0) && !removedTeams.has(team) && !onlyLeavers) {
       problems.push({ path: '$', message: `leaves team "${team}" with no active users (it had ${users})` });
     }
   }

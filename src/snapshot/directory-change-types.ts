@@ -42,4 +42,20 @@ export type DirectoryChangeListener = (trx: Db, diff: DirectoryDiff, options: Ap
 
 export interface DirectoryChanges {
   apply(change: DirectoryChange, options: ApplyOptions): Promise<ApplyResult>;
+  /**
+   * Runs `work` in the directory's write turn: one transaction holding the directory write lock (every
+   * instance and process waits for it), so a write computed from stored state (a grant added to a file's
+   * sharing, a SCIM PATCH, an If-Match) reads what every earlier write committed and nothing commits in
+   * between. `turn.db` reads inside it; `turn.changes.apply` writes inside it (a refused change rolls back
+   * only itself). Committed when `work` returns, rolled back when it throws.
+   */
+  inTurn<T>(work: (turn: DirectoryWriteTurn) => Promise<T>): Promise<T>;
+}
+
+/** The inside of a write turn (DirectoryChanges.inTurn). */
+export interface DirectoryWriteTurn {
+  /** The turn's transaction: reads see every directory write committed before the turn began. */
+  db: Db;
+  /** Changes applied inside the turn. */
+  changes: DirectoryChanges;
 }

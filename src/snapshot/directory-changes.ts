@@ -1,12 +1,12 @@
 import type { OpenDatabase } from '../store/database.js';
-import { sqlDirectoryWriteStore } from '../store/directory-write-store.js';
+import { openWriteTurn, sqlDirectoryWriteStore } from '../store/directory-write-store.js';
 import { applyChange } from './apply-change.js';
 import type { DirectoryChangeListener, DirectoryChanges } from './directory-change-types.js';
 
 export type { DirectoryDiff } from './change-diff.js';
 export type { DirectorySection } from './directory-store.js';
 // The types live apart so that apply-change.ts can use them without importing this module back.
-export type { ApplyOptions, ApplyResult, DirectoryChange, DirectoryChangeListener, DirectoryChanges } from './directory-change-types.js';
+export type { ApplyOptions, ApplyResult, DirectoryChange, DirectoryChangeListener, DirectoryChanges, DirectoryWriteTurn } from './directory-change-types.js';
 
 /**
  * owners: which source keeps which team (from configuration, e.g. the LDAP and SCIM settings); a write
@@ -18,5 +18,13 @@ export function directoryChanges(
   options: { owners?: ReadonlyMap<string, string>; listeners?: readonly DirectoryChangeListener[] } = {},
 ): DirectoryChanges {
   const context = { store: sqlDirectoryWriteStore(store), owners: options.owners ?? new Map<string, string>(), listeners: options.listeners ?? [] };
-  return { apply: (change, applyOptions) => applyChange(context, change, applyOptions) };
+  return {
+    apply: (change, applyOptions) => applyChange(context, change, applyOptions),
+    inTurn: (work) =>
+      openWriteTurn(store, (db) => {
+        const inside = { ...context, store: sqlDirectoryWriteStore(store, db) };
+        const changes: DirectoryChanges = { apply: (change, applyOptions) => applyChange(inside, change, applyOptions), inTurn: (more) => more({ db, changes }) };
+        return work({ db, changes });
+      }),
+  };
 }

@@ -1,4 +1,5 @@
 import type { OpenDatabase } from '../store/database.js';
+import type { Db } from '../store/schema.js';
 import { storedRecords } from '../store/directory-records.js';
 import type { DirectorySection } from './directory-store.js';
 import { recordOf, storedIdOf, type DirectoryRecord } from './record-form.js';
@@ -12,7 +13,12 @@ export interface DirectoryRecords {
 }
 
 export function directoryRecords(store: OpenDatabase): DirectoryRecords {
-  const reader = storedRecords(store.db);
+  return directoryRecordsOver(store.db);
+}
+
+/** The same reads over `db`: the store, or a write turn's transaction (DirectoryChanges.inTurn). */
+export function directoryRecordsOver(db: Db): DirectoryRecords {
+  const reader = storedRecords(db);
   return {
     async get(section, id) {
       const [stored] = await reader.read(section, [id], { activeOnly: true });

@@ -10,7 +10,7 @@ export interface ImportOptions {
   maxContentBytes?: number;
   /** Check and compute what would change; write nothing. */
   dryRun?: boolean;
-  /** Allow an import that leaves a team with no active users, or (replace) removes every team. */
+  /** Allow an import that leaves a team with no active users by leaving them out or moving them, or (replace) removes every team; deactivations need no allowance. */
   allowEmpty?: boolean;
   /** Told how far the import got (the command's progress line). */
   progress?: ChangeProgress;

@@ -156,6 +156,8 @@ export async function validateSnapshot(input: unknown, options: ValidateOptions 
 
   for (const { record, path } of checked.users) {
     const teamId = record.teamId ?? null;
+    // Shown as an image source by the platform and the console: never javascript:, data: or the like.
+    if (record.avatar !== undefined && !HTTP_URL.test(record.avatar)) problem(childPath(path, 'avatar'), 'must be an http(s):// address');
     if (teamId !== null && !facts.teamExists(teamId)) problem(childPath(path, 'teamId'), `names unknown team "${teamId}"`);
     (record.departmentIds ?? []).forEach((departmentId, index) => {
       if (departmentId === undefined) return; // broken entry, reported

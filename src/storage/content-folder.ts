@@ -19,7 +19,8 @@ export class ContentExportError extends Error {
  */
 export class ContentFolder {
   private readonly used = new Set<string>();
-  private readonly manifest: ContentManifest = {};
+  // Keyed by file names made from file ids (`__proto__` among them): no prototype to reach.
+  private readonly manifest: ContentManifest = Object.create(null) as ContentManifest;
 
   /** `folder`: where to write; `relative`: the same folder as `contentFile` names it (from the snapshot's folder). */
   constructor(

@@ -122,7 +122,7 @@ export class S3Backend implements ObjectBackend {
       Bucket: this.bucket,
       Key: this.keyOf(fileId),
       ResponseContentDisposition: contentDisposition(options.fileName),
-      ResponseContentType: options.contentType,
+      ResponseContentType: presignedContentType(options.contentType),
     });
     return getSignedUrl(this.client, command, { expiresIn: options.expiresInSeconds, signingDate: new Date(options.now) });
   }
@@ -138,4 +138,17 @@ export class S3Backend implements ObjectBackend {
 
 function isNotFound(error: unknown): boolean {
   return error instanceof S3ServiceException && (error.name === 'NotFound' || error.name === 'NoSuchKey' || error.$metadata.httpStatusCode === 404);
+}
+
+/** Media types a browser runs as a page or a script of the bucket's origin when it opens them. */
+const ACTIVE_CONTENT = /^\s*(text\/html|application\/xhtml\+xml|image\/svg\+xml|text\/xml|application\/xml|[\w.+-]+\/[\w.+-]*\+xml|text\/javascript|application\/(x-)?javascript|application\/ecmascript|text\/xsl)\s*(;|$)/i;
+
+/**
+ * The media type a presigned GET answers with. S3's response overrides (`response-content-type`,
+ * `response-content-disposition`, …) cannot add `X-Content-Type-Options: nosniff` or a CSP, as
+ * `/content/{fileId}` does: active content (HTML, SVG, XML, script) is answered as
+ * `application/octet-stream` instead, so that it is only ever downloaded (with `attachment`), never run.
+ */
+export function presignedContentType(contentType: string | undefined): string | undefined {
+  return contentType !== undefined && ACTIVE_CONTENT.test(contentType) ? 'application/octet-stream' : contentType;
 }

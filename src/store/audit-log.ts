@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import { insertRows, storableText, type RowTable } from './row-insert.js';
 import type { Database, Db } from './schema.js';
+import { inTailTurn } from './tail-turn.js';
 
 /** One entry of the audit log as the domain writes and reads it. */
 export interface AuditRecord {
@@ -44,10 +45,20 @@ const INSERT_CHUNK = 500;
 
 /** The audit log: appended to and read, never updated; rows leave only through retention. */
 export const auditLog = {
+  /**
+   * Appends. Inside a transaction (a directory change's entries) in the tail turn, held to its commit:
+   * those entries become visible in id order. The request path's batches (src/audit/audit-trail.ts) are
+   * single statements outside any transaction and do not take it (see docs/scaling.md).
+   */
   async append(db: Db, records: readonly AuditRecord[]): Promise<void> {
-    for (let start = 0; start < records.length; start += INSERT_CHUNK) {
-      await insertRows(db, AUDIT_TABLE, records.slice(start, start + INSERT_CHUNK).map(toRow));
-    }
+    if (records.length === 0) return;
+    const write = async (into: Db) => {
+      for (let start = 0; start < records.length; start += INSERT_CHUNK) {
+        await insertRows(into, AUDIT_TABLE, records.slice(start, start + INSERT_CHUNK).map(toRow));
+      }
+    };
+    if (db.isTransaction) await inTailTurn(db, write);
+    else await write(db);
   },
 
   /** Entries oldest first, by the filter; `next` is the id to continue after, or null on the last page. */

@@ -10,6 +10,7 @@ import { openReadConnection, readKysely } from './sqlite/read-connection.js';
 import { SearchWorkers } from './sqlite/search-workers.js';
 import { withStatementCache } from './sqlite/statement-cache.js';
 import type { Database } from './schema.js';
+import { signallingDialect, WriteSignal } from './write-signal.js';
 
 /**
  * COUNT(*) and BIGINT come back from pg as strings by default; every one of ours fits a JS number. Set on
@@ -61,6 +62,8 @@ export interface OpenDatabase {
   migrations: MigrationRunner;
   /** SQLite files opened with `searchWorkers`: the workers that answer searches. */
   searchWorkers?: SearchWorkers;
+  /** Raised by every commit of this process that may have written the directory (src/store/write-signal.ts). */
+  writes?: WriteSignal;
   close(): Promise<void>;
 }
 
@@ -76,7 +79,7 @@ export async function openDatabase(url: string, options: OpenDatabaseOptions = {
   } catch (error) {
     throw new DatabaseUnavailableError(url, error);
   }
-  const { db, dialect, pgPool } = opened;
+  const { db, dialect, pgPool, writes } = opened;
   const migrations = new MigrationRunner(db, dialect);
   try {
     if (options.migrate === false) {
@@ -88,8 +91,8 @@ export async function openDatabase(url: string, options: OpenDatabaseOptions = {
     throw isDatabaseUnavailable(error) ? new DatabaseUnavailableError(url, error) : error;
   }
   const path = url.slice('sqlite:'.length);
-  if (pgPool) return { db, dialect, pgPool, migrations, close: () => db.destroy() };
-  if (path === ':memory:') return { db, dialect, migrations, close: () => db.destroy() };
+  if (pgPool) return { db, dialect, pgPool, migrations, writes, close: () => db.destroy() };
+  if (path === ':memory:') return { db, dialect, migrations, writes, close: () => db.destroy() };
   // Opened after the migrations, so they see every table the migrations made.
   const sqliteReader = openReadConnection(path);
   const readDb = readKysely(sqliteReader);
@@ -107,6 +110,7 @@ export async function openDatabase(url: string, options: OpenDatabaseOptions = {
     sqliteReader,
     migrations,
     readDb,
+    writes,
     ...(searchWorkers ? { searchWorkers } : {}),
     close: async () => {
       await searchWorkers?.close();
@@ -116,7 +120,7 @@ export async function openDatabase(url: string, options: OpenDatabaseOptions = {
   };
 }
 
-function openSqlite(path: string): { db: Kysely<Database>; dialect: DialectName; pgPool?: undefined } {
+function openSqlite(path: string): { db: Kysely<Database>; dialect: DialectName; pgPool?: undefined; writes: WriteSignal } {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SQLite(path);
   sqlite.pragma('journal_mode = WAL');
@@ -125,10 +129,11 @@ function openSqlite(path: string): { db: Kysely<Database>; dialect: DialectName;
   sqlite.pragma('foreign_keys = OFF');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('cache_size = -65536');
-  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) }), dialect: 'sqlite' };
+  const writes = new WriteSignal();
+  return { db: new Kysely<Database>({ dialect: signallingDialect(new SqliteDialect({ database: withStatementCache(sqlite) }), writes) }), dialect: 'sqlite', writes };
 }
 
-function openPostgres(url: string, options: OpenDatabaseOptions): { db: Kysely<Database>; dialect: DialectName; pgPool: pg.Pool } {
+function openPostgres(url: string, options: OpenDatabaseOptions): { db: Kysely<Database>; dialect: DialectName; pgPool: pg.Pool; writes: WriteSignal } {
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
@@ -148,7 +153,8 @@ function openPostgres(url: string, options: OpenDatabaseOptions): { db: Kysely<D
     // itself: its query fails and the pool discards it, but with no listener pg would end the process.
     client.on('error', (error) => options.onConnectionError?.(error));
   });
-  return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres', pgPool: pool };
+  const writes = new WriteSignal();
+  return { db: new Kysely<Database>({ dialect: signallingDialect(new PostgresDialect({ pool }), writes) }), dialect: 'postgres', pgPool: pool, writes };
 }
 
 function refuseNewer(status: Awaited<ReturnType<MigrationRunner['status']>>): void {

@@ -26,6 +26,12 @@ export interface DialectWork {
    */
   takeAppendTurn(trx: Db): Promise<void>;
   /**
+   * The same for the other tables that listings tail by their sequence (so far the audit log's entries
+   * written in a transaction): taken just before the insert and held until the transaction ends, so those
+   * rows, too, become visible in sequence order and a cursor "after the last one seen" never skips one.
+   */
+  takeTailTurn(trx: Db): Promise<void>;
+  /**
    * A transaction whose commit does not wait for the disk (SQLite: synchronous=NORMAL for it; PostgreSQL:
    * synchronous_commit off): for work that can be done again from durable data, such as effects derived
    * from the event log. Nothing is ever corrupted; a power cut may lose the last such commits, which are

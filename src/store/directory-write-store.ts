@@ -23,6 +23,7 @@ import * as postgresLock from './postgres/write-lock.js';
 import type { Db } from './schema.js';
 import * as sqliteStatistics from './sqlite/statistics.js';
 import * as sqliteLock from './sqlite/write-lock.js';
+import { Statement } from './statement.js';
 
 /** The tables a replace rewrites in bulk (their secondary indexes are built after the rows). */
 const BULK_TABLES = ['users', 'user_departments', 'files', 'file_grants'];
@@ -36,23 +37,86 @@ const REMOVERS: Record<DirectorySection, (db: Db, id: string) => Promise<Removal
   files: deleteFile,
 };
 
-/** The one validated path's store side over collab-host's own database. */
-export function sqlDirectoryWriteStore(store: OpenDatabase): DirectoryWriteStore {
+/**
+ * The one validated path's store side over collab-host's own database. Given `turn` (a transaction that
+ * holds the directory write lock already, see openWriteTurn), each change runs inside it under a savepoint:
+ * a refused change rolls back only itself, and the turn's other work stays.
+ */
+export function sqlDirectoryWriteStore(store: OpenDatabase, turn?: Db): DirectoryWriteStore {
+  const db = turn ?? store.db;
   return {
-    ...storedRecords(store.db),
+    ...storedRecords(db),
     // Durable when it returns; on SQLite the disk sync happens off the event loop, shared by the writes
     // that commit meanwhile (an identity provider's burst of creates).
-    transaction: (work) => dialectWork(store.db).durableTransaction(store.db, (trx) => work(directoryTransaction(trx))),
-    refreshStatistics: () => (isPostgres(store.db) ? postgresStatistics : sqliteStatistics).refreshStatistics(store.db, DIRECTORY_TABLES),
+    transaction: (work) =>
+      turn
+        ? underSavepoint(turn, () => work(directoryTransaction(turn)))
+        : inProcessTurns(store).run(() => dialectWork(store.db).durableTransaction(store.db, (trx) => work(directoryTransaction(trx)))),
+    refreshStatistics: () => (isPostgres(db) ? postgresStatistics : sqliteStatistics).refreshStatistics(db, DIRECTORY_TABLES),
   };
 }
+
+/**
+ * Runs `work` in one durable transaction that holds the directory write lock from its first statement:
+ * what `work` reads is what every earlier directory write committed, and no other write (on any instance
+ * or process) commits before this one does. For a write computed from stored state (a read-modify-write).
+ */
+export function openWriteTurn<T>(store: OpenDatabase, work: (trx: Db) => Promise<T>): Promise<T> {
+  // The turns of this process queue here, before taking a connection: one waits for the database's lock
+  // at a time, and a burst of writes does not hold the whole pool (reads keep theirs).
+  return inProcessTurns(store).run(() =>
+    dialectWork(store.db).durableTransaction(store.db, async (trx) => {
+      await lockWrites(trx);
+      return work(trx);
+    }),
+  );
+}
+
+/** A first-come, first-served queue of work, one at a time. */
+class TurnQueue {
+  private last: Promise<unknown> = Promise.resolve();
+
+  run<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.last.then(work, work);
+    this.last = result.catch(() => undefined);
+    return result;
+  }
+}
+
+const turnQueues = new WeakMap<OpenDatabase['db'], TurnQueue>();
+
+function inProcessTurns(store: OpenDatabase): TurnQueue {
+  let queue = turnQueues.get(store.db);
+  if (!queue) turnQueues.set(store.db, (queue = new TurnQueue()));
+  return queue;
+}
+
+const lockWrites = (db: Db) => (isPostgres(db) ? postgresLock : sqliteLock).lockDirectoryWrites(db);
+
+/** Both dialects name savepoints alike; one change at a time runs in a turn, so one name serves. */
+async function underSavepoint<T>(trx: Db, work: () => Promise<T>): Promise<T> {
+  await SAVEPOINT.run(trx, []);
+  try {
+    const result = await work();
+    await RELEASE.run(trx, []);
+    return result;
+  } catch (error) {
+    await ROLLBACK_TO.run(trx, []);
+    await RELEASE.run(trx, []);
+    throw error;
+  }
+}
+
+const SAVEPOINT = new Statement('SAVEPOINT directory_change');
+const RELEASE = new Statement('RELEASE SAVEPOINT directory_change');
+const ROLLBACK_TO = new Statement('ROLLBACK TO SAVEPOINT directory_change');
 
 function directoryTransaction(db: Db): DirectoryTransaction {
   return {
     ...storedRecords(db),
     db,
     existing: storeDirectory(db),
-    lockWrites: () => (isPostgres(db) ? postgresLock : sqliteLock).lockDirectoryWrites(db),
+    lockWrites: () => lockWrites(db),
     async departmentDependents(ids) {
       const dependents = new Map<string, DepartmentDependents>();
       const tally = async (field: keyof DepartmentDependents, rows: Promise<Array<{ id: string | null; count: number }>>) => {

@@ -15,6 +15,8 @@ export interface NewEvent {
   fileId: string | null;
   userId: string | null;
   credential: string;
+  /** The token's user, or the user the signature was made for (who really sent it, whatever the body says). */
+  senderId: string | null;
   outcome: 'pending' | 'refused';
   problem: string | null;
   subject: string | null;
@@ -30,6 +32,8 @@ export interface LoggedEvent {
   fileId: string | null;
   userId: string | null;
   credential: string;
+  /** The token's user, or the user the signature was made for; null otherwise (and on old actor_mismatch refusals). */
+  senderId: string | null;
   outcome: EventOutcome;
   problem: string | null;
   subject: string | null;
@@ -103,6 +107,8 @@ export interface EventLogStore {
   get(db: Db, id: number): Promise<LoggedEvent | undefined>;
   /** Puts an event back to pending (re-processing), with the file, actor and subject read again. */
   requeue(db: Db, id: number, update: { fileId: string | null; userId: string | null; subject: string | null }): Promise<boolean>;
+  /** Keeps a refused event refused (re-processing checked it again), with the reason found now. */
+  refuseAgain(db: Db, id: number, problem: string): Promise<boolean>;
   /** Files of the accepted (not refused) events about `subject`, at most `limit`. */
   subjectFiles(db: Db, subject: string, limit: number): Promise<string[]>;
   /** The actor of the first accepted event with `action` about `subject` on the file (a revision's author). */
@@ -124,6 +130,7 @@ const EVENTS: RowTable<EventInsert> = {
     file_id: 'text',
     user_id: 'text',
     credential: 'text',
+    sender_id: 'text',
     outcome: 'text',
     problem: 'text',
     subject: 'text',
@@ -144,6 +151,7 @@ function toLogged(row: EventRow): LoggedEvent {
     fileId: row.file_id,
     userId: row.user_id,
     credential: row.credential,
+    senderId: row.sender_id,
     outcome: row.outcome,
     problem: row.problem,
     subject: row.subject,
@@ -164,6 +172,7 @@ export const eventLog: EventLogStore = {
         file_id: storableText(event.fileId),
         user_id: storableText(event.userId),
         credential: event.credential,
+        sender_id: storableText(event.senderId),
         outcome: event.outcome,
         problem: storableText(event.problem),
         subject: storableText(event.subject),
@@ -255,6 +264,11 @@ export const eventLog: EventLogStore = {
       .set({ outcome: 'pending', file_id: storableText(update.fileId), user_id: storableText(update.userId), subject: storableText(update.subject) })
       .where('id', '=', id)
       .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  },
+
+  async refuseAgain(db, id, problem) {
+    const result = await db.updateTable('events').set({ outcome: 'refused', problem: storableText(problem) }).where('id', '=', id).executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   },
 

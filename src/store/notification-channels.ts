@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Channel, ChannelKind, Locale } from '../notify/channel.js';
+import { dialectWork } from './dialect-work-for.js';
 import { storableText } from './row-insert.js';
 import type { Database, Db } from './schema.js';
 
@@ -38,8 +39,10 @@ export const notificationChannels = {
     return (await db.selectFrom('notification_channels').selectAll().orderBy('id').execute()).map(toChannel);
   },
 
-  async get(db: Db, id: string): Promise<Channel | undefined> {
-    const row = await db.selectFrom('notification_channels').selectAll().where('id', '=', storableText(id)).executeTakeFirst();
+  /** The stored channel; with `lock`, inside a transaction, its row stays locked until the transaction ends. */
+  async get(db: Db, id: string, options: { lock?: boolean } = {}): Promise<Channel | undefined> {
+    const query = db.selectFrom('notification_channels').selectAll().where('id', '=', storableText(id));
+    const row = await (options.lock ? dialectWork(db).forUpdate(query) : query).executeTakeFirst();
     return row && toChannel(row);
   },
 

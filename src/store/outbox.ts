@@ -73,6 +73,8 @@ export interface OutboxStore {
    * dies mid-send is replaced after the lease) and its attempt count goes up, in one transaction.
    */
   claimDue(db: Kysely<Database>, options: { limit: number; leaseMs: number; nowMs: number }): Promise<ClaimedDelivery[]>;
+  /** Extends the claim `claimToken` holds on its deliveries still pending (a lease renewal) to `untilMs`. */
+  renewClaims(db: Db, claimToken: string, untilMs: number): Promise<void>;
   /** Records how an attempt went (only while the claim is still this worker's), then the notification's summary. */
   recordAttempt(db: Kysely<Database>, claim: ClaimedDelivery, outcome: DeliveryOutcome): Promise<void>;
   /** Puts a failed notification's failed deliveries back in the queue, due now, with a fresh attempt count. */
@@ -213,6 +215,10 @@ export const outbox: OutboxStore = {
         },
       ];
     });
+  },
+
+  async renewClaims(db, claimToken, untilMs) {
+    await db.updateTable('notification_deliveries').set({ next_attempt_ms: untilMs }).where('claim_token', '=', claimToken).where('status', '=', 'pending').execute();
   },
 
   async recordAttempt(db, claim, outcome) {

@@ -5,6 +5,7 @@ import type { StorageTables } from './tables/storage.js';
 import type { ConsoleTables } from './tables/console.js';
 import type { EventTables } from './tables/events.js';
 import type { DirectoryVersionTables } from './tables/directory-versions.js';
+import type { DirectoryChangeTables } from './tables/directory-changes.js';
 import type { AuditTables } from './tables/audit.js';
 import type { NotifyTables } from './tables/notify.js';
 
@@ -86,7 +87,7 @@ export interface ActivityTables {
   };
 }
 
-export type Database = DirectoryTables & ActivityTables & EventTables & StorageTables & PlatformTables & SyncTables & ConsoleTables & DirectoryVersionTables & AuditTables & NotifyTables;
+export type Database = DirectoryTables & ActivityTables & EventTables & StorageTables & PlatformTables & SyncTables & ConsoleTables & DirectoryVersionTables & DirectoryChangeTables & AuditTables & NotifyTables;
 
 /** The store, or a transaction of it: what every repository function takes. */
 export type Db = Kysely<Database> | Transaction<Database>;

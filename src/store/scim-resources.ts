@@ -26,6 +26,11 @@ export interface ScimResourceStore {
   getMany(teamId: string, kind: ScimKind, ids: readonly string[]): Promise<ScimResourceRow[]>;
   /** Creates or replaces the resource. */
   put(row: ScimResourceRow): Promise<void>;
+  /**
+   * Creates the resource unless its id or its name key is taken (by a request running at the same time,
+   * say): answers whether it was created.
+   */
+  create(row: ScimResourceRow): Promise<boolean>;
   /** Forgets the resource (the directory record may stay, deactivated). */
   remove(kind: ScimKind, id: string): Promise<void>;
 }
@@ -46,6 +51,19 @@ function fromRow(row: Row): ScimResourceRow {
 }
 
 const CHUNK = 500;
+
+function toRow(row: ScimResourceRow) {
+  return {
+    kind: row.kind,
+    id: row.id,
+    team_id: row.teamId,
+    name_key: row.nameKey,
+    external_id: row.externalId,
+    attributes: JSON.stringify(row.attributes),
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+  };
+}
 
 export function sqlScimResources(db: Db): ScimResourceStore {
   return {
@@ -69,16 +87,7 @@ export function sqlScimResources(db: Db): ScimResourceStore {
       return found;
     },
     async put(row) {
-      const values = {
-        kind: row.kind,
-        id: row.id,
-        team_id: row.teamId,
-        name_key: row.nameKey,
-        external_id: row.externalId,
-        attributes: JSON.stringify(row.attributes),
-        created_at: row.createdAt,
-        updated_at: row.updatedAt,
-      };
+      const values = toRow(row);
       await db
         .insertInto('scim_resources')
         .values(values)
@@ -92,6 +101,11 @@ export function sqlScimResources(db: Db): ScimResourceStore {
           }),
         )
         .execute();
+    },
+    async create(row) {
+      // No conflict target: the primary key and the unique name index both count.
+      const inserted = await db.insertInto('scim_resources').values(toRow(row)).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+      return Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
     },
     async remove(kind, id) {
       await db.deleteFrom('scim_resources').where('kind', '=', kind).where('id', '=', id).execute();

@@ -21,7 +21,8 @@ const NOTHING_KEPT: KeptAsStored = { users: new Set(), departments: new Set() };
 function canonical(record: object): string {
   const entries = Object.entries(record)
     .filter(([key, value]) => value !== undefined && value !== null && !(key === 'departmentIds' && Array.isArray(value) && value.length === 0))
-    .map(([key, value]) => [key, key === 'departmentIds' ? [...(value as string[])].sort() : value] as const)
+    // Memberships, and the IM ids (PostgreSQL's jsonb gives their keys back in its own order), sorted.
+    .map(([key, value]) => [key, key === 'departmentIds' ? [...(value as string[])].sort() : key === 'im' ? Object.entries(value as object).sort(([a], [b]) => a.localeCompare(b)) : value] as const)
     .sort(([a], [b]) => a.localeCompare(b));
   return JSON.stringify(entries);
 }

@@ -6,7 +6,7 @@ import { startServer } from '../../src/server.js';
 import { startupBanner } from '../../src/startup-banner.js';
 import { withEphemeralAdminKey } from '../../src/config.js';
 import { makeTestConfig } from '../helpers/app.js';
-import { cliEnv, startCli } from './run-cli.js';
+import { cliEnv, runCli, startCli } from './run-cli.js';
 
 /** The header and URL of the banner's curl line, exactly as printed. */
 function curlLine(banner: string): { header: string; value: string; url: string } {
@@ -40,6 +40,12 @@ describe('collab-host serve (child process)', { timeout: 120_000 }, () => {
       expect(banner).toContain(`console: ${address}/console\n`);
       expect((await fetch(`${address}/api/teams`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
       expect((await fetch(`${address}/api/teams`, { headers: { authorization: 'Bearer not-the-key-0123456789' } })).status).toBe(401);
+
+      // A second serve on the same file is refused with one line; the first keeps serving.
+      const again = await runCli(['serve'], { cwd: dir, env });
+      expect(again.code).toBe(1);
+      expect(again.stderr).toMatch(/^another collab-host serve is running on \S+collab-host\.db \(it holds \S+-serve\.lock\): one process serves an SQLite file; use PostgreSQL for several instances\n$/);
+      expect((await fetch(`${address}/readyz`)).status).toBe(200);
     } finally {
       await first.stop();
     }
@@ -111,7 +117,7 @@ describe('startupBanner', () => {
   });
 
   it('in production, with users stored, shows no token and does not say the directory is empty', () => {
-    const banner = startupBanner(makeTestConfig({ production: true }), { address: 'http://127.0.0.1:3000', hasUsers: true });
+    const banner = startupBanner(makeTestConfig({ production: true, publicUrl: 'https://collab.example.com' }), { address: 'http://127.0.0.1:3000', hasUsers: true });
     expect(banner).not.toContain('curl');
     expect(banner).not.toContain('no users yet');
     expect(banner).toBe('collab-host listening on http://127.0.0.1:3000\n');

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { epochSeconds, signHs256 } from '../../src/conformance/jwt.js';
@@ -150,10 +152,37 @@ describeEachStore('the simulator\'s editor page against collab-host', (store) =>
       const missing = await fetch(`${bare.url}/editor?fileId=plan&token=x`);
       expect(missing.status).toBe(400);
       expect(await missing.text()).toContain('endpoint_url should be configured before use');
-      const malformed = await fetch(`${bare.url}/editor?fileId=plan&token=x&endpoint=ftp://x`);
-      expect(await malformed.text()).toContain('endpoint_url must start with http(s)://');
     } finally {
       await bare.close();
+    }
+    const malformedSim = await startSimulator({ credentials: APP, endpointUrl: 'ftp://x' });
+    try {
+      expect(await (await fetch(`${malformedSim.url}/editor?fileId=plan&token=x`)).text()).toContain('endpoint_url must start with http(s)://');
+    } finally {
+      await malformedSim.close();
+    }
+  });
+
+  it('calls back only the configured endpoint_url, whatever endpoint= the page is given (issue 20, item 12)', async () => {
+    // A receiver that must never be called: the page is no open relay.
+    let relayed = 0;
+    const elsewhere = createServer((_request, response) => {
+      relayed += 1;
+      response.end('{}');
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+    try {
+      const other = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
+      for (const endpoint of [other, `${other}/`, 'http://169.254.169.254/latest']) {
+        const { status, html } = await open({ fileId: 'plan', token: tokenFor('lilei'), endpoint });
+        expect(status).toBe(400);
+        expect(html).toContain('is not this application&#39;s endpoint_url: the editor calls back only http://127.0.0.1:');
+      }
+      expect(relayed).toBe(0);
+      // The configured address itself, named explicitly, still opens.
+      expect((await open({ fileId: 'plan', token: tokenFor('lilei'), endpoint: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` })).status).toBe(200);
+    } finally {
+      await new Promise((resolve) => elsewhere.close(resolve));
     }
   });
 });

@@ -58,6 +58,8 @@ describeEachStore('console in a real browser', (store, dialect) => {
     let worker: OutboxWorker;
     let platform: RunningSimulator;
     let config: ReturnType<typeof makeTestConfig>;
+    /** The SCIM id of the user the sync tests provision. */
+    let yunId = '';
     const pageErrors: string[] = [];
     const shots = join('test-results', 'console', dialect);
     const shoot = (name: string) => page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
@@ -203,7 +205,7 @@ describeEachStore('console in a real browser', (store, dialect) => {
       await shoot('08-notifications-delivered');
     });
 
-    it('shows a refused event with its reason and re-processes it', async () => {
+    it('shows a refused event with its reason and who sent it; a missing permission is not re-processed', async () => {
       await goTo('Events');
       await page.getByLabel('outcome').selectOption('refused');
       await page.getByRole('button', { name: 'Apply' }).click();
@@ -211,9 +213,10 @@ describeEachStore('console in a real browser', (store, dialect) => {
       await page.locator('table.results tbody tr').first().click();
       expect(await page.locator('pre.json').textContent()).toContain('我也想评论');
       expect(await page.locator('.panel .error').first().textContent()).toMatch(/comment/i);
-      await page.getByRole('button', { name: /Re-process/ }).click();
-      await expect.poll(() => page.locator('table.results tbody tr').first().locator('.badge').textContent()).toBe('processed');
-      await shoot('08b-events-reprocessed');
+      expect(await page.locator('p', { hasText: /^Sent by/ }).textContent()).toBe('Sent by alice');
+      expect(await page.getByText('This refusal stands').count()).toBe(1);
+      expect(await page.getByRole('button', { name: /Re-process/ }).count()).toBe(0);
+      await shoot('08b-events-refusal-stands');
     });
 
     it('shows late and upcoming reminders and who has a file open', async () => {
@@ -230,7 +233,9 @@ describeEachStore('console in a real browser', (store, dialect) => {
 
     it('shows the last sync run of each source with counts and errors, the licence, and a failing seat task', async () => {
       // A SCIM push creates a user (and SCIM's team); an LDAP run cannot reach its server.
-      expect((await scim(app, 'POST', '/Users', { schemas: [USER_SCHEMA], userName: 'yun@scim.example', displayName: '司马云' })).status).toBe(201);
+      const yun = await scim(app, 'POST', '/Users', { schemas: [USER_SCHEMA], userName: 'yun@scim.example', displayName: '司马云' });
+      expect(yun.status).toBe(201);
+      yunId = yun.body.id;
       // An earlier LDAP run that left an entry out, recorded as a run records it (test/sync has the real ones).
       const records = sqlSyncRuns(store().db);
       const earlier = await records.start({ source: 'ldap', mode: 'full', dryRun: false, detail: null, startedAt: '2025-01-01T00:00:00Z' });
@@ -280,7 +285,7 @@ describeEachStore('console in a real browser', (store, dialect) => {
 
     it('lists sync runs page by page: 50 first, the rest on "Load more", and one source alone', async () => {
       for (let n = 1; n <= 50; n += 1) {
-        const renamed = await scim(app, 'PATCH', '/Users/yun@scim.example', patchOp({ op: 'replace', path: 'displayName', value: `司马云 ${n}` }));
+        const renamed = await scim(app, 'PATCH', `/Users/${yunId}`, patchOp({ op: 'replace', path: 'displayName', value: `司马云 ${n}` }));
         expect(renamed.status).toBe(200);
       }
       const runs = page.locator('table.runs tbody tr');
@@ -288,7 +293,7 @@ describeEachStore('console in a real browser', (store, dialect) => {
       await panel.getByRole('button', { name: 'Refresh' }).click();
       await expect.poll(() => panel.locator('h2').textContent()).toBe('Runs (50+), newest first');
       expect(await runs.count()).toBe(50);
-      expect(await runs.first().textContent()).toContain('PATCH /Users/yun@scim.example');
+      expect(await runs.first().textContent()).toContain(`PATCH /Users/${yunId}`);
       await panel.getByRole('button', { name: 'Load more' }).click();
       await expect.poll(() => runs.count()).toBe(53);
       expect(await runs.last().textContent()).toContain('POST /Users');

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { OutboxWorker, backoffDelay } from '../../src/events/outbox-worker.js';
+import { OUTBOX_DEFAULTS, OutboxWorker, backoffDelay } from '../../src/events/outbox-worker.js';
+import { outbox } from '../../src/store/outbox.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
 import { describeEachStore } from '../helpers/stores.js';
 import { ADMIN_KEY, buildEventApp, commentCreate, postEvent, tokenHeaders } from './event-fixtures.js';
@@ -121,6 +122,43 @@ describeEachStore('notification delivery', (store) => {
     await deliverAll({ timeoutMs: 100, maxAttempts: 1 });
     const failed = await settled(id, 'failed');
     expect(failed.deliveries.find((d) => d.receiver === receiver.url)?.lastError).toBe('no answer within 100 ms');
+  });
+
+  it("a dead instance's claimed deliveries go out again once its short lease has run out, within seconds", async () => {
+    const id = await newNotification();
+    clock.now = Math.max(clock.now, Date.now());
+    // An instance claims the deliveries and dies before sending them (kill -9): nothing renews its lease.
+    const dead = await outbox.claimDue(store().db, { limit: 50, leaseMs: OUTBOX_DEFAULTS.leaseMs, nowMs: clock.now });
+    expect(dead.map((claim) => claim.notification.id)).toContain(id);
+    expect(OUTBOX_DEFAULTS.leaseMs).toBeLessThanOrEqual(10_000);
+    const survivor = (at: number) => new OutboxWorker(store(), { secret: SECRET, now: () => at });
+    expect(await survivor(clock.now + OUTBOX_DEFAULTS.leaseMs - 1).runOnce()).toBe(0);
+    expect(await survivor(clock.now + OUTBOX_DEFAULTS.leaseMs).runOnce()).toBe(2);
+    expect(receiver.forNotification(id).map((r) => r.status)).toEqual([200]);
+    expect(other.forNotification(id).map((r) => r.status)).toEqual([200]);
+    await settled(id, 'delivered');
+  });
+
+  it("a live worker renews its lease while a slow receiver answers: another instance does not send it again", async () => {
+    const id = await newNotification();
+    receiver.state.delayMs = 3_000;
+    const leaseMs = 1_000;
+    const sending = new OutboxWorker(store(), { secret: SECRET, leaseMs }).runOnce();
+    let done = false;
+    void sending.finally(() => (done = true));
+    const other = new OutboxWorker(store(), { secret: SECRET, leaseMs });
+    let polls = 0;
+    // The other instance polls the whole time the first one waits for the answer (several leases long).
+    while (!done) {
+      expect(await other.runOnce()).toBe(0);
+      polls += 1;
+      // A turn of the event loop between polls: the first worker's timers and socket get theirs.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(await sending).toBe(2);
+    expect(polls).toBeGreaterThan(1);
+    expect(receiver.forNotification(id)).toHaveLength(1);
+    await settled(id, 'delivered');
   });
 
   it('the management API needs the admin key', async () => {

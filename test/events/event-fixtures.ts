@@ -19,9 +19,9 @@ const TOKEN_SECRET = TEST_CONFIG_OVERRIDES.tokenSecret as string;
 export const tokenHeaders = (userId: string, ttlSeconds = 3600, now = Date.now()) => ({
   'x-platform-token': mintUserToken(userId, TOKEN_SECRET, ttlSeconds, now),
 });
-export const signedHeaders = (fileId: string) => ({
+export const signedHeaders = (fileId: string, userId?: string) => ({
   'x-platform-credential-type': '3',
-  'x-platform-signature': mintSignature(APP, { ttlSeconds: 240, fileId }),
+  'x-platform-signature': mintSignature(APP, { ttlSeconds: 240, fileId, ...(userId === undefined ? {} : { userId }) }),
 });
 
 export async function postEvent(

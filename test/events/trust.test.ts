@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPANY } from '../../examples/library-use/host-app.js';
 import { InMemoryDirectory } from '../../examples/library-use/in-memory-directory.js';
+import type { EventPipeline } from '../../src/events/event-pipeline.js';
 import type { EventStats } from '../../src/events/event-stats.js';
 import { upsertFiles } from '../../src/store/directory-writer.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
@@ -35,12 +36,13 @@ type Page = { items: ListedEvent[]; nextCursor: string | null };
 describeEachStore('POST /events trust rules', (store) => {
   let app: FastifyInstance;
   let settle: () => Promise<void>;
+  let pipeline: EventPipeline;
 
   beforeAll(async () => {
     await seedDirectory(store().db);
     // A file of the other team, with its own reminder.
     await upsertFiles(store().db, [documentRecord('opsdoc', 'olga', 'other')]);
-    ({ app, settle } = await buildEventApp(store(), { adminApiKey: ADMIN_KEY }));
+    ({ app, settle, pipeline } = await buildEventApp(store(), { adminApiKey: ADMIN_KEY }));
   });
   afterAll(async () => {
     await app.close();
@@ -193,6 +195,23 @@ describeEachStore('POST /events trust rules', (store) => {
     expect(row).toMatchObject({ outcome: 'processed', user_id: 'olga', credential: 'signature' });
   });
 
+  it('binds a push to the user its signature was made for: another user in the body is refused, an absent one is taken from it (issue 20, item 11)', async () => {
+    // One signature, made for wang on the plan, used for pushes about two users within its lifetime.
+    const headers = signedHeaders('plan', 'wang');
+    expect((await postEvent(app, 'Collaborator', collaborator('plan', 'wang', 'enter', 'bound-1', T), headers)).statusCode).toBe(200);
+    const replayed = await postEvent(app, 'Collaborator', collaborator('plan', 'lilei', 'enter', 'bound-2', T), headers);
+    expect(replayed.statusCode).toBe(403);
+    expect(replayed.json()).toEqual({ error: { code: 'actor_mismatch', message: 'userId "lilei" is not the user the signature was made for ("wang")' } });
+    const anonymous = { kind: 'collaborator', action: 'enter', fileId: 'plan', collaboratorChanged: { clientId: 'bound-3', timestamp: T } };
+    expect((await postEvent(app, 'Collaborator', anonymous, headers)).statusCode).toBe(200);
+    await settle();
+    expect(await eventRow(collaborator('plan', 'lilei', 'enter', 'bound-2', T))).toMatchObject({ outcome: 'refused', user_id: 'lilei', sender_id: 'wang', credential: 'signature' });
+    expect(await eventRow(anonymous)).toMatchObject({ user_id: 'wang', sender_id: 'wang' });
+    // Re-processing keeps the refusal.
+    const { id } = await eventRow(collaborator('plan', 'lilei', 'enter', 'bound-2', T));
+    expect((await app.inject({ method: 'POST', url: `/api/events/${id}/reprocess`, headers: admin })).json()).toMatchObject({ outcome: 'refused' });
+  });
+
   it('refuses the token of a deactivated user', async () => {
     await store().db.updateTable('users').set({ active: 0 }).where('id', '=', 'carol').execute();
     try {
@@ -225,15 +244,31 @@ describeEachStore('POST /events trust rules', (store) => {
     expect(await post('kept-6')).toBe(200);
   });
 
-  it('an operator may re-process a refused event: it is then taken as the platform sent it', async () => {
-    const body = commentCreate('plan', 'lilei', { guid: 'vouched-1', content: 'sent by the platform for lilei' });
-    expect((await postEvent(app, 'Comment', body, tokenHeaders('wang'))).statusCode).toBe(403);
-    const { id } = await eventRow(body);
-    const response = await app.inject({ method: 'POST', url: `/api/events/${id}/reprocess`, headers: admin });
-    expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ id, outcome: 'processed', problem: null });
-    const [created] = await notificationsOf('vouched-1');
-    expect(JSON.parse(created!.data)).toMatchObject({ userId: 'lilei', commentId: 'vouched-1' });
+  it('re-processing never turns a forged or unpermitted event into an accepted one, and the log names the real sender', async () => {
+    // wang (a viewer of the plan) forges a comment by lilei, mentioning zhang.
+    const forged = commentCreate('plan', 'lilei', { guid: 'forged-re-1', content: 'as lilei', userIds: ['zhang'] });
+    expect((await postEvent(app, 'Comment', forged, tokenHeaders('wang'))).statusCode).toBe(403);
+    // wang, in his own name, on a file he only views.
+    const unpermitted = commentCreate('plan', 'wang', { guid: 'denied-re-1', content: 'as wang' });
+    expect((await postEvent(app, 'Comment', unpermitted, tokenHeaders('wang'))).statusCode).toBe(403);
+    const forgedRow = await eventRow(forged);
+    const deniedRow = await eventRow(unpermitted);
+    expect(forgedRow).toMatchObject({ user_id: 'lilei', sender_id: 'wang' });
+
+    const one = await app.inject({ method: 'POST', url: `/api/events/${forgedRow.id}/reprocess`, headers: admin });
+    expect(one.statusCode).toBe(200);
+    expect(one.json()).toEqual({ id: forgedRow.id, outcome: 'refused', problem: expect.stringContaining('actor_mismatch') });
+    // The recovery command, on every refused event.
+    await pipeline.reprocessOutcome('refused');
+    await settle();
+    expect(await notificationsOf('forged-re-1')).toEqual([]);
+    expect(await notificationsOf('denied-re-1')).toEqual([]);
+    expect(await eventRow(forged)).toMatchObject({ outcome: 'refused', problem: expect.stringContaining('actor_mismatch') });
+    expect(await eventRow(unpermitted)).toMatchObject({ outcome: 'refused', problem: expect.stringContaining('permission_denied') });
+
+    const refused = await adminGet<Page>(app, '/api/events?outcome=refused&limit=500');
+    expect(refused.items.find((item) => item.id === forgedRow.id)).toMatchObject({ userId: 'lilei', senderId: 'wang' });
+    expect(refused.items.find((item) => item.id === deniedRow.id)).toMatchObject({ userId: 'wang', senderId: 'wang' });
     const missing = await app.inject({ method: 'POST', url: '/api/events/999999/reprocess', headers: admin });
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toMatchObject({ error: { code: 'event_not_found' } });

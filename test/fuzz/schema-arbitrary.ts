@@ -17,11 +17,49 @@ export interface JsonSchema {
   default?: unknown;
 }
 
+/**
+ * Fixed hostile texts: NUL, lone surrogates (alone, leading, trailing, reversed pair), control characters,
+ * path traversal (plain and percent-encoded slashes), prototype keys, SQL, other scripts, huge strings.
+ */
+export const HOSTILE_TEXTS: readonly string[] = [
+  '',
+  ' ',
+  'a\u0000b',
+  '\\u0000',
+  '%00',
+  '\ud800',
+  'z\ud800@example.com',
+  '\udc00x',
+  '\udc00\ud800',
+  'a\u0001b\u007f',
+  '..',
+  '../../etc/passwd',
+  '..%2F..%2Fetc',
+  'a/b',
+  'a%2Fb',
+  '%2e%2e%2f',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'TEAM_acme',
+  'TEAM_',
+  '张三',
+  'zs',
+  'null',
+  '0',
+  '-1',
+  "' OR 1=1 --",
+  '"; DROP TABLE users; --',
+  '😀',
+  'x'.repeat(300),
+  'y'.repeat(70_000),
+];
+
 /** Strings a caller might send on purpose or by accident: ids, NULs, escapes, other scripts, long ones. */
 export const hostileString: Arbitrary<string> = fc.oneof(
   fc.string({ maxLength: 12 }),
   fc.string({ unit: 'binary', maxLength: 12 }),
-  fc.constantFrom('', ' ', 'a\u0000b', '\\u0000', '%00', '..', '../../etc/passwd', 'TEAM_acme', 'TEAM_', '张三', 'zs', 'null', '0', '-1', "' OR 1=1 --", '😀', 'x'.repeat(300)),
+  fc.constantFrom(...HOSTILE_TEXTS),
 );
 
 /** Numbers at the edges of every integer type and of JSON. */
@@ -33,7 +71,16 @@ export const hostileNumber: Arbitrary<number> = fc.oneof(
 
 /** A value that fits the schema most of the time, and one that does not the rest of the time. */
 export function valueFor(schema: JsonSchema | undefined, depth = 0): Arbitrary<unknown> {
-  const anything = fc.oneof(hostileString, hostileNumber, fc.boolean(), fc.constant(null), fc.jsonValue({ maxDepth: 2 }));
+  // Wrong types too: arrays where a scalar goes, objects with prototype keys.
+  const anything = fc.oneof(
+    hostileString,
+    hostileNumber,
+    fc.boolean(),
+    fc.constant(null),
+    fc.jsonValue({ maxDepth: 2 }),
+    fc.array(hostileString, { maxLength: 3 }),
+    fc.constant(JSON.parse('{"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}}}') as unknown),
+  );
   if (!schema || depth > 4) return anything;
   return fc.oneof({ weight: 5, arbitrary: fitting(schema, depth) }, { weight: 1, arbitrary: anything });
 }

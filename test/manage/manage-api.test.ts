@@ -105,6 +105,18 @@ describeEachStore('management API', (store) => {
       expect((await asZhang('/users/broken')).statusCode).toBe(404);
     });
 
+    it('stores only an http(s) avatar: javascript:, data: and relative ones are refused, writing nothing (issue 20, item 9)', async () => {
+      for (const avatar of ['javascript:alert(1)', 'JavaScript:alert(1)', 'data:image/svg+xml,<svg onload=alert(1)>', '//evil.example/a.png', 'avatar.png']) {
+        const response = await api({ method: 'PUT', url: '/api/users/painted', payload: { name: 'Painted', teamId: 'acme', avatar } });
+        expect(response.statusCode, avatar).toBe(400);
+        expect(response.json().error.problems).toEqual([{ path: '$.avatar', message: 'must be an http(s):// address' }]);
+      }
+      expect((await asZhang('/users/painted')).statusCode).toBe(404);
+      const kept = await api({ method: 'PUT', url: '/api/users/painted', payload: { name: 'Painted', teamId: 'acme', avatar: 'https://avatars.example.com/p.png' } });
+      expect(kept.statusCode).toBe(201);
+      expect((await asZhang('/users/painted')).json()).toMatchObject({ avatar: 'https://avatars.example.com/p.png' });
+    });
+
     it('refuses a body id that differs from the path', async () => {
       const response = await api({ method: 'PUT', url: '/api/teams/a', payload: { id: 'b', name: 'B' } });
       expect(response.statusCode).toBe(400);
@@ -313,7 +325,7 @@ describeEachStore('management API: the directory through the one validated path'
   });
 
   it('answers control characters in any id with the same 400 on every store', async () => {
-    const controls = 'must not contain control characters (U+0000 to U+001F, U+007F)';
+    const controls = 'must be well-formed Unicode without control characters (U+0000 to U+001F, U+007F)';
     const put = await api({ method: 'PUT', url: '/api/users/a%01b', payload: { name: 'x' } });
     expect(put.statusCode).toBe(400);
     expect(put.json()).toEqual({ error: { code: 'invalid_record', message: `$.id ${controls}`, problems: [{ path: '$.id', message: controls }] } });

@@ -139,7 +139,7 @@ describeEachStore('SCIM: the Microsoft Entra ID request sequence', (store) => {
     expect((await callAs(app, id.qian!, '/users/current/info')).status).toBe(200);
   });
 
-  it('deletes users: a user is refused at once; one who created files is deactivated and keeps them, and comes back when re-created', async () => {
+  it('deletes users: a user is refused at once; one who created files is deactivated and keeps them; re-created, they are a new person', async () => {
     await upsertFiles(store().db, [documentBy(id.adele!, 'adele-report', 'contoso')]);
     expect((await scim(app, 'DELETE', `/Users/${id.qian}`)).status).toBe(204);
     expect((await scim(app, 'DELETE', `/Users/${id.adele}`)).status).toBe(204);
@@ -152,7 +152,8 @@ describeEachStore('SCIM: the Microsoft Entra ID request sequence', (store) => {
 
     const back = await scim(app, 'POST', '/Users', entraUser(people.adele.userName, people.adele.externalId, 'Vance', 'Adele', 'R&D', 'Adele Vance'));
     expect(back.status, JSON.stringify(back.body)).toBe(201);
-    expect(back.body.id).toBe(id.adele);
-    expect((await callAs(app, id.adele!, '/users/current/info')).status).toBe(200);
+    expect(back.body.id).not.toBe(id.adele);
+    expect((await callAs(app, back.body.id, '/users/current/info')).status).toBe(200);
+    expect((await callAs(app, id.adele!, '/users/current/info')).body.error.code).toBe('token_user_inactive');
   });
 });

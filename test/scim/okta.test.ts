@@ -55,7 +55,8 @@ describeEachStore('SCIM: the Okta request sequence', (store) => {
     const created = await scim(app, 'POST', '/Users', oktaUser('dan.zhou@acme.example', '丹', '周', '00u1okta'));
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     danId = created.body.id;
-    expect(danId).toBe('dan.zhou@acme.example');
+    // The id is issued by the server (RFC 7643 §3.1): opaque, not the userName.
+    expect(danId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     expect(created.body).toMatchObject({ userName: 'dan.zhou@acme.example', active: true, externalId: '00u1okta', displayName: '周丹', meta: { resourceType: 'User' } });
     expect(created.body.password).toBeUndefined();
     expect(created.body.meta.location).toBe(`http://collab.test/scim/v2/Users/${danId}`);

@@ -59,7 +59,7 @@ describe('SCIM addresses answer in SCIM error schema whichever layer refuses', (
     expect(bodyOf(onScim)).toMatchObject({ schemas: [ERROR], status: '431', error: { code: 'headers_too_large' } });
     const onApi = await rawExchange(port, `GET /api/users HTTP/1.1\r\nhost: x\r\n${big}\r\n`);
     expect(onApi).toMatch(/^HTTP\/1\.1 431 /);
-    expect(bodyOf(onApi)).toEqual({ error: { code: 'headers_too_large', message: 'the request headers are larger than the server accepts' } });
+    expect(bodyOf(onApi)).toEqual({ error: { code: 'headers_too_large', message: expect.stringMatching(/headers are larger than the server accepts/) } });
     expect((await app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
   });
 });

@@ -79,12 +79,12 @@ describeEachStore('directory changes: the one validated path', (store) => {
       const result = await refused({ upsert: { users: [{ id: 'a\u0000b', name: 'x' }, { id: 'ok', name: 'N\u0000UL' }] }, remove: { files: ['p\u0007lan'] } });
       expect(result).toMatchObject({ status: 400, code: 'invalid_record' });
       expect(result.problems).toEqual([
-        { path: '$.remove.files[0]', message: 'must not contain control characters (U+0000 to U+001F, U+007F)' },
+        { path: '$.remove.files[0]', message: 'must be well-formed Unicode without control characters (U+0000 to U+001F, U+007F)' },
       ]);
       const records = await refused({ upsert: { users: [{ id: 'a\u0000b', name: 'x' }, { id: 'ok', name: 'N\u0000UL' }] } });
       expect(records.problems).toEqual([
-        { path: '$.users[0].id', message: 'must not contain control characters (U+0000 to U+001F, U+007F)' },
-        { path: '$.users[1].name', message: 'must not contain NUL (U+0000)' },
+        { path: '$.users[0].id', message: 'must be well-formed Unicode without control characters (U+0000 to U+001F, U+007F)' },
+        { path: '$.users[1].name', message: 'must be well-formed Unicode without NUL (U+0000)' },
       ]);
     });
 
@@ -169,13 +169,20 @@ describeEachStore('directory changes: the one validated path', (store) => {
       expect(await api({ remove: { departments: ['fe'] } }, { dryRun: true })).toMatchObject({ ok: false, status: 409, code: 'in_use' });
     });
 
-    it('refuses a replace that removes every team, or a change that leaves a team without active users, unless allowed', async () => {
+    it('refuses a replace that removes every team, or a change that empties a team by leaving out or moving its users, unless allowed; never a leaver', async () => {
       const replaceAll = await refused({ upsert: {} }, { replace: true });
       expect(replaceAll).toMatchObject({ status: 409, code: 'directory_would_be_empty' });
       expect(replaceAll.problems).toEqual([{ path: '$', message: 'removes every team (there were 2)' }]);
-      const olga = await refused({ upsert: { users: [{ id: 'olga', name: 'Olga Petrova', teamId: 'other', active: false }] } });
+      const olga = await refused({ upsert: { users: [{ id: 'olga', name: 'Olga Petrova', teamId: 'acme' }] } });
       expect(olga.problems).toEqual([{ path: '$', message: 'leaves team "other" with no active users (it had 1)' }]);
       expect(olga.message).toContain('allowEmpty');
+      const leftOut = await refused({ upsert: { teams: [{ id: 'acme', name: 'Acme' }, { id: 'other', name: 'Other' }] } }, { replace: true });
+      expect(leftOut.problems).toEqual(expect.arrayContaining([{ path: '$', message: 'leaves team "other" with no active users (it had 1)' }]));
+      // A leaver is never refused, the team's last active user too: deactivated, or removed by name.
+      const all = await exported();
+      const leaverInReplace = { ...all, users: all.users.map((user) => (user.id === 'olga' ? { ...user, active: false } : user)) };
+      expect(await api({ upsert: leaverInReplace as never }, { replace: true })).toMatchObject({ ok: true, diff: { deactivatedUsers: ['olga'] } });
+      expect(await api({ remove: { users: ['olga'] } })).toMatchObject({ ok: true, diff: { removed: { users: ['olga'] } } });
       const allowed = await api({ upsert: {} }, { replace: true, allowEmpty: true });
       expect(allowed.ok && allowed.diff.removed.teams).toEqual(['acme', 'other']);
       expect(await exported()).toEqual({ teams: [], departments: [], users: [], files: [] });

@@ -52,20 +52,22 @@ for (const dialect of dialects) {
       expect(await exported()).toEqual(before);
     });
 
-    it('refuses a replace that removes every team, or an import that leaves a team without active users, unless --allow-empty', async () => {
+    it('refuses a replace that removes every team, or an import that moves a team\'s last active user away, unless --allow-empty; never a leaver', async () => {
       const before = await exported();
       const empty = snapshotFile('empty.json', {});
       const wipe = await cli(empty, '--replace');
       expect(wipe).toMatchObject({ code: 1, stdout: '' });
       expect(wipe.stderr).toBe('import refused (directory_would_be_empty), nothing written:\n  $: removes every team (there were 2)\npass --allow-empty to import it anyway\n');
 
-      const leaver = snapshotFile('leaver.json', { users: [{ id: 'olga', name: 'Olga Petrova', teamId: 'other', departmentIds: ['ops'], active: false }] });
-      const refused = await cli(leaver);
+      const mover = snapshotFile('mover.json', { users: [{ id: 'olga', name: 'Olga Petrova', teamId: 'acme', departmentIds: [] }] });
+      const refused = await cli(mover);
       expect(refused.code).toBe(1);
       expect(refused.stderr).toContain('  $: leaves team "other" with no active users (it had 1)\n');
       expect(await exported()).toEqual(before);
 
-      const allowed = await cli(leaver, '--allow-empty');
+      // Deactivating the team's last active user is a leaver leaving: written without --allow-empty.
+      const leaver = snapshotFile('leaver.json', { users: [{ id: 'olga', name: 'Olga Petrova', teamId: 'other', departmentIds: ['ops'], active: false }] });
+      const allowed = await cli(leaver);
       expect(allowed).toMatchObject({ code: 0, stderr: expect.stringMatching(progressSummary('import', 'written')) });
       // --quiet: the result on stdout, nothing on stderr.
       const quiet = await cli(DEMO_SNAPSHOT_PATH, '--replace', '--dry-run', '--quiet');
@@ -96,7 +98,7 @@ describe('collab-host import arguments', { timeout: 60_000 }, () => {
   it('prints its usage for --help (exit 0) and answers usage errors with exit 2', async () => {
     const help = await cli('--help');
     expect(help).toMatchObject({ code: 0, stderr: '' });
-    expect(help.stdout).toMatch(/^usage: collab-host import FILE \[--replace\] \[--dry-run\] \[--allow-empty\]\n/);
+    expect(help.stdout).toMatch(/^usage: collab-host import FILE \[--replace\] \[--dry-run\] \[--allow-empty\] \[--quiet\]\n/);
     for (const args of [[], ['a.json', 'b.json'], ['a.json', '--dry']]) {
       const run = await cli(...args);
       expect(run.code, args.join(' ')).toBe(2);

@@ -203,14 +203,14 @@ describe('validateSnapshot', () => {
     snapshot.users[1]!.name = 'Bo\u0000b';
     (snapshot.users[1] as Record<string, unknown>).departmentIds = ['d\u007f'];
     snapshot.files[0]!.sharing[0]!.principal = 'user:u\u00012';
-    const controls = 'must not contain control characters (U+0000 to U+001F, U+007F)';
+    const controls = 'must be well-formed Unicode without control characters (U+0000 to U+001F, U+007F)';
     // A record whose id is refused is left out of the rules between records: what pointed to it is unknown.
     expect(await problemsOf(snapshot)).toEqual([
       { path: '$.teams[1].id', message: controls },
       { path: '$.departments[0].id', message: controls },
       { path: '$.departments[1].parentId', message: 'names unknown department "d1"' },
       { path: '$.departments[2].teamId', message: 'names unknown team "t2"' },
-      { path: '$.users[1].name', message: 'must not contain NUL (U+0000)' },
+      { path: '$.users[1].name', message: 'must be well-formed Unicode without NUL (U+0000)' },
       { path: '$.users[1].departmentIds[0]', message: controls },
       { path: '$.files[0].sharing[0].principal', message: controls },
     ]);

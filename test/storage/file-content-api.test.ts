@@ -76,6 +76,11 @@ function contentContract(makeBackend: (store: OpenDatabase) => BackendUnderTest)
       expect(got.body.equals(DOCX)).toBe(true);
       expect(got.headers['content-type']).toBe(DOCX_TYPE);
       expect(got.headers['content-disposition']).toBe(`attachment; filename="__.docx"; filename*=UTF-8''%E5%90%88%E5%90%8C.docx`);
+      if (!backend().presigned) {
+        // Served by collab-host itself: never sniffed, and opened directly it runs sandboxed (issue 20 item 10).
+        expect(got.headers['x-content-type-options']).toBe('nosniff');
+        expect(got.headers['content-security-policy']).toBe('sandbox');
+      }
     });
 
     it('a replacement answers 200, keeps the given Content-Type, and is what is served from then on', async () => {

@@ -103,6 +103,19 @@ describeWithS3rver('S3 back end against s3rver', () => {
       expect(range.body.equals(BIG.subarray(S3_PART_BYTES - 2, S3_PART_BYTES + 2))).toBe(true);
     });
 
+    it('a presigned link answers uploaded HTML or SVG as a download, never as a page of the bucket (S3 cannot add nosniff)', async () => {
+      for (const type of ['text/html; charset=utf-8', 'image/svg+xml']) {
+        const response = await putContent(app, 'manual', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), { 'content-type': type });
+        expect(response.statusCode).toBeLessThan(300);
+        const url = new URL(await downloadUrl('manual'));
+        expect(url.searchParams.get('response-content-type')).toBe('application/octet-stream');
+        const got = await download(app, url.toString());
+        expect(got.status).toBe(200);
+        expect(got.headers['content-type']).toBe('application/octet-stream');
+        expect(got.headers['content-disposition']).toMatch(/^attachment;/);
+      }
+    });
+
     it('a multipart upload cut off by FILE_MAX_SIZE is aborted: 413, and the stored object is still the old one', async () => {
       // Room for two whole parts: the upload has begun (parts sent) when the third runs past the limit.
       const limited = s3Storage({ FILE_MAX_SIZE: `${2 * S3_PART_BYTES + 1000}B` });

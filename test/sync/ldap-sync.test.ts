@@ -6,6 +6,7 @@ import { composeDirectoryChanges } from '../../src/directory-writes.js';
 import { runLdapSync, type LdapSyncDeps } from '../../src/sync/ldap/ldap-sync.js';
 import { ldapSyncDeps } from '../../src/sync/sync-deps.js';
 import { upsertFiles, upsertTeams, upsertUsers } from '../../src/store/directory-writer.js';
+import { notifyLookups } from '../../src/store/notify-lookups.js';
 import { buildTestApp } from '../helpers/app.js';
 import { describeEachStore } from '../helpers/stores.js';
 import { search, ids } from '../search/search-http.js';
@@ -68,6 +69,10 @@ if (!SLAPD) {
       expect(me.status).toBe(200);
       expect(me.body).toMatchObject({ id: 'lilei', name: '李雷', email: 'lilei@example.com', avatar: 'https://avatars.example.com/lilei.png' });
       expect((await callAs(app, 'lilei', '/users/current/team')).body).toMatchObject({ id: 'corp', name: 'Example 公司' });
+      // What notices are routed and written by: the first tag of preferredLanguage, the IM ids mapped.
+      const people = await notifyLookups.people(store().db, ['lilei', 'hanmeimei']);
+      expect(people.get('lilei')).toMatchObject({ locale: 'en', im: { wecom: 'LiLei', dingtalk: 'manager4021' } });
+      expect(people.get('hanmeimei')).toMatchObject({ locale: null, im: {} }); // `*` is no language tag
       const members = await callAs(app, 'lilei', '/teams/corp/members?pagination=false');
       // 35 people in LDAP, one of them disabled; deactivated users (that one, and the snapshot user kept
       // for his file) are left out of member lists.

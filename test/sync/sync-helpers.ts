@@ -27,6 +27,7 @@ export function ldapEnv(url: string, extra: Record<string, string> = {}): Record
     LDAP_DEPARTMENT_BASE_DN: PEOPLE_DN,
     LDAP_GROUP_BASE_DN: `ou=groups,${BASE_DN}`,
     LDAP_USER_AVATAR_ATTRIBUTE: 'labeledURI',
+    LDAP_USER_IM_ATTRIBUTES: 'wecom=employeeNumber, dingtalk=departmentNumber',
     LDAP_USER_DISABLED_FILTER: '(employeeType=disabled)',
     LDAP_TEAM_ID: 'corp',
     LDAP_TEAM_NAME: 'Example 公司',

@@ -54,8 +54,10 @@ describeEachStore('sync runs and team ownership', (store) => {
   it('records every SCIM write as a run and lists runs newest first with a cursor', async () => {
     const created = await scim(app, 'POST', '/Users', { schemas: [USER_SCHEMA], userName: 'runner@acme.example', displayName: '跑步者' });
     expect(created.status).toBe(201);
-    await scim(app, 'PATCH', '/Users/runner@acme.example', patchOp({ op: 'replace', value: { active: false } }));
-    await scim(app, 'POST', '/Users', { schemas: [USER_SCHEMA], userName: 'Zhang' }); // takes over acme's user zhang
+    const runner = created.body.id as string;
+    await scim(app, 'PATCH', `/Users/${runner}`, patchOp({ op: 'replace', value: { active: false } }));
+    // Takes over acme's user zhang: active, with that e-mail, and no SCIM resource yet.
+    await scim(app, 'POST', '/Users', { schemas: [USER_SCHEMA], userName: 'Zhang', emails: [{ value: 'zhang@example.com', primary: true }] });
     await scim(app, 'POST', '/Groups', { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: 'Ghost/Child' }); // refused before any write: no run
 
     const page = await admin('/api/sync/runs?source=scim&limit=2');
@@ -63,17 +65,17 @@ describeEachStore('sync runs and team ownership', (store) => {
     const [third, second] = page.body.items;
     expect(third).toMatchObject({ source: 'scim', mode: 'request', status: 'ok', detail: 'POST /Users', counts: { created: 0, updated: 1 }, changes: { users: { updated: ['zhang'] } } });
     expect(second).toMatchObject({
-      detail: 'PATCH /Users/runner@acme.example',
+      detail: `PATCH /Users/${runner}`,
       status: 'ok',
       counts: { created: 0, updated: 1, removed: 0, deactivated: 1, reactivated: 0 },
-      changes: { users: { updated: ['runner@acme.example'], deactivated: ['runner@acme.example'] } },
+      changes: { users: { updated: [runner], deactivated: [runner] } },
       errors: [],
     });
     expect(typeof second.durationMs).toBe('number');
     expect(second.startedAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
     const rest = await admin(`/api/sync/runs?source=scim&limit=2&cursor=${page.body.nextCursor}`);
     expect(rest.body.items.map((run: { detail: string }) => run.detail)).toEqual(['POST /Users']);
-    expect(rest.body.items[0]).toMatchObject({ counts: { created: 1 }, changes: { users: { created: ['runner@acme.example'] } } });
+    expect(rest.body.items[0]).toMatchObject({ counts: { created: 1 }, changes: { users: { created: [runner] } } });
     expect((await admin('/api/sync/runs?source=ldap')).body).toEqual({ items: [], nextCursor: null });
     expect((await admin('/api/sync/runs?cursor=bm9wZQ')).status).toBe(400);
     expect((await admin('/api/sync/runs?source=ftp')).status).toBe(400);

@@ -21,6 +21,15 @@ interface Reprocessed {
   problem: string | null;
 }
 
+/** Who really sent the event (the token's user), flagged when the body names someone else. */
+const senderOf = (item: EventItem) =>
+  item.senderId === null ? (
+    <span class="muted">no token</span>
+  ) : (
+    <code class={item.userId !== null && item.userId !== item.senderId ? 'error' : ''}>{item.senderId}</code>
+  );
+/** A forged actor or a missing permission: re-processing never accepts it (docs/events.md). */
+const standingRefusal = (item: EventItem) => item.outcome === 'refused' && /^(actor_mismatch|permission_denied):/.test(item.problem ?? '');
 const outcomeBadge = (outcome: string | undefined) => <Badge tone={outcome === 'processed' ? 'good' : outcome === 'pending' ? 'plain' : 'warn'}>{outcome ?? ''}</Badge>;
 
 /** datetime-local (the browser's local time) to the API's UTC `YYYY-MM-DDThh:mm:ssZ`. */
@@ -122,6 +131,7 @@ export function Events() {
                 <th>action</th>
                 <th>file</th>
                 <th>user</th>
+                <th>sent by</th>
                 <th>outcome</th>
               </tr>
             </thead>
@@ -140,6 +150,7 @@ export function Events() {
                   <td>
                     <code>{item.userId ?? ''}</code>
                   </td>
+                  <td>{senderOf(item)}</td>
                   <td>{outcomeBadge(item.outcome)}</td>
                 </tr>
               ))}
@@ -158,7 +169,9 @@ export function Events() {
               <p>
                 {outcomeBadge(open.outcome)} {open.problem && <span class="error">{open.problem}</span>}
               </p>
-              {(open.outcome === 'refused' || open.outcome === 'unprocessed') && (
+              <p>Sent by {senderOf(open)}</p>
+              {standingRefusal(open) && <p class="muted">This refusal stands: re-processing keeps it refused.</p>}
+              {(open.outcome === 'refused' || open.outcome === 'unprocessed') && !standingRefusal(open) && (
                 <p>
                   <button type="button" onClick={() => void reprocess(open)}>
                     Re-process under today’s rules

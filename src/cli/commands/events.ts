@@ -9,7 +9,8 @@ const USAGE = `usage: collab-host events reprocess ID | --outcome unprocessed|re
 
 The event pipeline of DATABASE_URL (docs/events.md).
   reprocess ID         derive event ID's effects again under this version's rules (a refused event is
-                       then accepted as the platform sent it); prints its new outcome
+                       checked again with its real sender: a forged actor or a missing permission
+                       stays refused); prints its new outcome
   reprocess --outcome  the same for every event with that outcome (at most --limit, default 10000)
   stats                events waiting, effect lag, outcomes, outbox and reminders
   --json               print JSON instead of lines`;

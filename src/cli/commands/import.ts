@@ -20,7 +20,8 @@ bytes of each contentFile (checked against FILE_MAX_SIZE and the .contents.json 
 them) then go to FILE_STORAGE.
   --replace      the directory becomes exactly FILE (default: upsert by id, other records stay)
   --dry-run      check FILE and print what would change; write nothing
-  --allow-empty  allow an import that leaves a team with no active users, or removes every team
+  --allow-empty  allow an import that leaves a team with no active users by leaving them out (or
+                 moving them), or removes every team; deactivations are never refused
   --quiet        no progress: on a terminal a line shows the phase, rows written, rate and time left;
                  otherwise one summary line goes to stderr at the end`;
 

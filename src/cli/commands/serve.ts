@@ -3,6 +3,8 @@ import { loadConfig, withEphemeralAdminKey } from '../../config.js';
 import { bannerUserId } from '../../demo-data.js';
 import { closeOnSignals, startServer } from '../../server.js';
 import { startupBanner } from '../../startup-banner.js';
+import { SqliteFileServed } from '../../store/sqlite/serve-lock.js';
+import { CliError } from '../cli-error.js';
 import { parseCommandArgs } from '../command-args.js';
 
 const USAGE = `usage: collab-host serve
@@ -15,7 +17,9 @@ users outside production it loads the demo company first. See docs/operations.md
 export async function serve(args: string[]): Promise<number> {
   parseCommandArgs({ usage: USAGE, options: {} }, args);
   const { config, ephemeralAdminKey } = withEphemeralAdminKey(loadConfig());
-  const server = await startServer(config);
+  const server = await startServer(config).catch((error: unknown) => {
+    throw error instanceof SqliteFileServed ? new CliError(error.message) : error;
+  });
   closeOnSignals(server, (message) => process.stderr.write(`${message}\n`));
   // Outside production: a user to try the service as, with a fresh token and a curl line.
   const someUser = await bannerUserId(server.store);

@@ -73,12 +73,17 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     if (method === 'GET' && url.pathname === '/editor') {
       const fileId = q('fileId') ?? '';
       const created = platform.files.get(fileId);
-      const view = await openInEditor({
-        endpoint: q('endpoint') || world.app.endpointUrl,
-        fileId,
-        token: q('token') || created?.token || '',
-        ...(options.brand ? { brand: options.brand } : {}),
-      });
+      // Only the application's own endpoint_url is called: the page is no relay to any address it is given.
+      const asked = q('endpoint')?.replace(/\/+$/, '');
+      const view =
+        asked && asked !== world.app.endpointUrl
+          ? { fileId, endpoint: world.app.endpointUrl, calls: [], error: `endpoint ${asked} is not this application's endpoint_url: the editor calls back only ${world.app.endpointUrl ?? 'the configured address (none is configured)'}` }
+          : await openInEditor({
+              endpoint: world.app.endpointUrl,
+              fileId,
+              token: q('token') || created?.token || '',
+              ...(options.brand ? { brand: options.brand } : {}),
+            });
       if (!created && fileId) view.notice = `file "${fileId}" was not created through this simulator; the real platform would not know it (70013)`;
       response.writeHead(view.error ? 400 : 200, { 'content-type': 'text/html; charset=utf-8' });
       response.end(renderEditorPage(view));
@@ -141,7 +146,7 @@ async function readBody(request: IncomingMessage, url: URL): Promise<{ json?: un
 }
 
 function lowerCaseHeaders(request: IncomingMessage): Record<string, string | undefined> {
-  const headers: Record<string, string | undefined> = {};
+  const headers: Record<string, string | undefined> = Object.create(null) as Record<string, string | undefined>; // the request's names are its keys
   for (const [name, value] of Object.entries(request.headers)) headers[name.toLowerCase()] = Array.isArray(value) ? value[0] : value;
   return headers;
 }
@@ -170,12 +175,11 @@ function indexPage(platform: SimulatedPlatform, endpointUrl: string | undefined)
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>collab-host simulator</title></head>
 <body style="font: 15px/1.5 system-ui, sans-serif; max-width: 48rem; margin: 2rem auto">
 <h1>collab-host platform simulator</h1>
-<p>Callback server (endpoint_url): <code>${escape(endpointUrl ?? 'not configured: pass --endpoint-url or ?endpoint=')}</code></p>
+<p>Callback server (endpoint_url): <code>${escape(endpointUrl ?? 'not configured: pass --endpoint-url, or PUT /sdk/v2/api/license/apps/{appId}/endpoint-url')}</code></p>
 <h2>Documents created here</h2><ul>${rows || '<li><em>none yet: run collab-host create-doc with PLATFORM_API_URL set to this simulator</em></li>'}</ul>
 <p>Seats: <a href="/simulator/seats">/simulator/seats</a>; documents as JSON: <a href="/simulator/files">/simulator/files</a></p>
 <h2>Open a file</h2>
-<form action="/editor"><label>fileId <input name="fileId"></label> <label>token <input name="token"></label>
-<label>endpoint <input name="endpoint" value="${escape(endpointUrl ?? '')}"></label> <button>open</button></form>
+<form action="/editor"><label>fileId <input name="fileId"></label> <label>token <input name="token"></label> <button>open</button></form>
 </body></html>
 `;
 }

@@ -115,7 +115,7 @@ export function documentRoutes(world: SimulatedWorld): SimRoute[] {
       scope: 'default',
       handle(_request, [fileId]) {
         const words = world.file(fileId!).text.split(/\s+/).filter((word) => word !== '');
-        const keywords: Record<string, number> = {};
+        const keywords: Record<string, number> = Object.create(null) as Record<string, number>; // words of the text are its keys
         for (const word of words) keywords[word] = (keywords[word] ?? 0) + 1;
         return ok({ wordCount: words.length, keywords });
       },

@@ -19,6 +19,9 @@ import { retentionIndexesMigration } from './061-retention-indexes.js';
 import { auditLogMigration } from './062-audit-log.js';
 import { syncRunSkippedMigration } from './090-sync-run-skipped.js';
 import { notificationChannelsMigration } from './091-notification-channels.js';
+import { deliveryClaimsMigration } from './100-delivery-claims.js';
+import { directoryChangesMigration } from './110-directory-changes.js';
+import { eventSenderMigration } from './130-event-sender.js';
 
 /**
  * Every migration, by name; names sort in the order they apply. A feature adds its own file here;
@@ -45,5 +48,8 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
     '062-audit-log': auditLogMigration(dialect),
     '090-sync-run-skipped': syncRunSkippedMigration(),
     '091-notification-channels': notificationChannelsMigration(),
+    '100-delivery-claims': deliveryClaimsMigration(),
+    '110-directory-changes': directoryChangesMigration(dialect),
+    '130-event-sender': eventSenderMigration(),
   };
 }

@@ -6,6 +6,8 @@ const LOCK_NAMESPACE = 0x636f6c6c; // "coll"
 
 /** The second key of the append turn's lock (two-key advisory locks never meet the one-key locks of lockKeys). */
 const APPEND_TURN = 1;
+/** The second key of the tail turn's lock (one lock for every tailed table, so no two turns wait on each other). */
+const TAIL_TURN = 2;
 
 /** Several instances share the work: row locks that skip held rows, advisory locks per key. */
 export const postgresDialectWork: DialectWork = {
@@ -20,6 +22,9 @@ export const postgresDialectWork: DialectWork = {
   },
   async takeAppendTurn(trx) {
     await sql`SELECT pg_advisory_xact_lock(${LOCK_NAMESPACE}::integer, ${APPEND_TURN}::integer)`.execute(trx);
+  },
+  async takeTailTurn(trx) {
+    await sql`SELECT pg_advisory_xact_lock(${LOCK_NAMESPACE}::integer, ${TAIL_TURN}::integer)`.execute(trx);
   },
   durableTransaction: (db, work) => db.transaction().execute(work),
   transactionWithoutDiskWait: (db, work) =>

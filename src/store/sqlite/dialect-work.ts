@@ -84,6 +84,7 @@ export const sqliteDialectWork: DialectWork = {
   skipLocked: (query) => query,
   lockKeys: async (_trx, keys) => new Set(keys),
   takeAppendTurn: async () => {},
+  takeTailTurn: async () => {},
   transactionWithoutDiskWait: (db, work) => transactionAtLevel(db, NORMAL, work),
   /**
    * Committed without a sync (the commit's frames are in the write-ahead log, in the operating system's

@@ -6,7 +6,7 @@ export interface AuditTables {
     id: Generated<number>;
     /** When the decision or change was made, in the interface's time format. */
     at: string;
-    /** file_access | management | directory_change */
+    /** file_access | management | directory_change | sign_in */
     kind: string;
     /** The user (access), the console or admin key (management), the source (directory changes). */
     actor_id: string | null;

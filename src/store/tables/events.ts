@@ -22,6 +22,8 @@ export interface EventTables {
     user_id: string | null;
     /** token | token-expired | signature | unsigned */
     credential: string;
+    /** Who sent it: the token's user, or the user its signature was made for (null: signed for no user, unsigned, or an old refusal). */
+    sender_id: string | null;
     /** pending (acknowledged, effects not derived yet) | processed | unprocessed | refused */
     outcome: EventOutcome;
     /** Why the event is refused or unprocessed, or what was left out of its effects. */

@@ -120,7 +120,17 @@ export async function readLdapView(config: LdapConfig, ldap: LdapSearcher): Prom
 
   const { id: idAttribute, name: nameAttribute, email: emailAttribute } = config.attributes;
   const avatarAttribute: string | undefined = config.attributes.avatar;
-  const userAttributes = [idAttribute, nameAttribute, emailAttribute, config.changeAttribute, ...(avatarAttribute ? [avatarAttribute] : []), ...(primaryGroups ? [SID, 'primaryGroupID'] : [])];
+  const imAttributes = Object.entries(config.attributes.im);
+  const userAttributes = [
+    idAttribute,
+    nameAttribute,
+    emailAttribute,
+    config.changeAttribute,
+    config.attributes.locale,
+    ...imAttributes.map(([, attribute]) => attribute),
+    ...(avatarAttribute ? [avatarAttribute] : []),
+    ...(primaryGroups ? [SID, 'primaryGroupID'] : []),
+  ];
   const users: DesiredTeam['users'] = [];
   const userDns = new Map<string, string>();
   const userEntries = await ldap.search(config.userBaseDn, config.userFilter, userAttributes);
@@ -150,11 +160,15 @@ export async function readLdapView(config: LdapConfig, ldap: LdapSearcher): Prom
     }
     const email = firstText(entry, emailAttribute);
     const avatar = avatarAttribute ? firstText(entry, avatarAttribute) : undefined;
+    const locale = localeOf(firstText(entry, config.attributes.locale));
+    const im = Object.fromEntries(imAttributes.map(([kind, attribute]) => [kind, firstText(entry, attribute)]).filter(([, value]) => value));
     users.push({
       id,
       name: firstText(entry, nameAttribute) || id,
       ...(email ? { email } : {}),
       ...(avatar && /^https?:\/\//i.test(avatar) ? { avatar } : {}),
+      ...(locale ? { locale } : {}),
+      ...(Object.keys(im).length > 0 ? { im } : {}),
       teamId: config.teamId,
       departmentIds: [...departmentIds].sort(),
       active: !disabled.has(dn),
@@ -169,6 +183,15 @@ export async function readLdapView(config: LdapConfig, ldap: LdapSearcher): Prom
     skipped,
     notes,
   };
+}
+
+/**
+ * A language tag from preferredLanguage, which RFC 2798 lets hold an Accept-Language list
+ * (`zh-CN, en;q=0.8`): its first tag, when it is one; anything else is left out.
+ */
+function localeOf(value: string | undefined): string | undefined {
+  const tag = value?.split(',')[0]?.split(';')[0]?.trim();
+  return tag && /^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*$/.test(tag) && tag.length <= 35 ? tag : undefined;
 }
 
 /** AD's security identifier of users and groups (binary). */

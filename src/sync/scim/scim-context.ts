@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { DepartmentRecord, TeamRecord } from '../../snapshot/records.js';
 import type { UserState } from '../../store/directory-state.js';
 import type { ScimResourceRow, ScimResourceStore } from '../../store/scim-resources.js';
@@ -62,6 +63,28 @@ export async function applyChange(context: ScimContext, detail: string, change: 
   }
   if (refusal) throw refusal;
   return report.diff!;
+}
+
+/**
+ * A resource's `meta.version` (RFC 7644 §3.14): a weak ETag digested from everything its representation
+ * is made of (`parts`), so a change by any writer, through SCIM or not, gives another version.
+ */
+export function versionOf(parts: unknown): string {
+  return `W/"${createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 27)}"`;
+}
+
+/** The `meta.version` of a represented resource. */
+export function versionIn(resource: ScimObject): string {
+  return String((resource.meta as { version?: unknown } | undefined)?.version ?? '');
+}
+
+/** Refuses a write whose If-Match names another version than the stored one (412, RFC 7644 §3.14). */
+export function checkIfMatch(ifMatch: string | undefined, version: string): void {
+  if (ifMatch === undefined || ifMatch.trim() === '*') return;
+  const bare = (tag: string) => tag.trim().replace(/^W\//, '');
+  if (!ifMatch.split(',').some((given) => bare(given) === bare(version))) {
+    throw new ScimProblem(412, undefined, `the resource was changed since version ${ifMatch.trim()}: read it again (its version is ${version})`);
+  }
 }
 
 /** `meta` of a resource: type, times and address. */

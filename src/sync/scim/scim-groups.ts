@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DepartmentRecord } from '../../snapshot/records.js';
 import type { ScimResourceRow } from '../../store/scim-resources.js';
 import type { DirectoryChange } from '../../snapshot/directory-changes.js';
-import { applyChange, assertExternalIdFree, equalityOf, listPage, metaOf, missingTeam, nowText, type ScimContext, type ScimDocument, type ScimObject } from './scim-context.js';
+import { applyChange, assertExternalIdFree, checkIfMatch, equalityOf, listPage, metaOf, missingTeam, nowText, versionIn, versionOf, type ScimContext, type ScimDocument, type ScimObject } from './scim-context.js';
 import { assertStorable } from './scim-input.js';
 import { asScimProblem, mapInSlices, matchFilter, normalisePatch, normaliseResource, parseQuery, ScimProblem, scimmy, SCIMMY, sortResources, withoutUnset, type ListQuery } from './scim-protocol.js';
 import { MAX_RESULTS } from './scim-users.js';
@@ -59,15 +59,17 @@ export class ScimGroups {
     return this.write({ kind: 'Group', id, teamId: this.context.teamId, nameKey: '', externalId: null, attributes: {}, createdAt: now, updatedAt: now }, group, 'POST /Groups', true);
   }
 
-  async replace(id: string, body: unknown): Promise<ScimDocument> {
+  async replace(id: string, body: unknown, ifMatch?: string): Promise<ScimDocument> {
     const old = await this.row(id);
+    if (ifMatch !== undefined) checkIfMatch(ifMatch, versionIn(await this.represent(old, false)));
     const group = scimmy(() => new SCIMMY.Schemas.Group(normaliseResource(body), 'in')) as unknown as ScimObject;
     return this.write(old, group, `PUT /Groups/${id}`, false);
   }
 
-  async patch(id: string, body: unknown): Promise<ScimDocument> {
+  async patch(id: string, body: unknown, ifMatch?: string): Promise<ScimDocument> {
     const old = await this.row(id);
     const current = await this.represent(old, true);
+    checkIfMatch(ifMatch, versionIn(current));
     let written: ScimDocument | undefined;
     const message = scimmy(() => new SCIMMY.Messages.PatchOp(normalisePatch(body) as ConstructorParameters<typeof SCIMMY.Messages.PatchOp>[0]));
     try {
@@ -83,8 +85,9 @@ export class ScimGroups {
   }
 
   /** Removes the department (its memberships and grants go with it); sub-groups must go first (409). */
-  async remove(id: string): Promise<void> {
+  async remove(id: string, ifMatch?: string): Promise<void> {
     const row = await this.row(id);
+    if (ifMatch !== undefined) checkIfMatch(ifMatch, versionIn(await this.represent(row, false)));
     await applyChange(this.context, `DELETE /Groups/${id}`, { remove: { departments: [row.id] } });
     await this.context.resources.remove('Group', row.id);
   }
@@ -109,13 +112,24 @@ export class ScimGroups {
     }
     const department: DepartmentRecord = { id: old.id, name: segments.at(-1)!.slice(0, 500), teamId: this.context.teamId, parentId };
     const change: DirectoryChange = { upsert: { teams: await missingTeam(this.context), departments: [department], users: await this.membershipChanges(old.id, group.members, creating) } };
-    await applyChange(this.context, detail, change);
     const attributes: ScimObject = { ...group };
     delete attributes.id;
     delete attributes.meta;
     delete attributes.members; // read from the directory
     const row: ScimResourceRow = { ...old, nameKey, externalId: typeof group.externalId === 'string' ? group.externalId : null, attributes, updatedAt: nowText(this.context) };
-    await this.context.resources.put(row);
+    if (creating) {
+      // The resource first: it holds the displayName (a unique key), so of two creates at once one wins.
+      if (!(await this.context.resources.create(row))) throw new ScimProblem(409, 'uniqueness', `a group with displayName "${String(group.displayName)}" exists`);
+      try {
+        await applyChange(this.context, detail, change);
+      } catch (error) {
+        await this.context.resources.remove('Group', row.id);
+        throw error;
+      }
+    } else {
+      await applyChange(this.context, detail, change);
+      await this.context.resources.put(row);
+    }
     return this.shape(await this.represent(row, true), undefined);
   }
 
@@ -149,9 +163,11 @@ export class ScimGroups {
 
   /** The group with its members (SCIM users of the department, with their names) when asked for. */
   private async represent(row: ScimResourceRow, withMembers: boolean): Promise<ScimObject> {
-    const data: ScimObject = { ...row.attributes, schemas: [SCIMMY.Schemas.Group.id], id: row.id, meta: metaOf(this.context, row) };
-    if (!withMembers) return data;
+    // The version covers the members (ids only, read either way) even when they are not shown.
     const memberIds = await this.context.directory.departmentMembers(row.id);
+    const version = versionOf([row.attributes, row.updatedAt, [...memberIds].sort()]);
+    const data: ScimObject = { ...row.attributes, schemas: [SCIMMY.Schemas.Group.id], id: row.id, meta: { ...metaOf(this.context, row), version } };
+    if (!withMembers) return data;
     const linked = new Set((await this.context.resources.getMany(this.context.teamId, 'User', memberIds)).map((user) => user.id));
     const users = await this.context.directory.users(memberIds.filter((id) => linked.has(id)));
     if (users.length > 0) {

@@ -3,7 +3,8 @@ import type { OpenDatabase } from '../../store/database.js';
 import { readDepartmentMemberIds, readDepartments, readFileCreators, readTeams, readTeamUsersByEmail, readUsers } from '../../store/directory-state.js';
 import { sqlScimResources } from '../../store/scim-resources.js';
 import { sqlSyncRuns } from '../../store/sync-runs.js';
-import type { DirectoryChanges } from '../../snapshot/directory-changes.js';
+import type { DirectoryChanges, DirectoryWriteTurn } from '../../snapshot/directory-changes.js';
+import type { Db } from '../../store/schema.js';
 import type { ScimContext, ScimDocument } from './scim-context.js';
 import { ScimGroups } from './scim-groups.js';
 import { LIST_SCHEMA, ScimProblem, SCIMMY } from './scim-protocol.js';
@@ -27,12 +28,35 @@ export class ScimService {
   readonly users: ScimUsers;
   readonly groups: ScimGroups;
 
-  constructor(private readonly context: ScimContext) {
+  constructor(
+    private readonly context: ScimContext,
+    /** The same context over a write turn's transaction and changes. */
+    private readonly inside: (turn: DirectoryWriteTurn) => ScimContext = () => context,
+  ) {
     this.users = new ScimUsers(context);
     this.groups = new ScimGroups(context);
   }
 
-  /** RFC 7644 §5: PATCH, filters (at most MAX_RESULTS per page) and sorting; no bulk, ETags or password changes. */
+  /**
+   * Runs a write (POST, PUT, PATCH, DELETE) whole in the directory's write turn: the resource it reads,
+   * patches and writes back is the one stored when the turn began, and no other write (on any instance)
+   * commits in between, so concurrent PATCHes each see the others' result. A refusal (a ScimProblem)
+   * keeps what the turn recorded of it (the sync run) and rolls back the refused change only.
+   */
+  async writing<T>(work: (service: ScimService) => Promise<T>): Promise<T> {
+    const outcome = await this.context.changes.inTurn(async (turn) => {
+      try {
+        return { value: await work(new ScimService(this.inside(turn))) };
+      } catch (error) {
+        if (error instanceof ScimProblem) return { refused: error };
+        throw error;
+      }
+    });
+    if ('refused' in outcome) throw outcome.refused;
+    return outcome.value;
+  }
+
+  /** RFC 7644 §5: PATCH, filters (at most MAX_RESULTS per page), sorting and ETags (meta.version, If-Match); no bulk or password changes. */
   serviceProviderConfig(): ScimDocument {
     return {
       ...(new SCIMMY.Schemas.ServiceProviderConfig(
@@ -42,7 +66,7 @@ export class ScimService {
           filter: { supported: true, maxResults: MAX_RESULTS },
           changePassword: { supported: false },
           sort: { supported: true },
-          etag: { supported: false },
+          etag: { supported: true },
           authenticationSchemes: [{ type: 'oauthbearertoken', name: 'OAuth Bearer Token', description: 'Authorization: Bearer SCIM_TOKEN', primary: true }],
         },
         `${this.context.baseUrl}/ServiceProviderConfig`,
@@ -83,8 +107,12 @@ export class ScimService {
 
 /** The SCIM service over the store, writing through `changes`; `publicUrl` gives `meta.location`. */
 export function scimService(config: ScimConfig, store: OpenDatabase, changes: DirectoryChanges, publicUrl: string, now: () => number = Date.now): ScimService {
-  const { db } = store;
-  return new ScimService({
+  const over = (db: Db, turnChanges: DirectoryChanges) => scimContext(config, db, turnChanges, publicUrl, now);
+  return new ScimService(over(store.db, changes), (turn) => over(turn.db, turn.changes));
+}
+
+function scimContext(config: ScimConfig, db: Db, changes: DirectoryChanges, publicUrl: string, now: () => number): ScimContext {
+  return {
     teamId: config.teamId,
     teamName: config.teamName,
     baseUrl: `${publicUrl}/scim/v2`,
@@ -100,5 +128,5 @@ export function scimService(config: ScimConfig, store: OpenDatabase, changes: Di
       team: async (id) => (await readTeams(db, [id]))[0],
     },
     now,
-  });
+  };
 }

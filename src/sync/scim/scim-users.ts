@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import type { UserRecord } from '../../snapshot/records.js';
 import type { UserState } from '../../store/directory-state.js';
 import type { ScimResourceRow } from '../../store/scim-resources.js';
-import { applyChange, assertExternalIdFree, equalityOf, listPage, metaOf, missingTeam, nowText, type ScimContext, type ScimDocument, type ScimObject } from './scim-context.js';
+import { applyChange, assertExternalIdFree, checkIfMatch, equalityOf, listPage, metaOf, missingTeam, nowText, versionIn, versionOf, type ScimContext, type ScimDocument, type ScimObject } from './scim-context.js';
 import { assertStorable } from './scim-input.js';
 import { asScimProblem, mapInSlices, matchFilter, normalisePatch, normaliseResource, parseQuery, ScimProblem, scimmy, SCIMMY, sortResources, withoutUnset, type ListQuery } from './scim-protocol.js';
 
@@ -32,10 +33,12 @@ function primaryValue(list: unknown): string | undefined {
 }
 
 /**
- * SCIM Users of the configured team. A user's SCIM `id` is their collab-host user id: on creation the
- * `userName`, lower-cased (so the integrator's login name is the id tokens are issued for); it never
- * changes afterwards, even when `userName` does. A user already in the team with that id, or with the
- * same e-mail and no SCIM resource yet (from a snapshot, say), is taken over rather than duplicated.
+ * SCIM Users of the configured team. A user's SCIM `id` is their collab-host user id, issued here: a new
+ * resource gets a new random UUID that is never given to anyone else (RFC 7643 §3.1), so a leaver's
+ * tokens, comments and mentions never pass to a later holder of their `userName`. `userName` is unique
+ * among the team's current SCIM users, case-insensitively; a rename or a delete frees it. An active user
+ * already in the team with the same e-mail and no SCIM resource (from a snapshot, say) is taken over,
+ * keeping their id, rather than duplicated; a deactivated one (a leaver) never is.
  */
 export class ScimUsers {
   constructor(private readonly context: ScimContext) {}
@@ -68,47 +71,48 @@ export class ScimUsers {
       throw new ScimProblem(409, 'uniqueness', `a user with userName "${String(user.userName)}" exists`);
     }
     await assertExternalIdFree(this.context, 'User', user.externalId, undefined);
-    const existing = await this.userToTakeOver(nameKey, this.record(nameKey, user, undefined, true).email);
-    const id = existing?.id ?? nameKey;
-    const active = user.active !== false;
-    await applyChange(this.context, 'POST /Users', {
-      upsert: { teams: await missingTeam(this.context), users: [this.record(id, user, existing, active)] },
-    });
+    const existing = await this.userToTakeOver(this.record(nameKey, user, undefined, true).email);
+    const id = existing?.id ?? randomUUID();
     const now = nowText(this.context);
     const row = this.rowOf(id, user, now, now);
-    await this.context.resources.put(row);
+    // The resource first: it holds the userName (a unique key), so of two creates at once one wins.
+    if (!(await this.context.resources.create(row))) {
+      throw new ScimProblem(409, 'uniqueness', `a user with userName "${String(user.userName)}" exists`);
+    }
+    try {
+      await applyChange(this.context, 'POST /Users', {
+        upsert: { teams: await missingTeam(this.context), users: [this.record(id, user, existing, user.active !== false)] },
+      });
+    } catch (error) {
+      await this.context.resources.remove('User', id);
+      throw error;
+    }
     return this.shape((await this.represent([row]))[0]!, undefined);
   }
 
   /**
-   * The directory user a new SCIM user becomes: the one whose id is the lower-cased userName, else a
-   * user of the team with the same e-mail that no SCIM resource holds yet (a snapshot's user, so their
-   * files and grants stay theirs). An id held by a user of another team, or by another SCIM user, is a
-   * uniqueness conflict.
+   * The directory user a new SCIM user becomes: an active user of the team with the same e-mail that no
+   * SCIM resource holds (a snapshot's user, so their files and grants stay theirs). A deactivated user is a
+   * leaver (deleted through SCIM, or left in a snapshot): a new hire with their e-mail is a new person.
    */
-  private async userToTakeOver(nameKey: string, email: string | undefined) {
-    const [byId] = await this.context.directory.users([nameKey]);
-    if (byId) {
-      // Answered as any conflict: where the id lives is not the client's to learn.
-      if (byId.teamId !== this.context.teamId) throw new ScimProblem(409, 'uniqueness', `a user with userName "${nameKey}" exists`);
-      if (await this.context.resources.get('User', nameKey)) throw new ScimProblem(409, 'uniqueness', `user id "${nameKey}" is another SCIM user's`);
-      return byId;
-    }
+  private async userToTakeOver(email: string | undefined) {
     if (email === undefined) return undefined;
-    const sameEmail = await this.context.directory.usersByEmail(this.context.teamId, email);
+    const sameEmail = (await this.context.directory.usersByEmail(this.context.teamId, email)).filter((user) => user.active);
     const linked = new Set((await this.context.resources.getMany(this.context.teamId, 'User', sameEmail.map((user) => user.id))).map((row) => row.id));
     return sameEmail.find((user) => !linked.has(user.id));
   }
 
-  async replace(id: string, body: unknown): Promise<ScimDocument> {
+  async replace(id: string, body: unknown, ifMatch?: string): Promise<ScimDocument> {
     const old = await this.row(id);
+    if (ifMatch !== undefined) checkIfMatch(ifMatch, versionIn((await this.represent([old]))[0]!));
     const user = scimmy(() => new SCIMMY.Schemas.User(normaliseResource(body), 'in')) as unknown as ScimObject;
     return this.write(old, user, `PUT /Users/${id}`);
   }
 
-  async patch(id: string, body: unknown): Promise<ScimDocument> {
+  async patch(id: string, body: unknown, ifMatch?: string): Promise<ScimDocument> {
     const old = await this.row(id);
     const [current] = await this.represent([old]);
+    checkIfMatch(ifMatch, versionIn(current!));
     let written: ScimDocument | undefined;
     const message = scimmy(() => new SCIMMY.Messages.PatchOp(normalisePatch(body) as ConstructorParameters<typeof SCIMMY.Messages.PatchOp>[0]));
     try {
@@ -125,11 +129,12 @@ export class ScimUsers {
 
   /**
    * Removes the user; one who created files is deactivated instead and keeps them (their files need
-   * their creator). Either way the SCIM resource is gone: a GET answers 404, and a later POST with the
-   * same userName takes the user over again and re-activates them.
+   * their creator). Either way the SCIM resource is gone: a GET answers 404, the `userName` is free, and a
+   * later POST with it creates a new person with a new id (the leaver stays locked out).
    */
-  async remove(id: string): Promise<void> {
+  async remove(id: string, ifMatch?: string): Promise<void> {
     const row = await this.row(id);
+    if (ifMatch !== undefined) checkIfMatch(ifMatch, versionIn((await this.represent([row]))[0]!));
     const creators = await this.context.directory.fileCreators([row.id]);
     const [user] = await this.context.directory.users([row.id]);
     if (user && creators.has(row.id)) {
@@ -205,7 +210,8 @@ export class ScimUsers {
   private async represent(rows: ScimResourceRow[]): Promise<ScimObject[]> {
     const users = new Map((await this.context.directory.users(rows.map((row) => row.id))).map((user) => [user.id, user]));
     return rows.map((row) => {
-      const data: ScimObject = { ...row.attributes, id: row.id, meta: metaOf(this.context, row), active: users.get(row.id)?.active ?? false };
+      const active = users.get(row.id)?.active ?? false;
+      const data: ScimObject = { ...row.attributes, id: row.id, meta: { ...metaOf(this.context, row), version: versionOf([row.attributes, row.updatedAt, active]) }, active };
       const schemas = new Set((data.schemas as string[] | undefined) ?? []);
       if (data[ENTERPRISE] !== undefined) schemas.add(ENTERPRISE);
       data.schemas = [SCIMMY.Schemas.User.id, ...[...schemas].filter((schema) => schema !== SCIMMY.Schemas.User.id)];

@@ -1,0 +1,184 @@
+import type { Department, FileRecord, Team, User } from '../types.js';
+import { DepartmentTree } from './department-tree.js';
+import { FileGrants, type HeldGrant } from './file-grants.js';
+import { byNameThenId } from './text-order.js';
+
+/**
+ * The directory in memory (one per serving process): teams, departments, users and their memberships,
+ * files and their grants, as the store's rows say, with what the callbacks derive from them (children,
+ * ancestors, member lists and counts) computed on first use and dropped by the writes that change them.
+ * The store side fills and follows it (src/store/read-model/); src/directory/read-model/model-directory.ts
+ * answers the Directory port from it. Nothing here reads a database.
+ */
+export class DirectoryModel {
+  readonly teams = new Map<string, Team>();
+  readonly departments = new Map<string, Department>();
+  readonly users = new Map<string, User>();
+  /** Per user: their departments (the rows of user_departments, any department id). */
+  readonly memberships = new Map<string, readonly string[]>();
+  readonly files = new Map<string, FileRecord>();
+  /** Files whose bytes collab-host holds (a row in file_contents). */
+  readonly contents = new Set<string>();
+  readonly grants = new Map<string, FileGrants>();
+  readonly tree = new DepartmentTree(this.departments);
+
+  /** Per department: its members' ids (any department id; active or not). */
+  private readonly members = new Map<string, Set<string>>();
+  /** Per team: its users' ids (active or not). */
+  private readonly teamUsers = new Map<string, Set<string>>();
+  private readonly sortedMembers = new Map<string, readonly string[]>();
+  private readonly sortedTeamUsers = new Map<string, readonly string[]>();
+  private readonly subtreeCounts = new Map<string, number>();
+  /** One copy of each principal key (`kind:id`), shared by every file granted to it. */
+  private readonly principalKeys = new Map<string, string>();
+
+  setTeam(id: string, team: Team | undefined): void {
+    if (team) this.teams.set(id, team);
+    else this.teams.delete(id);
+  }
+
+  setDepartment(id: string, department: Department | undefined): void {
+    if (department) this.departments.set(id, department);
+    else this.departments.delete(id);
+    this.tree.invalidate();
+    this.subtreeCounts.clear();
+  }
+
+  setUser(id: string, user: User | undefined): void {
+    const before = this.users.get(id);
+    if (before?.teamId) this.unlink(this.teamUsers, this.sortedTeamUsers, before.teamId, id);
+    if (user) this.users.set(id, user);
+    else this.users.delete(id);
+    if (user?.teamId) this.link(this.teamUsers, this.sortedTeamUsers, user.teamId, id);
+    for (const departmentId of this.memberships.get(id) ?? []) this.sortedMembers.delete(departmentId);
+    this.subtreeCounts.clear();
+  }
+
+  setMemberships(userId: string, departmentIds: readonly string[]): void {
+    for (const departmentId of this.memberships.get(userId) ?? []) this.unlink(this.members, this.sortedMembers, departmentId, userId);
+    if (departmentIds.length > 0) this.memberships.set(userId, departmentIds);
+    else this.memberships.delete(userId);
+    for (const departmentId of departmentIds) this.link(this.members, this.sortedMembers, departmentId, userId);
+    this.subtreeCounts.clear();
+  }
+
+  setFile(id: string, file: Omit<FileRecord, 'hasStoredContent'> | undefined): void {
+    if (file) this.files.set(id, { ...file, hasStoredContent: this.contents.has(id) });
+    else this.files.delete(id);
+  }
+
+  setContent(fileId: string, stored: boolean): void {
+    if (stored) this.contents.add(fileId);
+    else this.contents.delete(fileId);
+    const file = this.files.get(fileId);
+    if (file && file.hasStoredContent !== stored) this.files.set(fileId, { ...file, hasStoredContent: stored });
+  }
+
+  setGrants(fileId: string, grants: readonly HeldGrant[]): void {
+    if (grants.length === 0) this.grants.delete(fileId);
+    else this.grants.set(fileId, FileGrants.of(grants.map((grant) => ({ principal: this.intern(grant.principal), rank: grant.rank }))));
+  }
+
+  /** Forgets everything (before a full reload). */
+  clear(): void {
+    for (const map of [this.teams, this.departments, this.users, this.memberships, this.files, this.grants, this.members, this.teamUsers]) map.clear();
+    this.contents.clear();
+    this.forgetDerived();
+  }
+
+  // ---- derived facts ----
+
+  /**
+   * Who a grant must name to reach the user: the user, their team (a known user's), and each of their
+   * known departments with its ancestors.
+   */
+  principalsOf(userId: string): string[] {
+    const principals = [`user:${userId}`];
+    const teamId = this.users.get(userId)?.teamId;
+    if (teamId != null) principals.push(`team:${teamId}`);
+    const seen = new Set<string>();
+    for (const departmentId of this.memberships.get(userId) ?? []) {
+      for (const id of this.tree.chainOf(departmentId)) {
+        if (!seen.has(id)) {
+          seen.add(id);
+          principals.push(`department:${id}`);
+        }
+      }
+    }
+    return principals;
+  }
+
+  /** The strongest rank granted to the user on the file (0: none). */
+  grantedRank(fileId: string, userId: string): number {
+    const grants = this.grants.get(fileId);
+    return grants ? grants.strongestFor(this.principalsOf(userId)) : 0;
+  }
+
+  /** The active direct members of the department, by name then id. */
+  activeMembers(departmentId: string): readonly string[] {
+    return this.sortedActive(this.members, this.sortedMembers, departmentId);
+  }
+
+  /** The active users of the team, by name then id. */
+  activeTeamUsers(teamId: string): readonly string[] {
+    return this.sortedActive(this.teamUsers, this.sortedTeamUsers, teamId);
+  }
+
+  /** Distinct active users in the department and every department under it. */
+  subtreeMemberCount(departmentId: string): number {
+    let count = this.subtreeCounts.get(departmentId);
+    if (count !== undefined) return count;
+    const people = new Set<string>();
+    for (const id of this.tree.subtreeOf(departmentId)) {
+      for (const userId of this.members.get(id) ?? []) if (isActive(this.users.get(userId))) people.add(userId);
+    }
+    count = people.size;
+    this.subtreeCounts.set(departmentId, count);
+    return count;
+  }
+
+  private sortedActive(sets: Map<string, Set<string>>, sorted: Map<string, readonly string[]>, key: string): readonly string[] {
+    let ids = sorted.get(key);
+    if (ids) return ids;
+    const people: User[] = [];
+    for (const id of sets.get(key) ?? []) {
+      const user = this.users.get(id);
+      if (user && isActive(user)) people.push(user);
+    }
+    ids = people.sort(byNameThenId).map((user) => user.id);
+    sorted.set(key, ids);
+    return ids;
+  }
+
+  private link(sets: Map<string, Set<string>>, sorted: Map<string, unknown>, key: string, id: string): void {
+    const set = sets.get(key);
+    if (set) set.add(id);
+    else sets.set(key, new Set([id]));
+    sorted.delete(key);
+  }
+
+  private unlink(sets: Map<string, Set<string>>, sorted: Map<string, unknown>, key: string, id: string): void {
+    const set = sets.get(key);
+    set?.delete(id);
+    if (set?.size === 0) sets.delete(key);
+    sorted.delete(key);
+  }
+
+  private forgetDerived(): void {
+    this.tree.invalidate();
+    this.sortedMembers.clear();
+    this.sortedTeamUsers.clear();
+    this.subtreeCounts.clear();
+  }
+
+  private intern(key: string): string {
+    const known = this.principalKeys.get(key);
+    if (known !== undefined) return known;
+    this.principalKeys.set(key, key);
+    return key;
+  }
+}
+
+function isActive(user: User | undefined): user is User {
+  return user !== undefined && user.active !== false;
+}

@@ -1,0 +1,100 @@
+import type { DirectoryModel } from '../../directory/read-model/directory-model.js';
+import type { FeedChange } from '../directory-change-feed.js';
+import { toFile, toUser } from '../directory-rows.js';
+import type { Db } from '../schema.js';
+
+/** Ids per `IN (…)` of a reload: well under both dialects' bound-parameter limits. */
+const CHUNK = 500;
+
+const FILE_COLUMNS = [
+  'id', 'name', 'type', 'creator_id', 'team_id', 'created_at', 'updated_at', 'views', 'ext', 'download_url', 'full_url', 'restrict_copy', 'restrict_export', 'status',
+] as const;
+
+/** Fills the model with every row of the directory as `trx` sees it. */
+export async function loadWholeModel(trx: Db, model: DirectoryModel): Promise<void> {
+  model.clear();
+  for (const team of await trx.selectFrom('teams').select(['id', 'name']).execute()) model.setTeam(team.id, team);
+  for (const row of await trx.selectFrom('departments').select(['id', 'name', 'team_id', 'parent_id']).execute()) {
+    model.setDepartment(row.id, { id: row.id, name: row.name, teamId: row.team_id, parentId: row.parent_id });
+  }
+  for (const row of await trx.selectFrom('users').selectAll().execute()) model.setUser(row.id, toUser(row));
+  for (const [userId, departmentIds] of groupBy(await trx.selectFrom('user_departments').select(['user_id as key', 'department_id as value']).execute())) {
+    model.setMemberships(userId, departmentIds);
+  }
+  for (const row of await trx.selectFrom('file_contents').select('file_id').execute()) model.setContent(row.file_id, true);
+  for (const row of await trx.selectFrom('files').select(FILE_COLUMNS).execute()) model.setFile(row.id, fileOf(row));
+  await loadGrants(trx, model, undefined);
+}
+
+/** Reloads the rows the changes name (each key's rows as `trx` sees them now, absent ones removed). */
+export async function reloadChanged(trx: Db, model: DirectoryModel, changes: readonly FeedChange[]): Promise<void> {
+  const keys = new Map<string, Set<string>>();
+  for (const { subject, key } of changes) {
+    const set = keys.get(subject) ?? new Set<string>();
+    set.add(key);
+    keys.set(subject, set);
+  }
+  for (const ids of chunks(keys.get('team'))) {
+    const found = new Map((await trx.selectFrom('teams').select(['id', 'name']).where('id', 'in', ids).execute()).map((team) => [team.id, team]));
+    for (const id of ids) model.setTeam(id, found.get(id));
+  }
+  for (const ids of chunks(keys.get('department'))) {
+    const rows = await trx.selectFrom('departments').select(['id', 'name', 'team_id', 'parent_id']).where('id', 'in', ids).execute();
+    const found = new Map(rows.map((row) => [row.id, { id: row.id, name: row.name, teamId: row.team_id, parentId: row.parent_id }]));
+    for (const id of ids) model.setDepartment(id, found.get(id));
+  }
+  for (const ids of chunks(keys.get('user'))) {
+    const found = new Map((await trx.selectFrom('users').selectAll().where('id', 'in', ids).execute()).map((row) => [row.id, toUser(row)]));
+    for (const id of ids) model.setUser(id, found.get(id));
+  }
+  for (const ids of chunks(keys.get('membership'))) {
+    const rows = await trx.selectFrom('user_departments').select(['user_id as key', 'department_id as value']).where('user_id', 'in', ids).execute();
+    const found = groupBy(rows);
+    for (const id of ids) model.setMemberships(id, found.get(id) ?? []);
+  }
+  for (const ids of chunks(keys.get('content'))) {
+    const found = new Set((await trx.selectFrom('file_contents').select('file_id').where('file_id', 'in', ids).execute()).map((row) => row.file_id));
+    for (const id of ids) model.setContent(id, found.has(id));
+  }
+  for (const ids of chunks(keys.get('file'))) {
+    const found = new Map((await trx.selectFrom('files').select(FILE_COLUMNS).where('id', 'in', ids).execute()).map((row) => [row.id, fileOf(row)]));
+    for (const id of ids) model.setFile(id, found.get(id));
+  }
+  for (const ids of chunks(keys.get('grants'))) await loadGrants(trx, model, ids);
+}
+
+async function loadGrants(trx: Db, model: DirectoryModel, fileIds: readonly string[] | undefined): Promise<void> {
+  let query = trx.selectFrom('file_grants').select(['file_id', 'principal_kind', 'principal_id', 'role_rank']);
+  if (fileIds) query = query.where('file_id', 'in', fileIds);
+  const byFile = new Map<string, Array<{ principal: string; rank: number }>>();
+  for (const row of await query.execute()) {
+    const grant = { principal: `${row.principal_kind}:${row.principal_id}`, rank: Number(row.role_rank) };
+    const list = byFile.get(row.file_id);
+    if (list) list.push(grant);
+    else byFile.set(row.file_id, [grant]);
+  }
+  for (const id of fileIds ?? []) if (!byFile.has(id)) model.setGrants(id, []);
+  for (const [fileId, grants] of byFile) model.setGrants(fileId, grants);
+}
+
+function fileOf(row: Parameters<typeof toFile>[0] extends infer R ? Omit<R, 'has_content' | 'version' | 'name_pinyin' | 'name_initials'> : never) {
+  const { hasStoredContent: _ignored, ...file } = toFile({ ...row, has_content: 0 } as Parameters<typeof toFile>[0]);
+  return file;
+}
+
+function groupBy(rows: ReadonlyArray<{ key: string; value: string }>): Map<string, string[]> {
+  const groups = new Map<string, string[]>();
+  for (const { key, value } of rows) {
+    const list = groups.get(key);
+    if (list) list.push(value);
+    else groups.set(key, [value]);
+  }
+  return groups;
+}
+
+function chunks(ids: Set<string> | undefined): string[][] {
+  const list = [...(ids ?? [])];
+  const result: string[][] = [];
+  for (let start = 0; start < list.length; start += CHUNK) result.push(list.slice(start, start + CHUNK));
+  return result;
+}

@@ -1,0 +1,130 @@
+import type { Kysely } from 'kysely';
+import { DirectoryModel } from '../../directory/read-model/directory-model.js';
+import type { ModelSource } from '../../directory/read-model/model-directory.js';
+import type { OpenDatabase } from '../database.js';
+import { feedEnd, inSnapshot, readFeed, type FeedPosition } from '../directory-change-feed.js';
+import type { Database } from '../schema.js';
+import { loadWholeModel, reloadChanged } from './model-rows.js';
+
+export interface StoreModelSourceOptions {
+  /**
+   * How often the feed is read for what other processes wrote (another instance, `collab-host import`,
+   * a DBA's SQL): the bound of their staleness. 0: never (tests call `catchUp`).
+   */
+  pollMs?: number;
+  /** More changes than this in one read: the model is loaded again whole (a bulk import). */
+  reloadAbove?: number;
+  /** Told of a failed catch-up (the model then stays as it was until the next one). */
+  onError?: (error: unknown) => void;
+  /** Monotonic milliseconds, for `loadMs`. */
+  now?: () => number;
+}
+
+const RESOLVED = Promise.resolve();
+
+/** How often a serving process reads the feed for other processes' writes (their staleness bound, docs/operations.md). */
+export const READ_MODEL_POLL_MS = 250;
+
+/**
+ * The read model of an open store: loaded whole at start, then kept current from the change feed
+ * (migration 110) — after every write of this process before the next read (the store's WriteSignal),
+ * and every `pollMs` for the writes of others. One snapshot per catch-up: the feed and the rows it
+ * names are read together.
+ */
+export class StoreModelSource implements ModelSource {
+  readonly model = new DirectoryModel();
+  /** Settles when the first load is done (rejects if it failed). */
+  readonly loaded: Promise<void>;
+  /** How long the first load took, in ms (undefined until it is done). */
+  loadMs: number | undefined;
+  private position: FeedPosition = { afterId: 0, pendingXids: [] };
+  /** The store's write count the model has caught up with. */
+  private caughtUp = -1;
+  private running: Promise<void> | undefined;
+  private runningFrom = -1;
+  private timer: NodeJS.Timeout | undefined;
+  private failed = false;
+  private readonly db: Kysely<Database>;
+
+  constructor(
+    private readonly store: OpenDatabase,
+    private readonly options: StoreModelSourceOptions = {},
+  ) {
+    // SQLite files: the read connection, which never waits for the writer.
+    this.db = store.readDb ?? store.db;
+    const now = options.now ?? (() => performance.now());
+    const started = now();
+    const from = this.writes();
+    this.loaded = this.run(async (trx) => {
+      await loadWholeModel(trx, this.model);
+      this.position = await feedEnd(trx);
+    }).then(() => {
+      this.loadMs = now() - started;
+      this.caughtUp = from;
+      if (options.pollMs) {
+        this.timer = setInterval(() => {
+          this.catchUp().catch((error: unknown) => options.onError?.(error));
+        }, options.pollMs);
+        this.timer.unref();
+      }
+    });
+    // Callers see a failed load through `loaded` or `current()`; never as an unhandled rejection.
+    this.loaded.catch((error: unknown) => {
+      this.failed = true;
+      options.onError?.(error);
+    });
+  }
+
+  current(): Promise<void> {
+    if (this.loadMs === undefined) return this.loaded.then(() => this.current());
+    if (this.caughtUp === this.writes()) return RESOLVED;
+    return this.catchUp();
+  }
+
+  /** Reads the feed and applies what it names (one at a time; a call during a read waits for the next one). */
+  async catchUp(): Promise<void> {
+    await this.loaded;
+    const target = this.writes();
+    while (this.running) {
+      const running = this.running;
+      if (this.runningFrom >= target) return running;
+      await running.catch(() => {});
+    }
+    const from = this.writes();
+    const reloadAbove = this.options.reloadAbove ?? 20_000;
+    this.runningFrom = from;
+    const running = this.run(async (trx) => {
+      const read = await readFeed(trx, this.position, reloadAbove);
+      if (read.overflow) await loadWholeModel(trx, this.model);
+      else await reloadChanged(trx, this.model, read.changes);
+      this.position = read.position;
+    }).then(() => {
+      this.caughtUp = Math.max(this.caughtUp, from);
+    });
+    this.running = running;
+    try {
+      await running;
+    } finally {
+      if (this.running === running) this.running = undefined;
+    }
+  }
+
+  /** Whether the model can answer: `loading` until the first load is done, `failed` if it failed. */
+  get state(): 'loading' | 'ready' | 'failed' {
+    return this.failed ? 'failed' : this.loadMs === undefined ? 'loading' : 'ready';
+  }
+
+  /** Stops following the feed. */
+  close(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  private writes(): number {
+    return this.store.writes?.generation ?? 0;
+  }
+
+  private run(work: Parameters<typeof inSnapshot<void>>[1]): Promise<void> {
+    return inSnapshot(this.db, work);
+  }
+}

@@ -1,0 +1,38 @@
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
+import pg from 'pg';
+import type { DialectName } from '../../src/store/dialect.js';
+import { allMigrations } from '../../src/store/migrations/index.js';
+import type { Database } from '../../src/store/schema.js';
+import { createTestSchema, postgresUrl } from './stores.js';
+
+/** A database migrated up to, and not including, the migration named `next`: as a store released before it. */
+export async function storeBefore(dialect: DialectName, next: string): Promise<{ db: Kysely<Database>; migrateAll: () => Promise<void>; close: () => Promise<void> }> {
+  let db: Kysely<Database>;
+  let drop = async () => undefined as void;
+  let migrationTableSchema: string | undefined;
+  if (dialect === 'sqlite') {
+    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: new SQLite(':memory:') }) });
+  } else {
+    const schema = await createTestSchema();
+    drop = schema.drop;
+    migrationTableSchema = schema.schema; // as openDatabase does: not another schema's bookkeeping
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: postgresUrl, max: 2, options: `-c search_path=${schema.schema},public` }) }) });
+  }
+  const migrations = allMigrations(dialect);
+  const migrator = (only: Record<string, Migration>) => new Migrator({ db, provider: { getMigrations: async () => only }, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
+  const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < next));
+  const { error } = await migrator(before).migrateToLatest();
+  if (error) throw error;
+  return {
+    db,
+    migrateAll: async () => {
+      const result = await migrator(migrations).migrateToLatest();
+      if (result.error) throw result.error;
+    },
+    close: async () => {
+      await db.destroy();
+      await drop();
+    },
+  };
+}
