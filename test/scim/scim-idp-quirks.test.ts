@@ -89,7 +89,7 @@ describeEachStore('SCIM takes what Entra ID and Okta send, answers what is set, 
     }
     expect((await scim(app, 'GET', `/Schemas/${USER_SCHEMA}`)).body.attributes.map((attribute: { name: string }) => attribute.name)).toContain('externalId');
     const config = (await scim(app, 'GET', '/ServiceProviderConfig')).body;
-    expect(config).toMatchObject({ patch: { supported: true }, sort: { supported: true }, filter: { supported: true, maxResults: 200 }, bulk: { supported: false }, etag: { supported: false } });
+    expect(config).toMatchObject({ patch: { supported: true }, sort: { supported: true }, filter: { supported: true, maxResults: 200 }, bulk: { supported: false }, etag: { supported: true } });
     expect(config.authenticationSchemes).toEqual([expect.objectContaining({ type: 'oauthbearertoken', name: 'OAuth Bearer Token', description: expect.stringMatching(/SCIM_TOKEN/) })]);
   });
 

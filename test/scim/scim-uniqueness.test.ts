@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { readUsers } from '../../src/store/directory-state.js';
 import { buildTestApp } from '../helpers/app.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
 import { describeEachStore } from '../helpers/stores.js';
 import { filtered, GROUP_SCHEMA, patchOp, scim, scimConfig, USER_SCHEMA } from './scim-client.js';
 
-describeEachStore('SCIM uniqueness: externalId within the team, and conflicts that say nothing of other teams', (store) => {
+describeEachStore('SCIM uniqueness: externalId within the team; users of other teams are never touched', (store) => {
   let app: FastifyInstance;
   let first: string;
   let second: string;
@@ -40,14 +41,14 @@ describeEachStore('SCIM uniqueness: externalId within the team, and conflicts th
     expect((await scim(app, 'GET', '/Groups?count=0')).body.totalResults).toBe(1);
   });
 
-  it('answers a userName whose id is a user of another team as any conflict, without saying where it lives', async () => {
-    // "zhang" is a user of team acme (the fixture), not of this SCIM team.
-    const other = await scim(app, 'POST', '/Users', { schemas: [USER_SCHEMA], userName: 'Zhang' });
-    expect(other.status).toBe(409);
-    expect(other.body).toMatchObject({ scimType: 'uniqueness' });
-    expect(other.body.detail).not.toMatch(/team|outside|belongs|acme/i);
-    const inTeam = await scim(app, 'POST', '/Users', { schemas: [USER_SCHEMA], userName: 'one@uniq.example' });
-    expect(inTeam.status).toBe(409);
-    expect(other.body.detail.replace('zhang', 'X')).toBe(inTeam.body.detail.replace('one@uniq.example', 'X'));
+  it('a userName that is the id of another team\'s user is a new user with a new id; that user is untouched', async () => {
+    // "zhang" is a user of team acme (the fixture), not of this SCIM team: ids are not userNames.
+    const before = await readUsers(store().db, ['zhang']);
+    const created = await scim(app, 'POST', '/Users', { schemas: [USER_SCHEMA], userName: 'Zhang', displayName: 'Someone Else' });
+    expect(created.status).toBe(201);
+    expect(created.body.id).not.toBe('zhang');
+    expect(created.body.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await readUsers(store().db, ['zhang'])).toEqual(before);
+    expect(before[0]).toMatchObject({ teamId: 'acme' });
   });
 });
