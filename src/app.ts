@@ -31,7 +31,7 @@ import { describeSyncHealth, syncHealthReader } from './sync/sync-health.js';
 import { auditMetricsCollector, eventMetricsCollector } from './http/event-metrics.js';
 import { installOpenApi } from './http/openapi.js';
 import { manageApi } from './manage/index.js';
-import { scimErrorBody } from './scim/scim-http.js';
+import { SCIM_CONTENT_TYPE, scimErrorBody } from './scim/scim-error-body.js';
 import { scimRoutes } from './scim/scim-routes.js';
 import { platformHeaders } from './http/headers.js';
 import { installValidators } from './http/validators.js';
@@ -84,7 +84,9 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
  * Refusals made before a route is known (431, 414, a malformed URL) under /scim/v2 come in SCIM's error
  * schema, as every other SCIM answer does; everywhere else in the one error shape.
  */
-const ERROR_SHAPES: readonly ErrorShape[] = [{ prefix: '/scim/v2', body: (status, _code, message) => scimErrorBody(status, status === 400 ? 'invalidSyntax' : undefined, message) }];
+const ERROR_SHAPES: readonly ErrorShape[] = [
+  { prefix: '/scim/v2', contentType: SCIM_CONTENT_TYPE, body: (status, code, message) => scimErrorBody(status, status === 400 ? 'invalidSyntax' : undefined, message, code) },
+];
 
 /** Builds the Fastify application without listening: the server and the tests (`app.inject`) share it. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import { errorBodyFor, type ErrorShape } from './error-handler.js';
+import { errorAnswerFor, type ErrorShape } from './error-handler.js';
 
 /** What Node refuses before Fastify sees a request, as status, code and message. */
 function describeClientError(error: NodeJS.ErrnoException): { status: number; code: string; message: string } {
@@ -27,11 +27,12 @@ export function clientErrorHandlerFor(shapes: readonly ErrorShape[], securityHea
   return function clientErrorHandler(error: NodeJS.ErrnoException & { rawPacket?: unknown }, socket: Socket): void {
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
     const { status, code, message } = describeClientError(error);
-    const body = JSON.stringify(errorBodyFor(shapes, requestPath(error.rawPacket), status, code, message));
+    const answer = errorAnswerFor(shapes, requestPath(error.rawPacket), status, code, message);
+    const body = JSON.stringify(answer.body);
     const headers = Object.entries(securityHeaders).map(([name, value]) => `${name}: ${value}\r\n`).join('');
     if (socket.writable) {
       socket.write(
-        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${headers}\r\n${body}`,
+        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: ${answer.contentType}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${headers}\r\n${body}`,
       );
     }
     socket.destroy(error);

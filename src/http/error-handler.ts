@@ -31,13 +31,17 @@ const FRAMEWORK_MESSAGES: Record<string, { status: number; code: string; message
  */
 export interface ErrorShape {
   prefix: string;
+  /** The media type of these answers (SCIM's is `application/scim+json`); JSON when not given. */
+  contentType?: string;
   body(status: number, code: string, message: string): unknown;
 }
 
-/** The error body for a request path: the first shape whose prefix it has, else the one error shape. */
-export function errorBodyFor(shapes: readonly ErrorShape[], path: string | undefined, status: number, code: string, message: string): unknown {
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/** The error answer for a request path: the first shape whose prefix it has, else the one error shape. */
+export function errorAnswerFor(shapes: readonly ErrorShape[], path: string | undefined, status: number, code: string, message: string): { body: unknown; contentType: string } {
   const shape = path === undefined ? undefined : shapes.find((candidate) => path === candidate.prefix || path.startsWith(`${candidate.prefix}/`) || path.startsWith(`${candidate.prefix}?`));
-  return shape ? shape.body(status, code, message) : errorBody(code, message);
+  return shape ? { body: shape.body(status, code, message), contentType: shape.contentType ?? JSON_CONTENT_TYPE } : { body: errorBody(code, message), contentType: JSON_CONTENT_TYPE };
 }
 
 /**
@@ -50,9 +54,9 @@ export function frameworkErrorHandlerFor(shapes: readonly ErrorShape[] = [], hea
     const known = FRAMEWORK_MESSAGES[error.code];
     const status = known?.status ?? (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400);
     const code = known?.code ?? CLIENT_ERROR_CODES[error.code] ?? 'bad_request';
-    const body = errorBodyFor(shapes, request.raw.url, status, code, known?.message ?? 'the request is not valid');
+    const { body, contentType } = errorAnswerFor(shapes, request.raw.url, status, code, known?.message ?? 'the request is not valid');
     // These answers skip the hooks (no route was found): the security headers are set here.
-    reply.status(status).headers(headers).type('application/json; charset=utf-8').serializer(JSON.stringify).send(body);
+    reply.status(status).headers(headers).type(contentType).serializer(JSON.stringify).send(body);
   };
 }
 

@@ -2,7 +2,9 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { MAX_JSON_DEPTH, nestsDeeperThan, tooDeepError } from '../http/json-body.js';
-import { ERROR_SCHEMA, SCIM_CONTENT_TYPE, ScimProblem } from '../sync/scim/scim-protocol.js';
+import { checkScimBody } from '../sync/scim/scim-input.js';
+import { SCIM_CONTENT_TYPE, ScimProblem } from '../sync/scim/scim-protocol.js';
+import { scimErrorBody } from './scim-error-body.js';
 
 /**
  * A SCIM error body (RFC 7644 §3.12), with the `error: { code, message }` every collab-host error
@@ -19,18 +21,6 @@ export const ScimErrorSchema = Type.Object(
   { description: 'SCIM error (RFC 7644 §3.12)' },
 );
 
-const CODES: Record<number, string> = { 400: 'invalid_request', 401: 'unauthorized', 404: 'not_found', 409: 'conflict', 413: 'payload_too_large', 415: 'unsupported_media_type', 500: 'internal' };
-
-export function scimErrorBody(status: number, scimType: string | undefined, detail: string) {
-  return {
-    schemas: [ERROR_SCHEMA],
-    status: String(status),
-    ...(scimType === undefined ? {} : { scimType }),
-    detail,
-    error: { code: scimType ?? CODES[status] ?? 'bad_request', message: detail },
-  };
-}
-
 function digest(value: string): Buffer {
   return createHash('sha256').update(value).digest();
 }
@@ -46,9 +36,8 @@ export function installScimConventions(app: FastifyInstance, token: string | und
     if (nestsDeeperThan(body as string, MAX_JSON_DEPTH)) return done(tooDeepError(), undefined);
     try {
       done(null, body === '' ? undefined : JSON.parse(body as string));
-    } catch (error) {
-      (error as FastifyError).statusCode = 400;
-      done(error as Error, undefined);
+    } catch {
+      done(new ScimProblem(400, 'invalidSyntax', 'the body is not valid JSON'), undefined);
     }
   });
 
@@ -58,6 +47,11 @@ export function installScimConventions(app: FastifyInstance, token: string | und
     const match = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '');
     if (!match) throw new ScimProblem(401, undefined, 'SCIM needs Authorization: Bearer <SCIM_TOKEN>');
     if (!timingSafeEqual(digest(match[1]!.trim()), expected)) throw new ScimProblem(401, undefined, 'the SCIM token is not valid');
+  });
+
+  // Before any handler (and so before scimmy): a JSON object, no prototype keys, the text rule, bounds.
+  app.addHook('preHandler', async (request: FastifyRequest) => {
+    if (request.method === 'POST' || request.method === 'PUT' || request.method === 'PATCH') checkScimBody(request.body);
   });
 
   app.addHook('onSend', async (_request, reply: FastifyReply, payload) => {

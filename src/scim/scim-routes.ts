@@ -15,6 +15,8 @@ const ListQuerySchema = Type.Object({
   count: Type.Optional(Type.Integer({ description: 'page size, at most 200; 0 answers the total only' })),
   attributes: Type.Optional(Type.String({ maxLength: 2000 })),
   excludedAttributes: Type.Optional(Type.String({ maxLength: 2000 })),
+  sortBy: Type.Optional(Type.String({ maxLength: 300, description: 'RFC 7644 §3.4.2.3: an attribute path, e.g. userName or meta.created' })),
+  sortOrder: Type.Optional(Type.String({ enum: ['ascending', 'descending'], description: 'ascending by default; resources without the value come last (ascending) or first' })),
 });
 const ReadQuerySchema = Type.Object({
   attributes: Type.Optional(Type.String({ maxLength: 2000 })),
@@ -72,7 +74,7 @@ export const scimRoutes: FastifyPluginAsync<{ context: AppContext }> = async (pl
     const writing = <T>(work: (inside: ScimUsers | ScimGroups) => Promise<T>) => service.writing((inside) => work(of(inside)));
     app.get(
       path,
-      { schema: { summary: `List or filter ${label}s (filter, startIndex, count)`, tags, querystring: ListQuerySchema, response: { 200: ScimBody, ...errors(400, 401, 404) } } },
+      { schema: { summary: `List or filter ${label}s (filter, sortBy, startIndex, count)`, tags, querystring: ListQuerySchema, response: { 200: ScimBody, ...errors(400, 401, 404) } } },
       async (request) => collection.list(request.query),
     );
     app.get(

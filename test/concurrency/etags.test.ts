@@ -40,16 +40,17 @@ describeEachStore('ETags and If-Match', (store) => {
     const created = await scimRequest(app, 'POST', '/Users', { schemas: [USER_SCHEMA], userName: 'etag.user', displayName: 'E Tag', active: true });
     expect(created.statusCode).toBe(201);
     const version = created.json().meta.version as string;
+    const path = `/Users/${created.json().id as string}`;
     expect(version).toMatch(/^W\/"[\w-]+"$/);
     // A change by one client: the version moves, and a client still holding the old one is refused.
-    const renamed = await scimRequest(app, 'PATCH', '/Users/etag.user', patchOp({ op: 'replace', path: 'displayName', value: 'E. Tag' }), { 'if-match': version });
+    const renamed = await scimRequest(app, 'PATCH', path, patchOp({ op: 'replace', path: 'displayName', value: 'E. Tag' }), { 'if-match': version });
     expect(renamed.statusCode).toBe(200);
     expect(renamed.json().meta.version).not.toBe(version);
-    const stale = await scimRequest(app, 'PATCH', '/Users/etag.user', patchOp({ op: 'replace', path: 'active', value: false }), { 'if-match': version });
+    const stale = await scimRequest(app, 'PATCH', path, patchOp({ op: 'replace', path: 'active', value: false }), { 'if-match': version });
     expect(stale.statusCode).toBe(412);
     expect(stale.json()).toMatchObject({ status: '412' });
-    const user = await scimRequest(app, 'GET', '/Users/etag.user');
+    const user = await scimRequest(app, 'GET', path);
     expect(user.json()).toMatchObject({ displayName: 'E. Tag', active: true, meta: { version: renamed.json().meta.version } });
-    expect((await scimRequest(app, 'DELETE', '/Users/etag.user', undefined, { 'if-match': version })).statusCode).toBe(412);
+    expect((await scimRequest(app, 'DELETE', path, undefined, { 'if-match': version })).statusCode).toBe(412);
   });
 });

@@ -5,7 +5,6 @@ import type { ScimResourceRow, ScimResourceStore } from '../../store/scim-resour
 import type { SyncRunStore } from '../../store/sync-runs.js';
 import type { DirectoryChange, DirectoryChanges, DirectoryDiff } from '../../snapshot/directory-changes.js';
 import { recordedRun } from '../sync-run.js';
-import type { SCIMMY} from './scim-protocol.js';
 import { LIST_SCHEMA, ScimProblem, type ListQuery } from './scim-protocol.js';
 
 /** What the SCIM resources read from the directory. */
@@ -102,15 +101,16 @@ export function listPage(resources: ScimObject[], query: ListQuery, maxResults: 
   return { schemas: [LIST_SCHEMA], totalResults: resources.length, startIndex, itemsPerPage: page.length, Resources: page };
 }
 
-/** The filter's single `attr eq "value"` comparison, when that is all it is (served from an index). */
-export function equalityOf(filter: InstanceType<typeof SCIMMY.Types.Filter> | undefined, attribute: string): string | undefined {
-  if (!filter || filter.length !== 1) return undefined;
-  const expression = filter[0] as Record<string, unknown>;
-  const keys = Object.keys(expression);
-  if (keys.length !== 1 || keys[0]!.toLowerCase() !== attribute.toLowerCase()) return undefined;
-  const comparison = expression[keys[0]!];
-  if (!Array.isArray(comparison) || comparison.length !== 2 || String(comparison[0]).toLowerCase() !== 'eq' || typeof comparison[1] !== 'string') return undefined;
-  return comparison[1];
+export { equalityOf } from './scim-filter-match.js';
+
+/**
+ * Refuses (409 uniqueness) an `externalId` another resource of the same kind in the team holds: an
+ * identity provider looks resources up by it and must find one.
+ */
+export async function assertExternalIdFree(context: ScimContext, kind: 'User' | 'Group', externalId: unknown, ownId: string | undefined): Promise<void> {
+  if (typeof externalId !== 'string') return;
+  const holders = await context.resources.list(context.teamId, kind, { externalId });
+  if (holders.some((row) => row.id !== ownId)) throw new ScimProblem(409, 'uniqueness', `another ${kind === 'User' ? 'user' : 'group'} has this externalId`);
 }
 
 /** The current time in the store's text form. */

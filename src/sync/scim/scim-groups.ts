@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { DepartmentRecord } from '../../snapshot/records.js';
 import type { ScimResourceRow } from '../../store/scim-resources.js';
 import type { DirectoryChange } from '../../snapshot/directory-changes.js';
-import { applyChange, checkIfMatch, equalityOf, listPage, metaOf, missingTeam, nowText, versionIn, versionOf, type ScimContext, type ScimDocument, type ScimObject } from './scim-context.js';
-import { asScimProblem, matchFilter, normalisePatch, parseQuery, ScimProblem, scimmy, SCIMMY, type ListQuery } from './scim-protocol.js';
+import { applyChange, assertExternalIdFree, checkIfMatch, equalityOf, listPage, metaOf, missingTeam, nowText, versionIn, versionOf, type ScimContext, type ScimDocument, type ScimObject } from './scim-context.js';
+import { assertStorable } from './scim-input.js';
+import { asScimProblem, mapInSlices, matchFilter, normalisePatch, normaliseResource, parseQuery, ScimProblem, scimmy, SCIMMY, sortResources, withoutUnset, type ListQuery } from './scim-protocol.js';
 import { MAX_RESULTS } from './scim-users.js';
 
 type AttributeFilter = ReturnType<typeof parseQuery>['attributes'];
@@ -32,7 +33,7 @@ export class ScimGroups {
   constructor(private readonly context: ScimContext) {}
 
   async list(query: ListQuery): Promise<ScimDocument> {
-    const { filter, attributes } = parseQuery('Group', query);
+    const { filter, attributes, sort } = parseQuery('Group', query);
     const displayName = equalityOf(filter, 'displayName');
     const externalId = equalityOf(filter, 'externalId');
     const rows = await this.context.resources.list(this.context.teamId, 'Group', {
@@ -40,10 +41,10 @@ export class ScimGroups {
       ...(externalId === undefined ? {} : { externalId }),
     });
     const withMembers = filter !== undefined || !excludesMembers(query);
-    let resources = (await Promise.all(rows.map((row) => this.represent(row, withMembers)))).map((resource) => this.shape(resource, undefined));
-    if (filter) resources = matchFilter(filter, resources);
-    const page = listPage(resources, query, MAX_RESULTS);
-    return { ...page, Resources: (page.Resources as ScimObject[]).map((resource) => this.shape(resource, attributes)) };
+    let resources = await Promise.all(rows.map((row) => this.represent(row, withMembers)));
+    if (filter) resources = await matchFilter(filter, resources);
+    const page = listPage(sortResources(resources, sort), query, MAX_RESULTS);
+    return { ...page, Resources: await mapInSlices(page.Resources as ScimObject[], (resource) => this.shape(resource, attributes)) };
   }
 
   async get(id: string, query: ListQuery = {}): Promise<ScimDocument> {
@@ -52,7 +53,7 @@ export class ScimGroups {
   }
 
   async create(body: unknown): Promise<ScimDocument> {
-    const group = scimmy(() => new SCIMMY.Schemas.Group(body, 'in')) as unknown as ScimObject;
+    const group = scimmy(() => new SCIMMY.Schemas.Group(normaliseResource(body), 'in')) as unknown as ScimObject;
     const id = randomUUID();
     const now = nowText(this.context);
     return this.write({ kind: 'Group', id, teamId: this.context.teamId, nameKey: '', externalId: null, attributes: {}, createdAt: now, updatedAt: now }, group, 'POST /Groups', true);
@@ -61,7 +62,7 @@ export class ScimGroups {
   async replace(id: string, body: unknown, ifMatch?: string): Promise<ScimDocument> {
     const old = await this.row(id);
     if (ifMatch !== undefined) checkIfMatch(ifMatch, versionIn(await this.represent(old, false)));
-    const group = scimmy(() => new SCIMMY.Schemas.Group(body, 'in')) as unknown as ScimObject;
+    const group = scimmy(() => new SCIMMY.Schemas.Group(normaliseResource(body), 'in')) as unknown as ScimObject;
     return this.write(old, group, `PUT /Groups/${id}`, false);
   }
 
@@ -92,10 +93,12 @@ export class ScimGroups {
   }
 
   private async write(old: ScimResourceRow, group: ScimObject, detail: string, creating: boolean): Promise<ScimDocument> {
+    assertStorable('Group', group);
     const segments = segmentsOf(group.displayName);
     const nameKey = nameKeyOf(segments);
     const clash = (await this.context.resources.list(this.context.teamId, 'Group', { nameKey })).find((row) => row.id !== old.id);
     if (clash) throw new ScimProblem(409, 'uniqueness', `a group with displayName "${String(group.displayName)}" exists`);
+    await assertExternalIdFree(this.context, 'Group', group.externalId, old.id);
     let parentId: string | null = null;
     if (!creating && nameKey === old.nameKey) {
       // The name did not change: the group stays where it is, even if its parent was renamed since.
@@ -175,7 +178,8 @@ export class ScimGroups {
 
   /** The resource as answered (a scimmy schema instance; attributes selected when asked). */
   private shape(resource: ScimObject, attributes: AttributeFilter): ScimDocument {
-    const shaped = scimmy(() => new SCIMMY.Schemas.Group(resource, 'out', `${this.context.baseUrl}/Groups`, attributes)) as unknown as ScimDocument;
+    // Unset attributes are left out of answers (no `"emails":[{"value":""}]`).
+    const shaped = withoutUnset(scimmy(() => new SCIMMY.Schemas.Group(resource, 'out', `${this.context.baseUrl}/Groups`, attributes)) as unknown as ScimDocument);
     // A resource always names its schemas (RFC 7643 §3), whatever `attributes` selected.
     return attributes === undefined ? shaped : { ...shaped, schemas: resource.schemas as string[] };
   }

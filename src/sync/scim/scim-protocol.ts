@@ -1,4 +1,10 @@
 import SCIMMY from 'scimmy';
+import { ERROR_SCHEMA, SCIM_CONTENT_TYPE, ScimProblem } from './scim-protocol-error.js';
+import { parseFilter, type ScimFilter } from './scim-filter.js';
+import { matchesFilter } from './scim-filter-match.js';
+import { parseAttributeList } from './scim-paths.js';
+import { boundedScan } from './scim-scan.js';
+import { parseSort, type SortOrder } from './scim-sort.js';
 
 /**
  * The SCIM protocol pieces collab-host takes from scimmy (schemas, coercion, filters, PATCH), set up
@@ -11,30 +17,22 @@ if (!SCIMMY.Resources.User.describe().schemaExtensions?.some((extension) => exte
 
 export { SCIMMY };
 
-export const SCIM_CONTENT_TYPE = 'application/scim+json; charset=utf-8';
-export const ERROR_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Error';
 export const LIST_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
 
-/** A SCIM error (RFC 7644 §3.12): HTTP status, `scimType` where the RFC names one, and a detail for people. */
-export class ScimProblem extends Error {
-  override name = 'ScimProblem';
-  constructor(
-    readonly status: number,
-    readonly scimType: string | undefined,
-    detail: string,
-  ) {
-    super(detail);
-  }
-}
+export { ERROR_SCHEMA, SCIM_CONTENT_TYPE, ScimProblem };
+
+/** What the JavaScript engine itself says of a broken operation: never shown to a client. */
+const RUNTIME_TEXT = /is not a function|is not iterable|is not a constructor|Cannot (read|set) propert|Cannot convert|Cannot destructure|Cannot use 'in'|Cannot create property|Invalid array length|Maximum call stack/;
 
 /**
  * scimmy reports problems as its own errors (with a status) or as TypeErrors (a value of the wrong
- * shape); both are the client's. Anything else is ours and is rethrown.
+ * shape); both are the client's. A TypeError in the engine's words (a value scimmy did not expect) is the
+ * client's too, but answered in ours. Anything else is ours and is rethrown.
  */
 export function asScimProblem(error: unknown): ScimProblem {
   if (error instanceof ScimProblem) return error;
-  if (error instanceof SCIMMY.Types.Error) return new ScimProblem(error.status, error.scimType ?? undefined, error.message);
-  if (error instanceof TypeError) return new ScimProblem(400, 'invalidValue', error.message);
+  if (error instanceof SCIMMY.Types.Error) return new ScimProblem(error.status, error.scimType ?? undefined, RUNTIME_TEXT.test(error.message) ? 'the request holds a value that cannot be applied' : error.message);
+  if (error instanceof TypeError) return new ScimProblem(400, 'invalidValue', RUNTIME_TEXT.test(error.message) ? 'the request holds a value of the wrong type for its attribute' : error.message);
   throw error;
 }
 
@@ -47,47 +45,9 @@ export function scimmy<T>(work: () => T): T {
   }
 }
 
-const BOOLEAN_TEXT = /^(true|false)$/i;
-
-/** `"True"` / `"False"` (Entra ID's spelling) as booleans; anything else as it is. */
-function booleanOf(value: unknown): unknown {
-  return typeof value === 'string' && BOOLEAN_TEXT.test(value) ? value.toLowerCase() === 'true' : value;
-}
-
-/** A body with Entra ID's string `active` as a boolean. */
-export function normaliseResource(body: unknown): unknown {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
-  const record = body as Record<string, unknown>;
-  return 'active' in record ? { ...record, active: booleanOf(record.active) } : record;
-}
-
-function withoutNulls(item: unknown): unknown {
-  if (typeof item !== 'object' || item === null || Array.isArray(item)) return item;
-  return Object.fromEntries(Object.entries(item).filter(([, value]) => value !== null));
-}
-
-/**
- * A PatchOp with Entra ID's quirks made standard: `"active": "False"` (with or without a path) as a
- * boolean, and `"$ref": null` in member lists left out. Capitalised ops (`"Replace"`) and member
- * removal by a `value` list are handled by scimmy.
- */
-export function normalisePatch(body: unknown): unknown {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
-  const message = body as { Operations?: unknown };
-  if (!Array.isArray(message.Operations)) return body;
-  return {
-    ...message,
-    Operations: message.Operations.map((operation: unknown) => {
-      if (typeof operation !== 'object' || operation === null) return operation;
-      const { path, value } = operation as { path?: unknown; value?: unknown };
-      if (typeof path === 'string' && path.trim().toLowerCase() === 'active') return { ...operation, value: booleanOf(value) };
-      if (path === undefined) return { ...operation, value: normaliseResource(value) };
-      // `[{"$ref": null, "value": "…"}]`: a null attribute is an absent one (RFC 7643 §2.5), not a value to match.
-      if (Array.isArray(value)) return { ...operation, value: value.map(withoutNulls) };
-      return operation;
-    }),
-  };
-}
+export { normalisePatch, normaliseResource, withoutUnset } from './scim-normalise.js';
+export { sortResources } from './scim-sort.js';
+export { mapInSlices } from './scim-scan.js';
 
 /** The query parameters of a SCIM list (RFC 7644 §3.4.2). */
 export interface ListQuery {
@@ -96,46 +56,42 @@ export interface ListQuery {
   count?: number;
   attributes?: string;
   excludedAttributes?: string;
+  sortBy?: string;
+  sortOrder?: string;
 }
 
-/** Parsed `filter` and `attributes`/`excludedAttributes` (scimmy's filter objects), or undefined. */
-export function parseQuery(kind: 'User' | 'Group', query: ListQuery): { filter: InstanceType<typeof SCIMMY.Types.Filter> | undefined; attributes: InstanceType<typeof SCIMMY.Types.Filter> | undefined } {
-  const resource = kind === 'User' ? SCIMMY.Resources.User : SCIMMY.Resources.Group;
+/** Parsed `filter` (our own parser) and `attributes`/`excludedAttributes` (checked by our rules, then scimmy's selection), or undefined. */
+export function parseQuery(kind: 'User' | 'Group', query: ListQuery): { filter: ScimFilter | undefined; attributes: InstanceType<typeof SCIMMY.Types.Filter> | undefined; sort: SortOrder | undefined } {
+  const filter = query.filter === undefined ? undefined : parseFilter(query.filter);
+  const sort = parseSort(query.sortBy, query.sortOrder);
   const config: Record<string, string> = {};
-  if (query.filter !== undefined) config.filter = query.filter;
-  if (query.attributes !== undefined) config.attributes = query.attributes;
-  if (query.excludedAttributes !== undefined) config.excludedAttributes = query.excludedAttributes;
+  // Only lists that passed our path rules reach scimmy (which builds objects keyed by these names).
+  if (query.attributes !== undefined) config.attributes = parseAttributeList(query.attributes, 'attributes').map((path) => path.text).join(',');
+  if (query.excludedAttributes !== undefined) config.excludedAttributes = parseAttributeList(query.excludedAttributes, 'excludedAttributes').map((path) => path.text).join(',');
+  if (Object.keys(config).length === 0) return { filter, attributes: undefined, sort };
+  const resource = kind === 'User' ? SCIMMY.Resources.User : SCIMMY.Resources.Group;
   const parsed = scimmy(() => new resource(undefined, config));
-  return { filter: parsed.filter, attributes: parsed.attributes };
+  return { filter, attributes: parsed.attributes, sort };
 }
 
-type Filter = InstanceType<typeof SCIMMY.Types.Filter>;
+/** Attributes a filter never sees (RFC 7643: `returned: never`), whatever their case. */
+const NEVER_RETURNED = new Set(['password']);
 
 /**
- * Attributes compared exactly (RFC 7643 marks `id` and `externalId` caseExact; `meta`, references and
- * member ids are identifiers too). Every other string attribute of User and Group is caseExact false.
+ * A resource as a filter reads it: its stored attributes (already in scimmy's canonical form when they
+ * were written) as plain JSON, without what is never returned. Cheaper than shaping every resource.
  */
-const CASE_EXACT = new Set(['id', 'externalid', 'meta', '$ref', 'members', 'password']);
-
-/** A copy with strings lower-cased, except below case-exact attributes; object keys are kept. */
-function fold(value: unknown, exact = false): unknown {
-  if (typeof value === 'string') return exact ? value : value.toLowerCase();
-  if (value instanceof Date) return value.toISOString();
-  if (Array.isArray(value)) return value.map((item) => fold(item, exact));
-  if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, fold(item, exact || CASE_EXACT.has(key.toLowerCase()))]));
-  }
-  return value;
+function filterable(resource: unknown): Record<string, unknown> {
+  const plain = JSON.parse(JSON.stringify(resource)) as Record<string, unknown>;
+  for (const key of Object.keys(plain)) if (NEVER_RETURNED.has(key.toLowerCase())) delete plain[key];
+  return plain;
 }
 
 /**
- * The resources a filter selects, comparing strings the way the schema says: scimmy's matcher compares
- * exactly, while `userName`, `displayName` and `emails.value` are case-insensitive (RFC 7643 §2.2), so
- * both the filter's values and the resources are case-folded first.
+ * The resources a filter selects (see scim-filter-match.ts), read in slices with a turn of the event loop
+ * between them, and at most MAX_CONCURRENT_SCANS scans at a time in the process: a filter that no index
+ * serves costs time in proportion to the team, and must never hold health checks or other callers.
  */
-export function matchFilter<T>(filter: Filter, resources: T[]): T[] {
-  const folded = resources.map((resource) => fold(JSON.parse(JSON.stringify(resource))) as Record<string, unknown>);
-  const foldedFilter = scimmy(() => new SCIMMY.Types.Filter([...filter].map((expression) => fold(expression))));
-  const matched = new Set(scimmy(() => foldedFilter.match(folded)));
-  return resources.filter((_, index) => matched.has(folded[index]!));
+export async function matchFilter<T>(filter: ScimFilter, resources: T[]): Promise<T[]> {
+  return boundedScan(resources, (resource) => matchesFilter(filter, filterable(resource)));
 }

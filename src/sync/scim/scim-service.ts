@@ -10,6 +10,19 @@ import { ScimGroups } from './scim-groups.js';
 import { LIST_SCHEMA, ScimProblem, SCIMMY } from './scim-protocol.js';
 import { MAX_RESULTS, ScimUsers } from './scim-users.js';
 
+/** `externalId` as /Schemas describes it: set by the client, compared exactly, unique in the team (409 otherwise). */
+const EXTERNAL_ID = {
+  name: 'externalId',
+  type: 'string',
+  multiValued: false,
+  description: "An identifier of the resource in the client's own system, unique among the team's resources of its kind.",
+  required: false,
+  caseExact: true,
+  mutability: 'readWrite',
+  returned: 'default',
+  uniqueness: 'server',
+};
+
 /** The SCIM service provider of one team: Users, Groups and the discovery resources. */
 export class ScimService {
   readonly users: ScimUsers;
@@ -43,7 +56,7 @@ export class ScimService {
     return outcome.value;
   }
 
-  /** RFC 7644 §5: PATCH, filters (at most MAX_RESULTS per page) and ETags (meta.version, If-Match); no bulk, sort or password changes. */
+  /** RFC 7644 §5: PATCH, filters (at most MAX_RESULTS per page), sorting and ETags (meta.version, If-Match); no bulk or password changes. */
   serviceProviderConfig(): ScimDocument {
     return {
       ...(new SCIMMY.Schemas.ServiceProviderConfig(
@@ -52,7 +65,7 @@ export class ScimService {
           bulk: { supported: false, maxOperations: 0, maxPayloadSize: 0 },
           filter: { supported: true, maxResults: MAX_RESULTS },
           changePassword: { supported: false },
-          sort: { supported: false },
+          sort: { supported: true },
           etag: { supported: true },
           authenticationSchemes: [{ type: 'oauthbearertoken', name: 'OAuth Bearer Token', description: 'Authorization: Bearer SCIM_TOKEN', primary: true }],
         },
@@ -71,10 +84,13 @@ export class ScimService {
     return found;
   }
 
+  /** The schemas, each with every attribute the server stores: User and Group also list `externalId` (RFC 7643 §3.1). */
   schemas(): ScimDocument[] {
-    return [SCIMMY.Schemas.User, SCIMMY.Schemas.EnterpriseUser, SCIMMY.Schemas.Group].map((schema) => ({
-      ...schema.definition.describe(`${this.context.baseUrl}/Schemas`),
-    }));
+    return [SCIMMY.Schemas.User, SCIMMY.Schemas.EnterpriseUser, SCIMMY.Schemas.Group].map((schema) => {
+      const described = schema.definition.describe(`${this.context.baseUrl}/Schemas`) as ScimDocument & { attributes: Array<{ name: string }> };
+      if (schema === SCIMMY.Schemas.EnterpriseUser || described.attributes.some((attribute) => attribute.name === 'externalId')) return { ...described };
+      return { ...described, attributes: [EXTERNAL_ID, ...described.attributes] };
+    });
   }
 
   schema(id: string): ScimDocument {

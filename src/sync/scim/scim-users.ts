@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { UserRecord } from '../../snapshot/records.js';
 import type { UserState } from '../../store/directory-state.js';
 import type { ScimResourceRow } from '../../store/scim-resources.js';
-import { applyChange, checkIfMatch, equalityOf, listPage, metaOf, missingTeam, nowText, versionIn, versionOf, type ScimContext, type ScimDocument, type ScimObject } from './scim-context.js';
-import { asScimProblem, matchFilter, normalisePatch, normaliseResource, parseQuery, ScimProblem, scimmy, SCIMMY, type ListQuery } from './scim-protocol.js';
+import { applyChange, assertExternalIdFree, checkIfMatch, equalityOf, listPage, metaOf, missingTeam, nowText, versionIn, versionOf, type ScimContext, type ScimDocument, type ScimObject } from './scim-context.js';
+import { assertStorable } from './scim-input.js';
+import { asScimProblem, mapInSlices, matchFilter, normalisePatch, normaliseResource, parseQuery, ScimProblem, scimmy, SCIMMY, sortResources, withoutUnset, type ListQuery } from './scim-protocol.js';
 
 type AttributeFilter = ReturnType<typeof parseQuery>['attributes'];
 
@@ -43,17 +44,17 @@ export class ScimUsers {
   constructor(private readonly context: ScimContext) {}
 
   async list(query: ListQuery): Promise<ScimDocument> {
-    const { filter, attributes } = parseQuery('User', query);
+    const { filter, attributes, sort } = parseQuery('User', query);
     const userName = equalityOf(filter, 'userName');
     const externalId = equalityOf(filter, 'externalId');
     const rows = await this.context.resources.list(this.context.teamId, 'User', {
       ...(userName === undefined ? {} : { nameKey: userName.trim().toLowerCase() }),
       ...(externalId === undefined ? {} : { externalId }),
     });
-    let resources = (await this.represent(rows)).map((resource) => this.shape(resource, undefined));
-    if (filter) resources = matchFilter(filter, resources);
-    const page = listPage(resources, query, MAX_RESULTS);
-    return { ...page, Resources: (page.Resources as ScimObject[]).map((resource) => this.shape(resource, attributes)) };
+    let resources = await this.represent(rows);
+    if (filter) resources = await matchFilter(filter, resources);
+    const page = listPage(sortResources(resources, sort), query, MAX_RESULTS);
+    return { ...page, Resources: await mapInSlices(page.Resources as ScimObject[], (resource) => this.shape(resource, attributes)) };
   }
 
   async get(id: string, query: ListQuery = {}): Promise<ScimDocument> {
@@ -63,11 +64,13 @@ export class ScimUsers {
 
   async create(body: unknown): Promise<ScimDocument> {
     const user = scimmy(() => new SCIMMY.Schemas.User(normaliseResource(body), 'in')) as unknown as ScimObject;
+    assertStorable('User', user);
     const nameKey = String(user.userName).trim().toLowerCase();
     if (nameKey === '') throw new ScimProblem(400, 'invalidValue', 'userName must not be empty');
     if ((await this.context.resources.list(this.context.teamId, 'User', { nameKey })).length > 0) {
       throw new ScimProblem(409, 'uniqueness', `a user with userName "${String(user.userName)}" exists`);
     }
+    await assertExternalIdFree(this.context, 'User', user.externalId, undefined);
     const existing = await this.userToTakeOver(this.record(nameKey, user, undefined, true).email);
     const id = existing?.id ?? randomUUID();
     const now = nowText(this.context);
@@ -143,11 +146,13 @@ export class ScimUsers {
   }
 
   private async write(old: ScimResourceRow, user: ScimObject, detail: string): Promise<ScimDocument> {
+    assertStorable('User', user);
     const nameKey = String(user.userName).trim().toLowerCase();
     if (nameKey === '') throw new ScimProblem(400, 'invalidValue', 'userName must not be empty');
     if (nameKey !== old.nameKey && (await this.context.resources.list(this.context.teamId, 'User', { nameKey })).length > 0) {
       throw new ScimProblem(409, 'uniqueness', `a user with userName "${String(user.userName)}" exists`);
     }
+    await assertExternalIdFree(this.context, 'User', user.externalId, old.id);
     const [current] = await this.context.directory.users([old.id]);
     // PUT without `active` keeps the state; only an explicit false deactivates.
     const active = user.active === undefined ? (current?.active ?? true) : user.active !== false;
@@ -216,7 +221,8 @@ export class ScimUsers {
 
   /** The resource as answered (a scimmy schema instance; attributes selected when asked). */
   private shape(resource: ScimObject, attributes: AttributeFilter): ScimDocument {
-    const shaped = scimmy(() => new SCIMMY.Schemas.User(resource, 'out', `${this.context.baseUrl}/Users`, attributes)) as unknown as ScimDocument;
+    // Unset attributes are left out of answers (no `"emails":[{"value":""}]`).
+    const shaped = withoutUnset(scimmy(() => new SCIMMY.Schemas.User(resource, 'out', `${this.context.baseUrl}/Users`, attributes)) as unknown as ScimDocument);
     // A resource always names its schemas (RFC 7643 §3), whatever `attributes` selected.
     return attributes === undefined ? shaped : { ...shaped, schemas: resource.schemas as string[] };
   }
