@@ -1,3 +1,4 @@
+import { IM_KINDS, type ImKind } from '../directory/types.js';
 import { ConfigError } from './config-error.js';
 import { parseDuration } from '../duration.js';
 
@@ -11,19 +12,15 @@ export interface ScimConfig {
   readonly teamName: string;
 }
 
-/** The IMs a person can have an id in (the directory's `im` attribute). */
-const IM_KIND_NAMES = ['wecom', 'dingtalk', 'feishu', 'slack'] as const;
-type ImKindName = (typeof IM_KIND_NAMES)[number];
-
 /** `LDAP_USER_IM_ATTRIBUTES=wecom=wecomUserId,slack=slackMemberId`: IM kind to attribute. */
-function imAttributes(text: string | undefined): Readonly<Partial<Record<ImKindName, string>>> {
-  const map: Partial<Record<ImKindName, string>> = {};
+function imAttributes(text: string | undefined): Readonly<Partial<Record<ImKind, string>>> {
+  const map: Partial<Record<ImKind, string>> = {};
   for (const pair of (text ?? '').split(',').map((part) => part.trim()).filter((part) => part !== '')) {
     const [kind, attribute] = pair.split('=').map((side) => side.trim());
-    if (!(IM_KIND_NAMES as readonly string[]).includes(kind ?? '') || !attribute) {
-      throw new ConfigError(`LDAP_USER_IM_ATTRIBUTES must list KIND=ATTRIBUTE pairs with KIND one of ${IM_KIND_NAMES.join(', ')} (got "${pair}")`);
+    if (!(IM_KINDS as readonly string[]).includes(kind ?? '') || !attribute) {
+      throw new ConfigError(`LDAP_USER_IM_ATTRIBUTES must list KIND=ATTRIBUTE pairs with KIND one of ${IM_KINDS.join(', ')} (got "${pair}")`);
     }
-    map[kind as ImKindName] = attribute;
+    map[kind as ImKind] = attribute;
   }
   return Object.freeze(map);
 }
@@ -65,7 +62,7 @@ export interface LdapConfig {
     /** The person's language (RFC 2798 preferredLanguage): the language of their notices. */
     readonly locale: string;
     /** Attributes holding a person's user id in each IM whose bots post notices (docs/notifications.md). */
-    readonly im: Readonly<Partial<Record<ImKindName, string>>>;
+    readonly im: Readonly<Partial<Record<ImKind, string>>>;
   };
   readonly departments: readonly LdapDepartmentSource[];
   /** OUs below this DN (not the DN itself) are departments. */

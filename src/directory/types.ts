@@ -32,6 +32,10 @@ export interface User {
   im?: ImIds | null;
 }
 
+/** The IMs whose group bots collab-host posts to: the keys of `ImIds`. */
+export const IM_KINDS = ['wecom', 'dingtalk', 'feishu', 'slack'] as const;
+export type ImKind = (typeof IM_KINDS)[number];
+
 /** A person's user id in each IM whose group bots collab-host posts to. */
 export interface ImIds {
   /** WeCom (企业微信) userid. */

@@ -8,9 +8,6 @@
 export const CHANNEL_KINDS = ['email', 'wecom', 'dingtalk', 'feishu', 'slack', 'webhook'] as const;
 export type ChannelKind = (typeof CHANNEL_KINDS)[number];
 
-/** The kinds whose personal notices reach a person through an IM identity (User.im). */
-export const IM_KINDS = ['wecom', 'dingtalk', 'feishu', 'slack'] as const;
-export type ImKind = (typeof IM_KINDS)[number];
 
 /** The personal notices a person can mute. */
 export const PERSONAL_KINDS = ['mention', 'reply', 'reminder', 'share'] as const;

@@ -2,6 +2,7 @@ import type { LdapConfig } from '../../config/sync.js';
 import type { DepartmentRecord } from '../../snapshot/records.js';
 import type { SkippedEntry } from '../sync-run-shape.js';
 import type { DesiredTeam } from '../team-change.js';
+import { firstLanguageTag } from '../../directory/language-tag.js';
 import { firstText, idText, normalizeDn, parentDn, rdnValue, sidParts, texts } from './ldap-values.js';
 import type { LdapEntry, LdapSearcher } from './ldap-connection.js';
 
@@ -160,7 +161,7 @@ export async function readLdapView(config: LdapConfig, ldap: LdapSearcher): Prom
     }
     const email = firstText(entry, emailAttribute);
     const avatar = avatarAttribute ? firstText(entry, avatarAttribute) : undefined;
-    const locale = localeOf(firstText(entry, config.attributes.locale));
+    const locale = firstLanguageTag(firstText(entry, config.attributes.locale));
     const im = Object.fromEntries(imAttributes.map(([kind, attribute]) => [kind, firstText(entry, attribute)]).filter(([, value]) => value));
     users.push({
       id,
@@ -183,15 +184,6 @@ export async function readLdapView(config: LdapConfig, ldap: LdapSearcher): Prom
     skipped,
     notes,
   };
-}
-
-/**
- * A language tag from preferredLanguage, which RFC 2798 lets hold an Accept-Language list
- * (`zh-CN, en;q=0.8`): its first tag, when it is one; anything else is left out.
- */
-function localeOf(value: string | undefined): string | undefined {
-  const tag = value?.split(',')[0]?.split(';')[0]?.trim();
-  return tag && /^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*$/.test(tag) && tag.length <= 35 ? tag : undefined;
 }
 
 /** AD's security identifier of users and groups (binary). */

@@ -1,4 +1,5 @@
 import SCIMMY from 'scimmy';
+import { IM_KINDS } from '../../directory/types.js';
 import { ERROR_SCHEMA, SCIM_CONTENT_TYPE, ScimProblem } from './scim-protocol-error.js';
 import { parseFilter, type ScimFilter } from './scim-filter.js';
 import { matchesFilter } from './scim-filter-match.js';
@@ -14,6 +15,14 @@ import { parseSort, type SortOrder } from './scim-sort.js';
 if (!SCIMMY.Resources.User.describe().schemaExtensions?.some((extension) => extension.schema === SCIMMY.Schemas.EnterpriseUser.id)) {
   SCIMMY.Resources.User.extend(SCIMMY.Schemas.EnterpriseUser, false);
 }
+
+/**
+ * `ims` types (RFC 7643 §4.1.2 lists canonical ones and lets a provider add its own): the IMs whose group
+ * bots collab-host posts to, so an identity provider can send a person's WeCom, DingTalk, Feishu or Slack
+ * id (docs/notifications.md).
+ */
+const imType = SCIMMY.Schemas.User.definition.attribute('ims.type') as { config: { canonicalValues: string[] | false } };
+if (Array.isArray(imType.config.canonicalValues)) imType.config.canonicalValues = [...new Set([...imType.config.canonicalValues, ...IM_KINDS])];
 
 export { SCIMMY };
 

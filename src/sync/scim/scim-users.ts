@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { firstLanguageTag } from '../../directory/language-tag.js';
+import { IM_KINDS, type ImIds, type ImKind } from '../../directory/types.js';
 import type { UserRecord } from '../../snapshot/records.js';
 import type { UserState } from '../../store/directory-state.js';
 import type { ScimResourceRow } from '../../store/scim-resources.js';
@@ -30,6 +32,21 @@ function primaryValue(list: unknown): string | undefined {
   const values = list as Array<{ value?: unknown; primary?: unknown }>;
   const chosen = values.find((item) => item?.primary === true) ?? values[0];
   return typeof chosen?.value === 'string' && chosen.value.trim() !== '' ? chosen.value.trim() : undefined;
+}
+
+/**
+ * A person's IM ids from SCIM's `ims` (RFC 7643 §4.1.2), by `type`: `wecom`, `dingtalk`, `feishu`,
+ * `slack` (added to the schema's canonical types). Undefined when `ims` names none of them.
+ */
+function imIdsOf(list: unknown): ImIds | undefined {
+  if (!Array.isArray(list)) return undefined;
+  const ids: ImIds = {};
+  for (const item of list as Array<{ type?: unknown; value?: unknown }>) {
+    const kind = typeof item?.type === 'string' ? item.type.trim().toLowerCase() : '';
+    const value = typeof item?.value === 'string' ? item.value.trim() : '';
+    if ((IM_KINDS as readonly string[]).includes(kind) && value !== '' && value.length <= 255) ids[kind as ImKind] = value;
+  }
+  return Object.keys(ids).length > 0 ? ids : undefined;
 }
 
 /**
@@ -164,17 +181,22 @@ export class ScimUsers {
 
   /**
    * The directory record of a SCIM user. Memberships come from Groups, so the current ones stay; so do a
-   * watermark (SCIM has none) and an avatar when the client sends no photo.
+   * watermark (SCIM has none), and an avatar, a language and IM ids when the client sends none.
    */
   private record(id: string, user: ScimObject, current: UserState | undefined, active: boolean): UserRecord & { active: boolean } {
     const email = primaryValue(user.emails) ?? (/^[^@\s]+@[^@\s]+$/.test(String(user.userName)) ? String(user.userName).trim() : undefined);
     const photo = primaryValue(user.photos);
     const avatar = photo && /^https?:\/\//i.test(photo) ? photo : current?.avatar;
+    // The language and IM ids of the person's notices (docs/notifications.md); kept when not sent.
+    const locale = firstLanguageTag(user.preferredLanguage) ?? firstLanguageTag(user.locale) ?? current?.locale;
+    const im = imIdsOf(user.ims) ?? current?.im;
     return {
       id,
       name: displayNameOf(user).slice(0, 500),
       ...(email ? { email: email.slice(0, 500) } : {}),
       ...(avatar ? { avatar } : {}),
+      ...(locale ? { locale } : {}),
+      ...(im ? { im } : {}),
       teamId: this.context.teamId,
       departmentIds: current?.departmentIds ?? [],
       ...(current?.watermark ? { watermark: current.watermark } : {}),
