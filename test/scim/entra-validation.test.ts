@@ -5,9 +5,7 @@
  * engine send what the engine sends (the requests of "Develop and plan provisioning for a SCIM endpoint"):
  * a lookup by userName or displayName, then POST; PATCH with capitalised ops; `active` as "False".
  * Left out: Validate_Credentials_Test and Federated_Identity_Test (OAuth and workload identity federation
- * against Azure; collab-host takes a static Bearer token). Schema_Discoverability_Test, SCIM_Null_Update_Test,
- * User_Update_Manager_Test and SCIM_Update_Manager_Test join this file with the SCIM protocol work they
- * need (externalId in /Schemas, unset attributes left out, null unassigns, the manager as a plain id).
+ * against Azure; collab-host takes a static Bearer token).
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,6 +29,8 @@ const entraUser = (userName: string, externalId: string, givenName: string, fami
   name: { formatted: `${givenName} ${familyName}`, familyName, givenName },
   [ENTERPRISE_SCHEMA]: { department: 'R&D', employeeNumber: externalId },
 });
+
+const MANAGER = `${ENTERPRISE_SCHEMA}:manager`;
 
 const idsOf = (answer: Answer) => (answer.body.Resources as Array<{ id: string }>).map((resource) => resource.id);
 
@@ -232,6 +232,69 @@ describeEachStore("Microsoft Entra ID's SCIM validation", (store) => {
       const update = await scim(app, 'PATCH', `/Groups/${id}`, patchOp(...Object.entries(values).map(([path, value]) => ({ op: 'Replace', path, value }))));
       expect(update.status, JSON.stringify(update.body)).toBe(200);
       expect((await scim(app, 'GET', `/Groups/${id}`)).body).toMatchObject(values);
+    });
+
+    it('Schema_Discoverability_Test', async () => {
+      // The schemas the mappings need are discoverable, with every attribute Entra ID maps, externalId included.
+      const answer = await scim(app, 'GET', '/Schemas');
+      expect(answer.status).toBe(200);
+      const schemas = answer.body.Resources as Array<{ id: string; attributes: Array<{ name: string; subAttributes?: Array<{ name: string }> }> }>;
+      expect(schemas.map((schema) => schema.id)).toEqual(expect.arrayContaining([USER_SCHEMA, GROUP_SCHEMA, ENTERPRISE_SCHEMA]));
+      const namesOf = (id: string) => schemas.find((schema) => schema.id === id)!.attributes.map((attribute) => attribute.name);
+      expect(namesOf(USER_SCHEMA)).toEqual(expect.arrayContaining(['userName', 'externalId', 'active', 'displayName', 'title', 'emails', 'name', 'preferredLanguage']));
+      expect(namesOf(GROUP_SCHEMA)).toEqual(expect.arrayContaining(['displayName', 'externalId', 'members']));
+      expect(namesOf(ENTERPRISE_SCHEMA)).toEqual(expect.arrayContaining(['department', 'employeeNumber', 'manager']));
+    });
+
+    it('SCIM_Null_Update_Test', async () => {
+      const { id } = await provisionUser('null-update');
+      const paths = ['title', 'preferredLanguage', 'name.givenName', `${ENTERPRISE_SCHEMA}:department`, `${ENTERPRISE_SCHEMA}:employeeNumber`];
+      expect((await scim(app, 'PATCH', `/Users/${id}`, patchOp({ op: 'Replace', path: 'preferredLanguage', value: 'zh-CN' }))).status).toBe(200);
+      const unset = (body: Record<string, unknown>) => {
+        const enterprise = body[ENTERPRISE_SCHEMA] as Record<string, unknown> | undefined;
+        return [body.title, body.preferredLanguage, (body.name as Record<string, unknown> | undefined)?.givenName, enterprise?.department, enterprise?.employeeNumber];
+      };
+      for (const value of ['', null]) {
+        const update = await scim(app, 'PATCH', `/Users/${id}`, patchOp(...paths.map((path) => ({ op: 'Replace', path, value }))));
+        expect(update.status, JSON.stringify(update.body)).toBe(200);
+        const read = await scim(app, 'GET', `/Users/${id}`);
+        expect(read.status).toBe(200);
+        expect(unset(read.body), JSON.stringify(value)).toEqual([undefined, undefined, undefined, undefined, undefined]);
+        // What was not named stays.
+        expect(read.body).toMatchObject({ displayName: expect.stringMatching(/^Test null-update \d+$/), active: true });
+      }
+    });
+
+    it('User_Update_Manager_Test', async () => {
+      const { id } = await provisionUser('managed');
+      const { id: first } = await provisionUser('manager');
+      const { id: second } = await provisionUser('manager');
+      const managerOf = async () => ((await scim(app, 'GET', `/Users/${id}`)).body[ENTERPRISE_SCHEMA] as Record<string, unknown> | undefined)?.manager;
+      // The engine sends the manager's id as the value of an Add, for a first manager and for a new one.
+      expect((await scim(app, 'PATCH', `/Users/${id}`, patchOp({ op: 'Add', path: MANAGER, value: first }))).status).toBe(200);
+      expect(await managerOf()).toEqual({ value: first });
+      expect((await scim(app, 'PATCH', `/Users/${id}`, patchOp({ op: 'Add', path: MANAGER, value: second }))).status).toBe(200);
+      expect(await managerOf()).toEqual({ value: second });
+      expect((await scim(app, 'PATCH', `/Users/${id}`, patchOp({ op: 'Remove', path: MANAGER }))).status).toBe(200);
+      expect(await managerOf()).toBeUndefined();
+    });
+
+    it('SCIM_Update_Manager_Test', async () => {
+      const { id } = await provisionUser('direct-managed');
+      const { id: manager } = await provisionUser('direct-manager');
+      const { id: other } = await provisionUser('direct-manager');
+      const patched = async (operation: Record<string, unknown>) => {
+        const answer = await scim(app, 'PATCH', `/Users/${id}`, patchOp(operation));
+        expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+        const read = await scim(app, 'GET', `/Users/${id}`);
+        expect(read.body[ENTERPRISE_SCHEMA]?.manager).toEqual(answer.body[ENTERPRISE_SCHEMA]?.manager);
+        return (read.body[ENTERPRISE_SCHEMA] as Record<string, unknown> | undefined)?.manager;
+      };
+      expect(await patched({ op: 'Add', path: MANAGER, value: manager })).toEqual({ value: manager });
+      expect(await patched({ op: 'Replace', path: MANAGER, value: other })).toEqual({ value: other });
+      expect(await patched({ op: 'Remove', path: MANAGER, value: '' })).toBeUndefined();
+      // The other attributes of the extension stay.
+      expect((await scim(app, 'GET', `/Users/${id}`)).body[ENTERPRISE_SCHEMA]).toMatchObject({ department: 'R&D' });
     });
 
     /** Makes sure at least 11 resources exist, pages through them 5 at a time, then removes what it made (every one: the team may end empty). */
