@@ -22,6 +22,7 @@ describe('the compiled collab-host command', { timeout: 180_000 }, () => {
     pkg = mkdtempSync(join(tmpdir(), 'ch-build-'));
     mkdirSync(join(pkg, 'bin'));
     copyFileSync(join(ROOT, 'bin/collab-host.js'), join(pkg, 'bin/collab-host.js'));
+    copyFileSync(join(ROOT, 'bin/disable-proto.js'), join(pkg, 'bin/disable-proto.js'));
     copyFileSync(join(ROOT, 'package.json'), join(pkg, 'package.json'));
     symlinkSync(join(ROOT, 'node_modules'), join(pkg, 'node_modules'));
     symlinkSync(join(ROOT, 'demo'), join(pkg, 'demo'));
@@ -60,6 +61,7 @@ describe('the compiled collab-host command', { timeout: 180_000 }, () => {
     const bare = mkdtempSync(join(tmpdir(), 'ch-nobuild-'));
     mkdirSync(join(bare, 'bin'));
     copyFileSync(join(ROOT, 'bin/collab-host.js'), join(bare, 'bin/collab-host.js'));
+    copyFileSync(join(ROOT, 'bin/disable-proto.js'), join(bare, 'bin/disable-proto.js'));
     const failed = await run(process.execPath, [join(bare, 'bin/collab-host.js'), '--version']).then(
       () => undefined,
       (error: { code: number; stderr: string }) => error,

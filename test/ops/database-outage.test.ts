@@ -56,7 +56,14 @@ describe.skipIf(!postgresUrl)('a database that goes away and comes back [postgre
     expect(body.checks.database).toMatch(/^unreachable/);
     expect(body.checks.workers).toBe('ok');
 
-    const needsDatabase = await get('/users/current/info');
+    // The directory is in memory (the read model): who the user is still answers; a search of the
+    // store's index does not.
+    expect((await get('/users/current/info')).status).toBe(200);
+    const needsDatabase = await fetch(`${address}/search`, {
+      method: 'POST',
+      headers: { 'x-platform-token': token, 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'team_member', keyword: '张' }),
+    });
     expect(needsDatabase.status).toBe(503);
     expect(needsDatabase.headers.get('retry-after')).toBe('7');
     expect(await needsDatabase.json()).toEqual({ error: { code: 'database_unavailable', message: 'the database cannot be reached right now; retry later' } });
