@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { dialectWork } from './dialect-work-for.js';
-import type { ClaimedDelivery } from './outbox.js';
+import { claimedWithNotifications, type ClaimedDelivery } from './outbox.js';
 import type { Database } from './schema.js';
 
 /**
@@ -39,26 +39,5 @@ export async function claimDigestSiblings(
       .returning(['id', 'receiver', 'recipient', 'attempts', 'notification_id'])
       .execute();
   });
-  if (claimed.length === 0) return [];
-  const notifications = await db
-    .selectFrom('notifications')
-    .select(['id', 'type', 'occurred_at', 'data'])
-    .where('id', 'in', [...new Set(claimed.map((row) => row.notification_id))])
-    .execute();
-  const byId = new Map(notifications.map((row) => [row.id, row]));
-  return claimed.flatMap((row) => {
-    const notification = byId.get(row.notification_id);
-    return notification
-      ? [
-          {
-            deliveryId: Number(row.id),
-            claimToken: claim.claimToken,
-            receiver: row.receiver,
-            recipient: row.recipient,
-            attempt: row.attempts,
-            notification: { id: notification.id, type: notification.type, occurredAt: notification.occurred_at, data: JSON.parse(notification.data) as unknown },
-          },
-        ]
-      : [];
-  });
+  return claimedWithNotifications(db, claimed, claim.claimToken);
 }

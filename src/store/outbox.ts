@@ -132,6 +132,40 @@ async function refreshNotification(db: Db, notificationId: string): Promise<void
   `.execute(db);
 }
 
+/** A delivery row as a claim takes it (`RETURNING` of the claiming update). */
+export interface ClaimedRow {
+  id: number | string | bigint;
+  receiver: string;
+  recipient: string | null;
+  attempts: number;
+  notification_id: string;
+}
+
+/** Claimed delivery rows with their notifications, read in one query; a row whose notification is gone is left out. */
+export async function claimedWithNotifications(db: Db, claimed: readonly ClaimedRow[], claimToken: string): Promise<ClaimedDelivery[]> {
+  if (claimed.length === 0) return [];
+  const notifications = await db
+    .selectFrom('notifications')
+    .select(['id', 'type', 'occurred_at', 'data'])
+    .where('id', 'in', [...new Set(claimed.map((row) => row.notification_id))])
+    .execute();
+  const byId = new Map(notifications.map((row) => [row.id, row]));
+  return claimed.flatMap((row) => {
+    const notification = byId.get(row.notification_id);
+    if (!notification) return [];
+    return [
+      {
+        deliveryId: Number(row.id),
+        claimToken,
+        receiver: row.receiver,
+        recipient: row.recipient,
+        attempt: row.attempts,
+        notification: { id: notification.id, type: notification.type, occurredAt: notification.occurred_at, data: JSON.parse(notification.data) as unknown },
+      },
+    ];
+  });
+}
+
 export const outbox: OutboxStore = {
   async enqueue(db, drafts, receivers, nowMs) {
     if (drafts.length === 0) return [];
@@ -194,27 +228,7 @@ export const outbox: OutboxStore = {
         .returning(['id', 'receiver', 'recipient', 'attempts', 'notification_id'])
         .execute();
     });
-    if (claimed.length === 0) return [];
-    const notifications = await db
-      .selectFrom('notifications')
-      .select(['id', 'type', 'occurred_at', 'data'])
-      .where('id', 'in', [...new Set(claimed.map((row) => row.notification_id))])
-      .execute();
-    const byId = new Map(notifications.map((row) => [row.id, row]));
-    return claimed.flatMap((row) => {
-      const notification = byId.get(row.notification_id);
-      if (!notification) return [];
-      return [
-        {
-          deliveryId: Number(row.id),
-          claimToken,
-          receiver: row.receiver,
-          recipient: row.recipient,
-          attempt: row.attempts,
-          notification: { id: notification.id, type: notification.type, occurredAt: notification.occurred_at, data: JSON.parse(notification.data) as unknown },
-        },
-      ];
-    });
+    return claimedWithNotifications(db, claimed, claimToken);
   },
 
   async renewClaims(db, claimToken, untilMs) {
