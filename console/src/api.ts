@@ -36,12 +36,20 @@ export function whenSignedOut(handler: () => void): void {
   onSignedOut = handler;
 }
 
-export async function request<T>(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<T> {
+/** A body with the ETag its response carried (a record's version: send it back in If-Match). */
+export interface Tagged<T> {
+  body: T;
+  etag: string | null;
+}
+
+/** One request, answering the parsed body and the response's ETag; a non-2xx answer throws ApiError. */
+export async function requestTagged<T>(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<Tagged<T>> {
   const headers: Record<string, string> = { accept: 'application/json', ...extraHeaders };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET' && csrfToken !== null) headers['x-csrf-token'] = csrfToken;
   const response = await fetch(path, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
-  if (response.status === 204) return undefined as T;
+  const etag = response.headers.get('etag');
+  if (response.status === 204) return { body: undefined as T, etag };
   const text = await response.text();
   const parsed: unknown = text === '' ? undefined : JSON.parse(text);
   if (!response.ok) {
@@ -52,7 +60,11 @@ export async function request<T>(method: string, path: string, body?: unknown, e
     }
     throw new ApiError(response.status, error?.code ?? 'http_error', error?.message ?? `${method} ${path} answered ${response.status}`);
   }
-  return parsed as T;
+  return { body: parsed as T, etag };
+}
+
+export async function request<T>(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<T> {
+  return (await requestTagged<T>(method, path, body, extraHeaders)).body;
 }
 
 export const get = <T>(path: string) => request<T>('GET', path);

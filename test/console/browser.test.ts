@@ -231,6 +231,25 @@ describeEachStore('console in a real browser', (store, dialect) => {
       await shoot('08b-events-refusal-stands');
     });
 
+    it('re-processes an event and says what happened, also when its outcome stays the same', async () => {
+      // A comment action collab-host does not know: kept as unprocessed, and re-processing cannot change that.
+      const body = { kind: 'comment', type: 'comment', action: 'resolve', fileId: 'plan-2024q3', userId: 'zhangsan', comment: { guid: 'c-resolve', content: '已解决' } };
+      const pushed = await app.inject({ method: 'POST', url: '/events', headers: { 'content-type': 'application/json', 'x-platform-sdk-event': 'Comment', 'x-platform-token': tokenFor('zhangsan', config) }, payload: body });
+      expect(pushed.statusCode).toBe(200);
+      const admin = { authorization: `Bearer ${KEY}` };
+      await expect.poll(async () => ((await app.inject({ method: 'GET', url: '/api/events?outcome=unprocessed', headers: admin })).json() as { items: unknown[] }).items.length).toBe(1);
+
+      await goTo('Events');
+      await page.getByLabel('outcome').selectOption('unprocessed');
+      await page.getByRole('button', { name: 'Apply' }).click();
+      await expect.poll(() => page.locator('table.results tbody tr').count()).toBe(1);
+      await page.locator('table.results tbody tr').first().click();
+      await page.getByRole('button', { name: /Re-process/ }).click();
+      await expect(page.getByRole('status').textContent()).resolves.toBe('Re-processed: still unprocessed.');
+      expect(await page.locator('table.results tbody tr').first().locator('.badge').textContent()).toBe('unprocessed');
+      await shoot('08c-events-reprocessed');
+    });
+
     it('shows late and upcoming reminders and who has a file open', async () => {
       await goTo('Reminders & presence', 'Reminders and presence');
       const late = page.locator('.panel', { hasText: 'Late (1)' });
@@ -413,12 +432,84 @@ describeEachStore('console in a real browser', (store, dialect) => {
       await expect.poll(async () => (await firstCreator.textContent())?.trim() ?? '').toMatch(/^\S.* \S+$/);
     });
 
+    it('edits a user with If-Match: a change made meanwhile is not overwritten, the operator is told and can reload', async () => {
+      const admin = { authorization: `Bearer ${KEY}` };
+      const stored = async () => (await app.inject({ method: 'GET', url: '/api/users/zhangsan', headers: admin })).json() as Record<string, unknown>;
+      const before = await stored();
+      await goTo('Directory');
+      await page.getByRole('tab', { name: 'users' }).click();
+      await page.getByLabel('Search the directory').fill('zs');
+      await page.getByRole('button', { name: 'Edit 张三' }).click();
+      const editor = page.locator('.panel', { has: page.getByRole('heading', { name: 'Edit user 张三' }) });
+      await editor.getByLabel('e-mail').fill('zhangsan@new.example');
+      await editor.getByRole('button', { name: 'Save' }).click();
+      await expect(editor.getByRole('status').textContent()).resolves.toBe('Saved.');
+      expect(await stored()).toMatchObject({ name: '张三', email: 'zhangsan@new.example' });
+
+      // Behind the console's back, another administrator renames 张三 through the API.
+      const meanwhile = await stored();
+      expect((await app.inject({ method: 'PUT', url: '/api/users/zhangsan', headers: admin, payload: { ...meanwhile, name: '张三 (HR)' } })).statusCode).toBe(200);
+      await editor.getByLabel('active').uncheck();
+      await editor.getByRole('button', { name: 'Save' }).click();
+      await expect(editor.getByRole('alert').textContent()).resolves.toContain('Someone else changed this user 张三 after you opened it');
+      // Nothing of theirs was overwritten, and the deactivation was not written over it.
+      expect(await stored()).toEqual({ ...meanwhile, name: '张三 (HR)' });
+      await shoot('12-directory-edit-conflict');
+      await editor.getByRole('button', { name: 'Reload their version' }).click();
+      await expect.poll(() => editor.getByLabel('name', { exact: true }).inputValue()).toBe('张三 (HR)');
+      expect(await editor.getByLabel('active').isChecked()).toBe(true);
+      expect(await editor.getByRole('alert').count()).toBe(0);
+
+      // Saving after the reload works: 张三 gets their name and e-mail back.
+      await editor.getByLabel('name', { exact: true }).fill(String(before.name));
+      await editor.getByLabel('e-mail').fill(typeof before.email === 'string' ? before.email : '');
+      await editor.getByRole('button', { name: 'Save' }).click();
+      await expect(editor.getByRole('status').textContent()).resolves.toBe('Saved.');
+      expect(await stored()).toMatchObject({ name: before.name, email: before.email });
+      await editor.getByRole('button', { name: 'Close' }).click();
+    });
+
     it('signs out: the sign-in form is back and the old session no longer opens /api', async () => {
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.getByLabel('Admin key').waitFor();
       expect(await page.context().cookies()).toEqual([]);
       const status = await page.evaluate(() => fetch('/api/events').then((response) => response.status));
       expect(status).toBe(401);
+    });
+
+    it('without a platform: no 401 or 503 in the browser console on any page, and the seat tasks say why none are queued', async () => {
+      const bare = await buildApp({ config: makeTestConfig({ adminApiKey: KEY }), store: store(), logger: false, consoleDir });
+      const context = await browser.newContext({ viewport: { width: 1366, height: 768 }, locale: 'zh-CN' });
+      try {
+        await bare.listen({ port: 0, host: '127.0.0.1' });
+        const address = bare.server.address();
+        const other = await context.newPage();
+        const errors: string[] = [];
+        other.on('console', (message) => {
+          if (message.type() === 'error') errors.push(message.text());
+        });
+        other.on('pageerror', (error) => errors.push(error.message));
+        await other.goto(`http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/console/`);
+        await other.getByLabel('Admin key').fill(KEY);
+        await other.getByRole('button', { name: 'Sign in' }).click();
+        await other.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+        for (const title of ['Directory', 'Explain access', 'Events', 'Notifications', 'Channels', 'Reminders & presence', 'Sync and seats']) {
+          await other.getByRole('navigation').getByRole('link', { name: title }).click();
+          await other.getByRole('heading', { level: 1 }).waitFor();
+          await other.waitForLoadState('networkidle');
+        }
+        const licence = other.locator('.panel', { has: other.getByRole('heading', { name: /^Licence/ }) });
+        await expect(licence.locator('p.muted').textContent()).resolves.toContain('PLATFORM_API_URL is not set');
+        const tasks = other.locator('.panel', { has: other.locator('table.seat-tasks') });
+        expect(await tasks.locator('p.no-platform').textContent()).toContain('directory changes queue no seat tasks');
+        // Bob's tasks of the earlier test were queued with a platform: still listed, with the reason they wait.
+        await expect.poll(() => tasks.locator('tbody tr').count()).toBeGreaterThan(0);
+        await other.screenshot({ path: join(shots, '13-sync-without-platform.png'), fullPage: true });
+        expect(errors).toEqual([]);
+      } finally {
+        await context.close();
+        await bare.close();
+      }
     });
   });
 });

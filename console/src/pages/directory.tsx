@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import { get, query } from '../api.js';
 import { Badge, LoadState, Panel, useDebounced, useLoad } from '../components/common.js';
 import { Grants } from '../components/grants.js';
+import { RecordEditor, type EditableField } from '../components/record-editor.js';
 import { UserName } from '../components/user-name.js';
 import type { DepartmentItem, DirectorySummary, FileItem, NamedNode, SearchResult, UserItem } from '../types.js';
 
@@ -14,6 +15,7 @@ export function Directory() {
   const summary = useLoad(() => get<DirectorySummary>('/api/directory/summary'), []);
   const [tab, setTab] = useState<Tab>('users');
   const [text, setText] = useState('');
+  const [editing, setEditing] = useState<{ tab: Tab; item: NamedNode } | null>(null);
   const keyword = useDebounced(text);
   // The answer keeps the tab it was asked for: while another tab loads, the old rows keep their own shape.
   const found = useLoad(
@@ -23,6 +25,19 @@ export function Directory() {
   return (
     <div class="page">
       <h1>Directory</h1>
+      {editing !== null && (
+        <RecordEditor
+          key={`${editing.tab}/${editing.item.id}`}
+          path={`/api/${editing.tab}/${encodeURIComponent(editing.item.id)}`}
+          label={`${LABELS[editing.tab]} ${editing.item.name}`}
+          fields={EDITABLE[editing.tab]}
+          onSaved={() => {
+            found.reload();
+            summary.reload();
+          }}
+          onClose={() => setEditing(null)}
+        />
+      )}
       <div class="columns">
         <Panel title="Department tree">
           <LoadState loaded={summary}>{() => <Tree summary={summary.data!} />}</LoadState>
@@ -52,7 +67,7 @@ export function Directory() {
                     {result.items.length < result.count ? `, the best ${result.items.length} shown` : ''}
                     {result.truncated ? ' (only the first candidates by name were ranked: type more)' : ''}
                   </p>
-                  <Results tab={found.data!.tab} items={result.items} />
+                  <Results tab={found.data!.tab} items={result.items} onEdit={(item) => setEditing({ tab: found.data!.tab, item })} />
                 </>
               );
             }}
@@ -74,16 +89,16 @@ function Table<T extends NamedNode>({ items, columns }: { items: T[]; columns: A
     <table class="results">
       <thead>
         <tr>
-          {columns.map((column) => (
-            <th key={column.title}>{column.title}</th>
+          {columns.map((column, index) => (
+            <th key={index}>{column.title}</th>
           ))}
         </tr>
       </thead>
       <tbody>
         {items.map((item) => (
           <tr key={item.id}>
-            {columns.map((column) => (
-              <td key={column.title}>{column.cell(item)}</td>
+            {columns.map((column, index) => (
+              <td key={index}>{column.cell(item)}</td>
             ))}
           </tr>
         ))}
@@ -122,11 +137,33 @@ const DEPARTMENT_COLUMNS: Array<Column<DepartmentItem>> = [
 ];
 const TEAM_COLUMNS: Array<Column<NamedNode>> = [{ title: 'name', cell: (team) => team.name }, idColumn()];
 
-function Results({ tab, items }: { tab: Tab; items: NamedNode[] }) {
-  if (tab === 'users') return <Table items={items as UserItem[]} columns={USER_COLUMNS} />;
-  if (tab === 'files') return <Table items={items as FileItem[]} columns={FILE_COLUMNS} />;
-  if (tab === 'departments') return <Table items={items as DepartmentItem[]} columns={DEPARTMENT_COLUMNS} />;
-  return <Table items={items} columns={TEAM_COLUMNS} />;
+/** What the console edits of each record (the rest is sent back as read), and the record's name. */
+const EDITABLE: Record<Tab, EditableField[]> = {
+  users: [
+    { key: 'name', label: 'name', kind: 'text' },
+    { key: 'email', label: 'e-mail', kind: 'text', optional: true },
+    { key: 'active', label: 'active', kind: 'boolean' },
+  ],
+  departments: [{ key: 'name', label: 'name', kind: 'text' }],
+  files: [{ key: 'name', label: 'name', kind: 'text' }],
+  teams: [{ key: 'name', label: 'name', kind: 'text' }],
+};
+const LABELS: Record<Tab, string> = { users: 'user', departments: 'department', files: 'file', teams: 'team' };
+
+const editColumn = <T extends NamedNode>(onEdit: (item: NamedNode) => void): Column<T> => ({
+  title: '',
+  cell: (item) => (
+    <button type="button" class="quiet" aria-label={`Edit ${item.name}`} onClick={() => onEdit(item)}>
+      edit
+    </button>
+  ),
+});
+
+function Results({ tab, items, onEdit }: { tab: Tab; items: NamedNode[]; onEdit: (item: NamedNode) => void }) {
+  if (tab === 'users') return <Table items={items as UserItem[]} columns={[...USER_COLUMNS, editColumn(onEdit)]} />;
+  if (tab === 'files') return <Table items={items as FileItem[]} columns={[...FILE_COLUMNS, editColumn(onEdit)]} />;
+  if (tab === 'departments') return <Table items={items as DepartmentItem[]} columns={[...DEPARTMENT_COLUMNS, editColumn(onEdit)]} />;
+  return <Table items={items} columns={[...TEAM_COLUMNS, editColumn(onEdit)]} />;
 }
 
 function Tree({ summary }: { summary: DirectorySummary }) {

@@ -247,7 +247,13 @@ function SeatTasks() {
           Refresh
         </button>
       </div>
-      <p class="muted">Deactivating or removing a user queues a seat deactivation, re-activating queues an activation. A failed call is retried with backoff until it succeeds.</p>
+      {platformConfigured() ? (
+        <p class="muted">Deactivating or removing a user queues a seat deactivation, re-activating queues an activation. A failed call is retried with backoff until it succeeds.</p>
+      ) : (
+        <p class="muted no-platform">
+          PLATFORM_API_URL is not set: directory changes queue no seat tasks, and none is sent. Any listed here were queued while a platform was configured; they wait until it is set again.
+        </p>
+      )}
       {tasks.error !== null && <p class="error">{tasks.error}</p>}
       <table class="seat-tasks">
         <thead>
