@@ -141,6 +141,13 @@ describeEachStore('console in a real browser', (store, dialect) => {
       expect(await stat('late \\(due, not yet fired\\)').textContent()).toBe('1');
       expect(await stat('upcoming').textContent()).toBe('1');
       expect(await page.locator('.chart rect.bar').count()).toBe(60);
+      // The chart fills its card's width (inside the card's 16 px padding), at this width and on a laptop's.
+      const chartFill = async () => {
+        const chart = await page.locator('.chart svg').boundingBox();
+        const card = await page.locator('.panel', { has: page.locator('.chart') }).boundingBox();
+        return Math.round(chart!.width - (card!.width - 2 * 16 - 2));
+      };
+      expect(await chartFill()).toBe(0);
       expect(await stat('/readyz').textContent()).toBe('ready');
       expect(await stat('refused').textContent()).toBe('1');
       expect(await stat('waiting for effects').textContent()).toBe('0');
@@ -397,6 +404,11 @@ describeEachStore('console in a real browser', (store, dialect) => {
           if (title === 'Events') {
             await page.locator('table.results tbody tr').first().click();
           }
+          if (title === 'Overview') {
+            const chart = await page.locator('.chart svg').boundingBox();
+            const card = await page.locator('.panel', { has: page.locator('.chart') }).boundingBox();
+            if (Math.round(chart!.width) !== Math.round(card!.width - 2 * 16 - 2)) overflowing.push(`Overview: the chart is ${chart!.width} px wide in a ${card!.width} px card`);
+          }
           const found = await page.evaluate(() => {
             const doc = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number }; querySelectorAll: (s: string) => ArrayLike<{ scrollWidth: number; clientWidth: number; className: string; querySelector: (s: string) => { textContent: string | null } | null }> } }).document;
             const problems: string[] = [];
@@ -429,7 +441,10 @@ describeEachStore('console in a real browser', (store, dialect) => {
       await page.getByLabel('Search the directory').fill('jdjh');
       await page.locator('table.results tbody tr').first().getByText('2024 Q3 季度计划').waitFor();
       const firstCreator = page.locator('table.results tbody tr').first().locator('td').nth(3);
-      await expect.poll(async () => (await firstCreator.textContent())?.trim() ?? '').toMatch(/^\S.* \S+$/);
+      const file = (await app.inject({ method: 'GET', url: '/api/files/plan-2024q3', headers: { authorization: `Bearer ${KEY}` } })).json() as { creatorId: string };
+      const creator = (await app.inject({ method: 'GET', url: `/api/users/${file.creatorId}`, headers: { authorization: `Bearer ${KEY}` } })).json() as { name: string };
+      // The creator's name, the id beside it in grey.
+      await expect.poll(async () => (await firstCreator.textContent())?.trim() ?? '').toBe(`${creator.name} ${file.creatorId}`);
     });
 
     it('edits a user with If-Match: a change made meanwhile is not overwritten, the operator is told and can reload', async () => {
