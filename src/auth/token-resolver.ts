@@ -7,18 +7,19 @@ import { verifyUserToken, type UserTokenResult } from './user-token.js';
  */
 export type TokenResolver = (token: string) => UserTokenResult | Promise<UserTokenResult>;
 
-/** How many verified tokens the default resolver remembers. */
-const VERIFIED_TOKEN_CACHE_SIZE = 10_000;
+/** How many verified tokens the default resolver remembers (about 2 MB of tokens and ids at most). */
+export const VERIFIED_TOKEN_CACHE_SIZE = 10_000;
 
 /**
  * collab-host's own tokens. The platform sends the same token with every callback of an open document, so
  * verified tokens are remembered (bounded LRU keyed by the whole token): a hit skips the HMAC and JSON
  * decoding but still checks the expiry. Refusals are not remembered. A token's claims never change, so the
- * cache cannot go stale; whether its user still exists is checked on every request by the guard. During a
+ * cache cannot go stale; whether its user still exists and is active is checked on every request by the guard
+ * (src/auth/user-auth.ts), so a deactivated or removed user's remembered token is refused at once. During a
  * key rotation `secrets` holds the current key and the previous one: a restart without the previous key
  * empties the cache, so its tokens stop working then.
  */
-export function defaultTokenResolver(secrets: string | readonly (string | undefined)[], now: () => number = Date.now): TokenResolver {
+export function defaultTokenResolver(secrets: string | readonly (string | undefined)[], now: () => number = Date.now, maxEntries = VERIFIED_TOKEN_CACHE_SIZE): TokenResolver {
   const verified = new Map<string, { userId: string; expiresAt: number }>();
   return async (token) => {
     const hit = verified.get(token);
@@ -32,7 +33,8 @@ export function defaultTokenResolver(secrets: string | readonly (string | undefi
     }
     const result = await verifyUserToken(token, secrets, now());
     if (result.ok) {
-      if (verified.size >= VERIFIED_TOKEN_CACHE_SIZE) verified.delete(verified.keys().next().value as string);
+      while (verified.size >= maxEntries && verified.size > 0) verified.delete(verified.keys().next().value as string);
+      if (maxEntries < 1) return result;
       verified.set(token, { userId: result.userId, expiresAt: result.expiresAt });
     }
     return result;
