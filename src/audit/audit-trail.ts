@@ -20,15 +20,38 @@ export interface AuditTrailOptions {
   /** Rows one flush statement writes at most. */
   batchSize?: number;
   flushMs?: number;
+  /**
+   * Identical access decisions (same user, file, credential and permissions) within this window of the
+   * first are one entry with a count (`details.count`, `details.lastAt`); 0 records each one.
+   */
+  coalesceMs?: number;
 }
+
+/** How long identical access decisions are gathered into one entry by default. */
+export const AUDIT_COALESCE_MS = 60_000;
 
 /** Counters of this process since it started (metrics). */
 export interface AuditCounts {
   recorded: number;
+  /** Access decisions counted into an entry already open instead of making one. */
+  coalesced: number;
   written: number;
   dropped: number;
   buffered: number;
 }
+
+/** An access entry gathering identical decisions until its window ends. */
+interface OpenAccess {
+  record: AuditRecord;
+  until: number;
+  count: number;
+  lastAt: number;
+  /** The routes that asked, in order (at most MAX_ACTIONS). */
+  actions: string[];
+}
+
+/** Distinct routes an access entry names at most. */
+const MAX_ACTIONS = 10;
 
 /** The names of the permissions granted, in a fixed order: what an access decision records. */
 export function grantedPermissions(permissions: Permissions): string[] {
@@ -39,19 +62,23 @@ export function grantedPermissions(permissions: Permissions): string[] {
 /**
  * The audit trail's writer for the request path. Access decisions are made on every document open: each
  * is put in a bounded in-memory buffer and written in batches (every `flushMs`, when a batch fills, and
- * on close), never a statement per request. Entries still buffered when the process dies are lost; a full
+ * on close), never a statement per request. Identical access decisions within `coalesceMs` of the first
+ * are one entry with a count, written when that window ends. Entries still buffered when the process dies are lost; a full
  * buffer (the database away for long) drops new entries and counts them.
  */
 export class AuditTrail {
   private buffer: AuditRecord[] = [];
+  /** Access entries still gathering, by decision, in the order they opened (so also by window end). */
+  private readonly open = new Map<string, OpenAccess>();
   private task: PollingTask | undefined;
   private readonly now: () => number;
   private readonly log: TaskLog;
   private readonly maxBuffered: number;
   private readonly batchSize: number;
   private readonly flushMs: number;
+  private readonly coalesceMs: number;
   private warnedFull = false;
-  readonly counts: Omit<AuditCounts, 'buffered'> = { recorded: 0, written: 0, dropped: 0 };
+  readonly counts: Omit<AuditCounts, 'buffered'> = { recorded: 0, coalesced: 0, written: 0, dropped: 0 };
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -62,10 +89,24 @@ export class AuditTrail {
     this.maxBuffered = options.maxBuffered ?? 10_000;
     this.batchSize = options.batchSize ?? 500;
     this.flushMs = options.flushMs ?? 1000;
+    this.coalesceMs = options.coalesceMs ?? AUDIT_COALESCE_MS;
   }
 
   record(entry: AuditEntry): void {
-    if (this.buffer.length >= this.maxBuffered) {
+    const now = this.now();
+    const key = entry.kind === 'file_access' && this.coalesceMs > 0 ? JSON.stringify([entry.actorId, entry.credential, entry.fileId, entry.permissions]) : undefined;
+    if (key !== undefined) {
+      const gathering = this.open.get(key);
+      if (gathering !== undefined && now < gathering.until) {
+        gathering.count += 1;
+        gathering.lastAt = now;
+        if (gathering.actions.length < MAX_ACTIONS && !gathering.actions.includes(entry.action)) gathering.actions.push(entry.action);
+        this.counts.coalesced += 1;
+        return;
+      }
+      if (gathering !== undefined) this.release(key, gathering);
+    }
+    if (this.buffer.length + this.open.size >= this.maxBuffered) {
       this.counts.dropped += 1;
       if (!this.warnedFull) this.log.warn({ maxBuffered: this.maxBuffered }, 'audit buffer full: entries are dropped until the database takes them');
       this.warnedFull = true;
@@ -73,8 +114,26 @@ export class AuditTrail {
       return;
     }
     this.counts.recorded += 1;
-    this.buffer.push({ ...entry, at: formatTime(this.now()) });
+    const record = { ...entry, at: formatTime(now) };
+    if (key !== undefined) this.open.set(key, { record, until: now + this.coalesceMs, count: 1, lastAt: now, actions: [entry.action] });
+    else this.buffer.push(record);
     if (this.buffer.length >= this.batchSize) this.task?.wake();
+  }
+
+  /** Moves access entries whose window has ended (all of them: `everything`) to the buffer. */
+  private releaseEnded(everything: boolean): void {
+    const now = this.now();
+    for (const [key, gathering] of this.open) {
+      if (!everything && now < gathering.until) break;
+      this.release(key, gathering);
+    }
+  }
+
+  private release(key: string, gathering: OpenAccess): void {
+    this.open.delete(key);
+    const { record, count, lastAt, actions } = gathering;
+    if (count === 1) this.buffer.push(record);
+    else this.buffer.push({ ...record, details: { ...record.details, count, lastAt: formatTime(lastAt), ...(actions.length > 1 ? { actions } : {}) } });
   }
 
   /** Starts the periodic flush (the app does on ready). */
@@ -83,8 +142,9 @@ export class AuditTrail {
     return this;
   }
 
-  /** Writes everything buffered now (tests; shutdown). */
+  /** Writes everything buffered now, access entries still gathering included (tests; shutdown). */
   async flush(): Promise<void> {
+    this.releaseEnded(true);
     while (await this.writeBatch());
   }
 
@@ -95,20 +155,23 @@ export class AuditTrail {
     await this.flush();
   }
 
+  /** Entries not written yet: buffered, and access entries still gathering. */
   buffered(): number {
-    return this.buffer.length;
+    return this.buffer.length + this.open.size;
   }
 
-  /** One batch to the store; true when more is waiting. A failed write puts its batch back. */
+  /** One batch to the store (access entries whose window ended first); true when more is waiting. A failed write puts its batch back. */
   private async writeBatch(): Promise<boolean> {
+    this.releaseEnded(false);
     if (this.buffer.length === 0) return false;
     const batch = this.buffer.splice(0, this.batchSize);
     try {
       await auditLog.append(this.db, batch);
     } catch (error) {
       const kept = [...batch, ...this.buffer];
-      this.counts.dropped += Math.max(0, kept.length - this.maxBuffered);
-      this.buffer = kept.slice(0, this.maxBuffered);
+      const room = Math.max(0, this.maxBuffered - this.open.size);
+      this.counts.dropped += Math.max(0, kept.length - room);
+      this.buffer = kept.slice(0, room);
       throw error;
     }
     this.counts.written += batch.length;

@@ -97,6 +97,52 @@ describeEachStore('audit trail', (store) => {
     expect(second.nextCursor).toBeNull();
   });
 
+  it('records identical access decisions within a minute once, with their count; another user or the next minute is its own entry', async () => {
+    const open = (url: string, user: string) => app.inject({ method: 'GET', url, headers: asUser(user) });
+    for (let i = 0; i < 3; i += 1) expect((await open('/files/plan', 'zhang')).statusCode).toBe(200);
+    expect((await open('/files/plan/collaborators', 'zhang')).statusCode).toBe(200);
+    expect((await open('/files/plan', 'lilei')).statusCode).toBe(200);
+    now = T0 + 59_000;
+    expect((await open('/files/plan', 'zhang')).statusCode).toBe(200);
+    // Five decisions, two entries so far.
+    expect(audit.buffered()).toBe(2);
+    now = T0 + 60_000;
+    expect((await open('/files/plan', 'zhang')).statusCode).toBe(200);
+    await audit.flush();
+    expect((await list('?kind=file_access')).items).toEqual([
+      {
+        id: expect.any(Number),
+        at: '2026-03-01T09:00:00Z',
+        kind: 'file_access',
+        actorId: 'zhang',
+        credential: 'user_token',
+        fileId: 'plan',
+        action: 'GET /files/:fileId',
+        permissions: ALL,
+        details: { count: 5, lastAt: '2026-03-01T09:00:59Z', actions: ['GET /files/:fileId', 'GET /files/:fileId/collaborators'] },
+      },
+      expect.objectContaining({ at: '2026-03-01T09:00:00Z', actorId: 'lilei', fileId: 'plan', details: null }),
+      expect.objectContaining({ at: '2026-03-01T09:01:00Z', actorId: 'zhang', fileId: 'plan', details: null }),
+    ]);
+  });
+
+  it('records each decision when coalescing is off, and a refused one apart from a granted one', async () => {
+    const each = new AuditTrail(store().db, { now: () => now, coalesceMs: 0 });
+    const decision = { kind: 'file_access', actorId: 'zhang', credential: 'user_token', fileId: 'plan', action: 'GET /files/:fileId', details: null } as const;
+    each.record({ ...decision, permissions: ALL });
+    each.record({ ...decision, permissions: ALL });
+    expect(each.buffered()).toBe(2);
+    await each.close();
+    const gathered = new AuditTrail(store().db, { now: () => now });
+    gathered.record({ ...decision, permissions: ALL });
+    gathered.record({ ...decision, permissions: [] });
+    gathered.record({ ...decision, credential: 'platform_signature', permissions: ALL });
+    gathered.record({ ...decision, permissions: ALL });
+    expect(gathered.buffered()).toBe(3);
+    expect(gathered.counts).toMatchObject({ recorded: 3, coalesced: 1 });
+    await gathered.close();
+  });
+
   it('refuses bad filters with 400 and changes nothing', async () => {
     for (const query of ['?since=yesterday', '?kind=everything', '?limit=0', '?cursor=bogus', '?since=2026-03-02T00:00:00Z&until=2026-03-01T00:00:00Z']) {
       const response = await app.inject({ method: 'GET', url: `/api/audit${query}`, headers: admin });
@@ -122,12 +168,12 @@ describeEachStore('audit trail', (store) => {
 describeEachStore('audit buffer', (store) => {
   it('is bounded: past its size new entries are dropped and counted; a flush writes in batches', async () => {
     const audit = new AuditTrail(store().db, { now: () => T0, maxBuffered: 3, batchSize: 2 });
-    const entry = { kind: 'file_access', actorId: 'u', credential: 'user_token', fileId: 'f', action: 'GET /files/:fileId', permissions: [], details: null } as const;
-    for (let i = 0; i < 5; i += 1) audit.record(entry);
+    const entry = (i: number) => ({ kind: 'file_access', actorId: 'u', credential: 'user_token', fileId: `f${i}`, action: 'GET /files/:fileId', permissions: [], details: null }) as const;
+    for (let i = 0; i < 5; i += 1) audit.record(entry(i));
     expect(audit.buffered()).toBe(3);
-    expect(audit.counts).toEqual({ recorded: 3, written: 0, dropped: 2 });
+    expect(audit.counts).toEqual({ recorded: 3, coalesced: 0, written: 0, dropped: 2 });
     await audit.close();
-    expect(audit.counts).toEqual({ recorded: 3, written: 3, dropped: 2 });
+    expect(audit.counts).toEqual({ recorded: 3, coalesced: 0, written: 3, dropped: 2 });
     expect(await store().db.selectFrom('audit_log').select('id').execute()).toHaveLength(3);
   });
 });

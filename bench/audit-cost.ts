@@ -1,0 +1,74 @@
+/**
+ * What the audit trail costs a document open (issue 21: at most a tenth of it), on SQLite: the mean of
+ * `GET /files/{fileId}` with a user token through app.inject (one process, no network), against the audit's
+ * share of one access decision, buffering and writing included: each decision its own entry
+ * (coalescing off, as before), and identical decisions gathered into one entry per minute (the default).
+ *
+ *   npx tsx bench/audit-cost.ts [--opens 2000]
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { AuditTrail, type AuditEntry } from '../src/audit/audit-trail.js';
+import { buildApp } from '../src/app.js';
+import { mintUserToken } from '../src/auth/user-token.js';
+import { testConfig } from '../src/config.js';
+import { openDatabase, type OpenDatabase } from '../src/store/database.js';
+
+const { values } = parseArgs({ options: { opens: { type: 'string', default: '2000' } } });
+const OPENS = Number(values.opens);
+const KEY = 'bench-admin-key-0123456789';
+const TOKEN_SECRET = 'bench-token-secret-0123456789';
+
+const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
+
+async function documentOpen(store: OpenDatabase): Promise<number> {
+  const config = testConfig({ appId: 'bench', appSecret: 'bench-app-secret-0123456789', tokenSecret: TOKEN_SECRET, adminApiKey: KEY, publicUrl: 'http://bench.test' });
+  const audit = new AuditTrail(store.db);
+  const app = await buildApp({ config, store, logger: false, audit });
+  await app.ready();
+  const admin = { authorization: `Bearer ${KEY}` };
+  await app.inject({ method: 'PUT', url: '/api/teams/t1', headers: admin, payload: { name: 'Bench' } });
+  await app.inject({ method: 'PUT', url: '/api/users/u0', headers: admin, payload: { name: 'User 0', teamId: 't1' } });
+  await app.inject({ method: 'PUT', url: '/api/files/f0', headers: admin, payload: { name: 'File 0', type: 'document', creatorId: 'u0', teamId: 't1', createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z' } });
+  const headers = { 'x-platform-token': mintUserToken('u0', TOKEN_SECRET, 3600) };
+  for (let index = 0; index < 200; index += 1) await app.inject({ method: 'GET', url: '/files/f0', headers });
+  const start = process.hrtime.bigint();
+  for (let index = 0; index < OPENS; index += 1) {
+    const answer = await app.inject({ method: 'GET', url: '/files/f0', headers });
+    if (answer.statusCode !== 200) throw new Error(`GET /files/f0 answered ${answer.statusCode}`);
+  }
+  const mean = ms(start) / OPENS;
+  await app.close();
+  return mean;
+}
+
+/** The audit's share of one decision: `record` for each, then the flush that writes what they left. */
+async function auditShare(store: OpenDatabase, coalesceMs: number): Promise<{ mean: number; rows: number }> {
+  const audit = new AuditTrail(store.db, { coalesceMs, maxBuffered: OPENS * 2 });
+  const decision: AuditEntry = { kind: 'file_access', actorId: 'u0', credential: 'user_token', fileId: 'f0', action: 'GET /files/:fileId', permissions: ['readable'], details: null };
+  const before = Number((await store.db.selectFrom('audit_log').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const start = process.hrtime.bigint();
+  for (let index = 0; index < OPENS; index += 1) audit.record(decision);
+  await audit.close();
+  const mean = ms(start) / OPENS;
+  const after = Number((await store.db.selectFrom('audit_log').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  return { mean, rows: after - before };
+}
+
+const dir = await mkdtemp(join(tmpdir(), 'audit-cost-'));
+try {
+  const store = await openDatabase(`sqlite:${join(dir, 'bench.db')}`);
+  const open = await documentOpen(store);
+  const each = await auditShare(store, 0);
+  const gathered = await auditShare(store, 60_000);
+  const line = (label: string, share: { mean: number; rows: number }) =>
+    `${label}: ${(share.mean * 1000).toFixed(2)} µs a decision (${share.rows} rows for ${OPENS} decisions), ${((share.mean / open) * 100).toFixed(2)}% of a document open`;
+  console.log(`document open (GET /files/{fileId}, app.inject, SQLite): ${open.toFixed(3)} ms`);
+  console.log(line('audit, each decision its own entry', each));
+  console.log(line('audit, identical decisions gathered per minute', gathered));
+  await store.close();
+} finally {
+  await rm(dir, { recursive: true, force: true });
+}
