@@ -451,6 +451,8 @@ describeEachStore('console in a real browser', (store, dialect) => {
       const admin = { authorization: `Bearer ${KEY}` };
       const stored = async () => (await app.inject({ method: 'GET', url: '/api/users/zhangsan', headers: admin })).json() as Record<string, unknown>;
       const before = await stored();
+      // Every page so far showed no error in the browser's console but the wrong key's 401 at sign-in.
+      expect(consoleErrors.splice(0)).toEqual([expect.stringMatching(/status of 401/)]);
       await goTo('Directory');
       await page.getByRole('tab', { name: 'users' }).click();
       await page.getByLabel('Search the directory').fill('zs');
@@ -469,6 +471,7 @@ describeEachStore('console in a real browser', (store, dialect) => {
       await expect(editor.getByRole('alert').textContent()).resolves.toContain('Someone else changed this user 张三 after you opened it');
       // Nothing of theirs was overwritten, and the deactivation was not written over it.
       expect(await stored()).toEqual({ ...meanwhile, name: '张三 (HR)' });
+      expect(consoleErrors.splice(0)).toEqual([expect.stringMatching(/status of 412/)]);
       await shoot('12-directory-edit-conflict');
       await editor.getByRole('button', { name: 'Reload their version' }).click();
       await expect.poll(() => editor.getByLabel('name', { exact: true }).inputValue()).toBe('张三 (HR)');
