@@ -522,6 +522,7 @@ describeEachStore('console in a real browser', (store, dialect) => {
         expect(await tasks.locator('p.no-platform').textContent()).toContain('directory changes queue no seat tasks');
         // Bob's tasks of the earlier test were queued with a platform: still listed, with the reason they wait.
         await expect.poll(() => tasks.locator('tbody tr').count()).toBeGreaterThan(0);
+        expect(await tasks.locator('tbody tr').first().textContent()).toContain('once PLATFORM_API_URL is set');
         await other.screenshot({ path: join(shots, '13-sync-without-platform.png'), fullPage: true });
         expect(errors).toEqual([]);
       } finally {

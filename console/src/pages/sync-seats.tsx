@@ -214,7 +214,7 @@ function Licence() {
       <LoadState loaded={app}>
         {() => {
           const details = app.data;
-          if (!details) return <p class="muted">PLATFORM_API_URL is not set: collab-host does not call the platform, so there is no licence to show and no seat tasks are queued.</p>;
+          if (!details) return <p class="muted">PLATFORM_API_URL is not set: collab-host does not call the platform, so there is no licence to show.</p>;
           const full = details.memberLimit !== undefined && details.activatedUserCount !== undefined && details.activatedUserCount >= details.memberLimit;
           return (
             <div class="stats licence">
@@ -283,7 +283,7 @@ function SeatTasks() {
               </td>
               <td>{task.attempts}</td>
               <td>
-                <Time value={task.status === 'pending' ? task.nextAttemptAt : task.doneAt} />
+                {task.status === 'pending' && !platformConfigured() ? <span class="muted">once PLATFORM_API_URL is set</span> : <Time value={task.status === 'pending' ? task.nextAttemptAt : task.doneAt} />}
               </td>
               <td class="error-text">{task.lastError ?? ''}</td>
               <td>
