@@ -16,6 +16,11 @@ function nameOf(id: string): Promise<string | null> {
   return known;
 }
 
+/** Forgets a user's name (the console just renamed them): the next UserName asks again. */
+export function forgetName(id: string): void {
+  names.delete(id);
+}
+
 /** A user shown by name, the id beside it (just the id while loading, or when the directory has no such user). */
 export function UserName({ id }: { id: string | null }) {
   const [name, setName] = useState<string | null>(null);

@@ -4,7 +4,7 @@ import { get, query } from '../api.js';
 import { Badge, LoadState, Panel, useDebounced, useLoad } from '../components/common.js';
 import { Grants } from '../components/grants.js';
 import { RecordEditor, type EditableField } from '../components/record-editor.js';
-import { UserName } from '../components/user-name.js';
+import { forgetName, UserName } from '../components/user-name.js';
 import type { DepartmentItem, DirectorySummary, FileItem, NamedNode, SearchResult, UserItem } from '../types.js';
 
 type Tab = 'users' | 'departments' | 'files' | 'teams';
@@ -32,6 +32,7 @@ export function Directory() {
           label={`${LABELS[editing.tab]} ${editing.item.name}`}
           fields={EDITABLE[editing.tab]}
           onSaved={() => {
+            if (editing.tab === 'users') forgetName(editing.item.id);
             found.reload();
             summary.reload();
           }}
