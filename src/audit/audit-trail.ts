@@ -40,15 +40,20 @@ export interface AuditCounts {
   buffered: number;
 }
 
-/** An access entry gathering identical decisions until its window ends. */
+/** Identical decisions after a written access entry, gathered until its window ends. */
 interface OpenAccess {
   record: AuditRecord;
   until: number;
+  /** Decisions after the first (0: nothing to write when the window ends). */
   count: number;
+  firstAt: number;
   lastAt: number;
   /** The routes that asked, in order (at most MAX_ACTIONS). */
   actions: string[];
 }
+
+/** Distinct decisions whose repeats are gathered at once, at most. */
+const MAX_GATHERING = 50_000;
 
 /** Distinct routes an access entry names at most. */
 const MAX_ACTIONS = 10;
@@ -62,13 +67,14 @@ export function grantedPermissions(permissions: Permissions): string[] {
 /**
  * The audit trail's writer for the request path. Access decisions are made on every document open: each
  * is put in a bounded in-memory buffer and written in batches (every `flushMs`, when a batch fills, and
- * on close), never a statement per request. Identical access decisions within `coalesceMs` of the first
- * are one entry with a count, written when that window ends. Entries still buffered when the process dies are lost; a full
+ * on close), never a statement per request. The first of identical access decisions is written so at
+ * once; the ones within `coalesceMs` after it are one more entry with their count, written when that
+ * window ends (a kill loses those counts, never the first access). Entries still buffered when the process dies are lost; a full
  * buffer (the database away for long) drops new entries and counts them.
  */
 export class AuditTrail {
   private buffer: AuditRecord[] = [];
-  /** Access entries still gathering, by decision, in the order they opened (so also by window end). */
+  /** Repeats being gathered, by decision, in the order their windows opened (so also by window end). */
   private readonly open = new Map<string, OpenAccess>();
   private task: PollingTask | undefined;
   private readonly now: () => number;
@@ -98,6 +104,7 @@ export class AuditTrail {
     if (key !== undefined) {
       const gathering = this.open.get(key);
       if (gathering !== undefined && now < gathering.until) {
+        if (gathering.count === 0) gathering.firstAt = now;
         gathering.count += 1;
         gathering.lastAt = now;
         if (gathering.actions.length < MAX_ACTIONS && !gathering.actions.includes(entry.action)) gathering.actions.push(entry.action);
@@ -106,7 +113,7 @@ export class AuditTrail {
       }
       if (gathering !== undefined) this.release(key, gathering);
     }
-    if (this.buffer.length + this.open.size >= this.maxBuffered) {
+    if (this.buffer.length >= this.maxBuffered) {
       this.counts.dropped += 1;
       if (!this.warnedFull) this.log.warn({ maxBuffered: this.maxBuffered }, 'audit buffer full: entries are dropped until the database takes them');
       this.warnedFull = true;
@@ -115,8 +122,13 @@ export class AuditTrail {
     }
     this.counts.recorded += 1;
     const record = { ...entry, at: formatTime(now) };
-    if (key !== undefined) this.open.set(key, { record, until: now + this.coalesceMs, count: 1, lastAt: now, actions: [entry.action] });
-    else this.buffer.push(record);
+    this.buffer.push(record);
+    if (key !== undefined) {
+      // Bounded: past MAX_GATHERING distinct decisions, the oldest window ends early (its repeats are written).
+      const oldest = this.open.size >= MAX_GATHERING ? this.open.entries().next().value : undefined;
+      if (oldest !== undefined) this.release(oldest[0], oldest[1]);
+      this.open.set(key, { record, until: now + this.coalesceMs, count: 0, firstAt: now, lastAt: now, actions: [] });
+    }
     if (this.buffer.length >= this.batchSize) this.task?.wake();
   }
 
@@ -131,9 +143,9 @@ export class AuditTrail {
 
   private release(key: string, gathering: OpenAccess): void {
     this.open.delete(key);
-    const { record, count, lastAt, actions } = gathering;
-    if (count === 1) this.buffer.push(record);
-    else this.buffer.push({ ...record, details: { ...record.details, count, lastAt: formatTime(lastAt), ...(actions.length > 1 ? { actions } : {}) } });
+    const { record, count, firstAt, lastAt, actions } = gathering;
+    if (count === 0) return;
+    this.buffer.push({ ...record, at: formatTime(firstAt), action: actions[0] ?? record.action, details: { ...record.details, repeated: count, lastAt: formatTime(lastAt), ...(actions.length > 1 ? { actions } : {}) } });
   }
 
   /** Starts the periodic flush (the app does on ready). */
@@ -142,22 +154,24 @@ export class AuditTrail {
     return this;
   }
 
-  /** Writes everything buffered now, access entries still gathering included (tests; shutdown). */
-  async flush(): Promise<void> {
-    this.releaseEnded(true);
+  /** Writes everything buffered now, with the repeats of windows that have ended (`endWindows`: of every window). */
+  async flush(options: { endWindows?: boolean } = {}): Promise<void> {
+    if (options.endWindows === true) this.releaseEnded(true);
     while (await this.writeBatch());
   }
 
-  /** Stops the periodic flush and writes what is left. */
+  /** Stops the periodic flush and writes what is left, repeats still being gathered included. */
   async close(): Promise<void> {
     await this.task?.stop();
     this.task = undefined;
-    await this.flush();
+    await this.flush({ endWindows: true });
   }
 
-  /** Entries not written yet: buffered, and access entries still gathering. */
+  /** Entries not written yet: buffered, and gathered repeats waiting for their window to end. */
   buffered(): number {
-    return this.buffer.length + this.open.size;
+    let gathered = 0;
+    for (const gathering of this.open.values()) if (gathering.count > 0) gathered += 1;
+    return this.buffer.length + gathered;
   }
 
   /** One batch to the store (access entries whose window ended first); true when more is waiting. A failed write puts its batch back. */
@@ -169,7 +183,7 @@ export class AuditTrail {
       await auditLog.append(this.db, batch);
     } catch (error) {
       const kept = [...batch, ...this.buffer];
-      const room = Math.max(0, this.maxBuffered - this.open.size);
+      const room = this.maxBuffered;
       this.counts.dropped += Math.max(0, kept.length - room);
       this.buffer = kept.slice(0, room);
       throw error;
