@@ -12,7 +12,7 @@ import { openDatabase, type OpenDatabase } from '../../src/store/database.js';
 import { CLI_TOKEN_SECRET, cliEnv, startCli } from '../cli/run-cli.js';
 import { createTestSchema, dialects, postgresUrl } from '../helpers/stores.js';
 import { startSmtpServer } from '../notify/smtp-receiver.js';
-import { APP, mixStep, OTHER, type MixEvent } from './crash-event-mix.js';
+import { APP, MIX_STEPS, mixStep, OTHER, type MixEvent } from './crash-event-mix.js';
 import { seenByMail, seenByWebhookChannel, type Seen } from './crash-deliveries.js';
 import { startReceiver } from './webhook-receiver.js';
 
@@ -31,8 +31,8 @@ import { startReceiver } from './webhook-receiver.js';
 const SEED = 23;
 const KILLS = 5;
 /** Each kill comes after this many more acknowledgements, plus up to KILL_SPREAD (seeded). */
-const KILL_AFTER = 6;
-const KILL_SPREAD = 14;
+const KILL_AFTER = 4;
+const KILL_SPREAD = 10;
 /** A reminder that must fire is due this long after it is sent. */
 const DUE_IN_MS = 1500;
 const ADMIN_KEY = 'crash-admin-key-0123456789';
@@ -98,18 +98,21 @@ async function crashRun(dialect: DialectName, dir: string, cleanups: Array<() =>
   const answers = new Map<string, number>();
   /** Answers no retry can mend (4xx): each is a failure of the test. */
   const refused: string[] = [];
+  /** Requests answered, and connections refused while the service was down (each tried again). */
   let requests = 0;
+  let refusedConnections = 0;
   /** One request to whichever instance is up; its status, 0 when the connection failed (not acknowledged). */
   const send = async (method: string, path: string, headers: Record<string, string>, body: string | Buffer): Promise<number> => {
-    requests += 1;
     try {
       const response = await fetch(`${address}${path}`, { method, headers, body, signal: AbortSignal.timeout(10_000) });
+      requests += 1;
       const text = await response.text();
       const key = `${method} ${path.split('/').slice(0, 3).join('/')}${path.endsWith('/content') ? '/…/content' : ''} ${response.status}`;
       answers.set(key, (answers.get(key) ?? 0) + 1);
       if (response.status >= 400 && response.status < 500) refused.push(`${method} ${path} ${response.status}: ${text.slice(0, 300)}`);
       return response.status;
     } catch {
+      refusedConnections += 1;
       await pause(100); // down: try again a little later
       return 0;
     }
@@ -126,6 +129,8 @@ async function crashRun(dialect: DialectName, dir: string, cleanups: Array<() =>
   const acked = { events: [] as MixEvent[], users: [] as string[], scim: [] as string[], uploads: new Map<string, string>() };
   let stop = false;
   let step = 0;
+  /** The steps of the mix (modulo its length) acknowledged whole. */
+  const stepsDone = new Set<number>();
   let version = 1;
   const loop = (work: () => Promise<void>) => async () => {
     while (!stop) await work();
@@ -140,10 +145,12 @@ async function crashRun(dialect: DialectName, dir: string, cleanups: Array<() =>
   };
   const eventWorker = loop(async () => {
     // A step's events in order, each acknowledged before the next (a reminder is created before it moves).
-    for (const event of mixStep(step++, CLI_TOKEN_SECRET, { dueInMs: DUE_IN_MS, version: version++ })) {
+    const index = step++;
+    for (const event of mixStep(index, CLI_TOKEN_SECRET, { dueInMs: DUE_IN_MS, version: version++ })) {
       if (!(await deliverEvent(event))) return;
       acked.events.push(event);
     }
+    stepsDone.add(index % MIX_STEPS);
   });
   let userIndex = 0;
   let scimIndex = 0;
@@ -194,6 +201,8 @@ async function crashRun(dialect: DialectName, dir: string, cleanups: Array<() =>
     current = await start();
   }
   await untilAcknowledged(KILL_AFTER);
+  // The last instance runs until every step of the mix (each kind and action) was acknowledged once.
+  for (const deadline = Date.now() + 60_000; stepsDone.size < MIX_STEPS && Date.now() < deadline; ) await pause(10);
   stop = true;
   await Promise.all(running);
   const loadDone = Date.now();
@@ -283,6 +292,7 @@ async function crashRun(dialect: DialectName, dir: string, cleanups: Array<() =>
     kills: KILLS,
     seed: SEED,
     requests,
+    refusedConnections,
     acknowledged: answered(),
     events: acked.events.length,
     eventKinds: kinds.size,
