@@ -101,11 +101,14 @@ async function crashRun(dialect: DialectName, dir: string, cleanups: Array<() =>
   /** Requests answered, and connections refused while the service was down (each tried again). */
   let requests = 0;
   let refusedConnections = 0;
+  let answerMs = 0;
   /** One request to whichever instance is up; its status, 0 when the connection failed (not acknowledged). */
   const send = async (method: string, path: string, headers: Record<string, string>, body: string | Buffer): Promise<number> => {
+    const sentAt = Date.now();
     try {
       const response = await fetch(`${address}${path}`, { method, headers, body, signal: AbortSignal.timeout(10_000) });
       requests += 1;
+      answerMs += Date.now() - sentAt;
       const text = await response.text();
       const key = `${method} ${path.split('/').slice(0, 3).join('/')}${path.endsWith('/content') ? '/…/content' : ''} ${response.status}`;
       answers.set(key, (answers.get(key) ?? 0) + 1);
@@ -158,6 +161,7 @@ async function crashRun(dialect: DialectName, dir: string, cleanups: Array<() =>
   const workers = [
     eventWorker,
     eventWorker,
+    eventWorker,
     loop(async () => {
       const id = `crash-u-${userIndex++}`;
       const status = await admin('PUT', `/api/users/${id}`, { name: `Crash ${id}`, email: `${id}@galaxy.example.com`, teamId: 'galaxy', departmentIds: ['rd'] });
@@ -200,6 +204,7 @@ async function crashRun(dialect: DialectName, dir: string, cleanups: Array<() =>
     await exited;
     current = await start();
   }
+  const lastStart = Date.now();
   await untilAcknowledged(KILL_AFTER);
   // The last instance runs until every step of the mix (each kind and action) was acknowledged once.
   for (const deadline = Date.now() + 60_000; stepsDone.size < MIX_STEPS && Date.now() < deadline; ) await pause(10);
@@ -307,7 +312,9 @@ async function crashRun(dialect: DialectName, dir: string, cleanups: Array<() =>
     mailRepeats: seen['crash-mail']!.repeats,
     startsS: starts.map((ms) => +(ms / 1000).toFixed(1)),
     phasesS: phases.map((ms) => +(ms / 1000).toFixed(1)),
+    meanAnswerMs: Math.round(answerMs / Math.max(1, requests)),
     loadS: +((loadDone - began) / 1000).toFixed(1),
+    afterLastStartS: +((loadDone - lastStart) / 1000).toFixed(1),
     drainS: +((drained - loadDone) / 1000).toFixed(1),
     totalS: +((Date.now() - began) / 1000).toFixed(1),
     answers: Object.fromEntries(answers),
