@@ -110,7 +110,9 @@ async function crashRun(dialect: DialectName, dir: string, cleanups: Array<() =>
       requests += 1;
       answerMs += Date.now() - sentAt;
       const text = await response.text();
-      const key = `${method} ${path.split('/').slice(0, 3).join('/')}${path.endsWith('/content') ? '/…/content' : ''} ${response.status}`;
+      // A refusal of ours (overloaded, database unavailable) is named by its code: it was not acknowledged.
+      const code = response.status >= 500 ? ` ${/"code":"([^"]+)"/.exec(text)?.[1] ?? ''}` : '';
+      const key = `${method} ${path.split('/').slice(0, 3).join('/')}${path.endsWith('/content') ? '/…/content' : ''} ${response.status}${code}`;
       answers.set(key, (answers.get(key) ?? 0) + 1);
       if (response.status >= 400 && response.status < 500) refused.push(`${method} ${path} ${response.status}: ${text.slice(0, 300)}`);
       return response.status;
@@ -310,6 +312,7 @@ async function crashRun(dialect: DialectName, dir: string, cleanups: Array<() =>
     chatRepeats: seen['crash-chat']!.repeats,
     mails: smtp.received.length,
     mailRepeats: seen['crash-mail']!.repeats,
+    smtpResets: smtp.errors.length,
     startsS: starts.map((ms) => +(ms / 1000).toFixed(1)),
     phasesS: phases.map((ms) => +(ms / 1000).toFixed(1)),
     meanAnswerMs: Math.round(answerMs / Math.max(1, requests)),
