@@ -56,15 +56,18 @@ export class ChannelDispatcher {
     if (claims.length === 0) return;
     const channels = new Map((await allChannels(this.db, this.config)).map((channel) => [channel.id, channel]));
     const groups = new Map<string, ClaimedDelivery[]>();
+    // A person's mentions go as one message only with a digest window: with none (0) each goes alone, so
+    // its idempotency key is the same on every attempt, also when a crash splits the batch it came in.
+    const digests = this.config.digestWindowMs > 0;
     for (const claim of claims) {
-      const key = claim.recipient !== null && claim.notification.type === 'mention.created' ? `${claim.receiver}\n${claim.recipient}` : `#${claim.deliveryId}`;
+      const key = digests && claim.recipient !== null && claim.notification.type === 'mention.created' ? `${claim.receiver}\n${claim.recipient}` : `#${claim.deliveryId}`;
       groups.set(key, [...(groups.get(key) ?? []), claim]);
     }
     const inBatch = claims.map((claim) => claim.deliveryId);
     await Promise.all(
       [...groups.values()].map(async (group) => {
         const head = group[0]!;
-        if (group.length < DIGEST_LIMIT && head.recipient !== null && head.notification.type === 'mention.created' && this.config.digestWindowMs > 0) {
+        if (digests && group.length < DIGEST_LIMIT && head.recipient !== null && head.notification.type === 'mention.created') {
           const options = { type: 'mention.created', leaseMs: policy.leaseMs, nowMs: this.options.now(), limit: DIGEST_LIMIT - group.length, exclude: inBatch };
           group.push(...(await claimDigestSiblings(this.db, head, options)));
         }

@@ -5,7 +5,8 @@ import { BackupRefused, type BackupManifest } from '../../src/backup/manifest.js
 import { restoreBackup } from '../../src/backup/restore-backup.js';
 import { takeBackup } from '../../src/backup/take-backup.js';
 import { objectKey } from '../../src/storage/object-key.js';
-import { commentCreate, postEvent, tokenHeaders } from '../events/event-fixtures.js';
+import { EVENT_ACTIONS, EVENT_KINDS, eventBody, eventCredential } from '../../src/conformance/event-bodies.js';
+import { commentCreate, postEvent, signedHeaders, tokenHeaders } from '../events/event-fixtures.js';
 import { dialects } from '../helpers/stores.js';
 import { backupApp, fillStore, placeStore, sha256, storeRows, UPLOADED, type PlacedStore } from './backup-fixture.js';
 
@@ -148,16 +149,20 @@ for (const dialect of dialects) {
       }
     });
 
-    it('a backup taken during a burst of events holds every event acknowledged before it began', async () => {
+    it('a backup taken during a burst of events of every kind holds every event acknowledged before it began', async () => {
       const { app } = await backupApp(source);
+      /** The raw bodies acknowledged (200), in order. */
       const acknowledged: string[] = [];
       let sent = 0;
       let stop = false;
       const burst = async () => {
         while (!stop) {
-          const guid = `burst-${sent++}`;
-          const response = await postEvent(app, 'Comment', commentCreate('plan', 'zhang', { guid, content: guid }), tokenHeaders('zhang'));
-          if (response.statusCode === 200) acknowledged.push(guid);
+          const index = sent++;
+          const kind = EVENT_KINDS[index % EVENT_KINDS.length]!;
+          const body = JSON.stringify(eventBody(kind, EVENT_ACTIONS[kind][0]!, { fileId: 'plan', userId: 'zhang', otherUserId: 'lilei', id: `burst-${index}`, appId: 'burst' }));
+          const headers = eventCredential(kind) === 'signature' ? signedHeaders('plan', 'zhang') : tokenHeaders('zhang');
+          const response = await postEvent(app, kind, body, headers);
+          if (response.statusCode === 200) acknowledged.push(body);
         }
       };
       try {
@@ -172,10 +177,10 @@ for (const dialect of dialects) {
         const target = await placeStore(dialect === 'sqlite' && dialects.includes('postgres') ? 'postgres' : dialect);
         try {
           await restoreInto(target, out);
-          const bodies = (await target.store.db.selectFrom('events').select('body').execute()).map((row) => row.body).join('\n');
-          const missing = before.filter((guid) => !bodies.includes(`"${guid}"`));
-          expect(missing).toEqual([]);
+          const bodies = new Set((await target.store.db.selectFrom('events').select('body').execute()).map((row) => row.body));
+          expect(before.filter((body) => !bodies.has(body))).toEqual([]);
           expect(before.length).toBeGreaterThanOrEqual(30);
+          expect(new Set(before.map((body) => (JSON.parse(body) as { kind: string }).kind)).size).toBe(EVENT_KINDS.length);
         } finally {
           await target.close();
         }

@@ -131,3 +131,23 @@ describeEachStore('e-mail notifications over a real SMTP server', (store) => {
     expect(mail.parsed.text).toContain('https://oa.example.com/docs/plan');
   });
 });
+
+describeEachStore('e-mail notifications without a digest window', (store) => {
+  it('sends each mention alone, under its own key, even when several are sent in one batch', async () => {
+    const smtp = await startSmtpServer();
+    const harness = await notifyHarness(store(), { SMTP_URL: smtp.url, MAIL_FROM: 'notify@oa.example.com', NOTIFY_DIGEST_WINDOW: '0' });
+    try {
+      // Both mentions are due at once and taken in one batch: with NOTIFY_DIGEST_WINDOW=0 each is its own
+      // message, so a crash that splits the batch cannot send one under two keys.
+      await harness.comment('zhang', 'plan', '第一处 @李雷', { userIds: ['lilei'] });
+      await harness.comment('zhang', 'plan', '第二处 @李雷', { userIds: ['lilei'] });
+      await harness.deliver();
+      const mails = smtp.to('lilei@example.com');
+      expect(mails.map((mail) => mail.parsed.text?.includes('第一处') !== mail.parsed.text?.includes('第二处'))).toEqual([true, true]);
+      expect(new Set(mails.map((mail) => mail.parsed.headers.get('x-collab-delivery'))).size).toBe(2);
+    } finally {
+      await harness.app.close();
+      await smtp.close();
+    }
+  });
+});

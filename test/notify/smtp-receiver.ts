@@ -52,6 +52,10 @@ export async function startSmtpServer(options: { secure?: boolean; rejectRecipie
       });
     },
   });
+  // A client that dies mid-session (a killed service) resets its connection: the server reports it here
+  // instead of as an unhandled error.
+  const errors: Error[] = [];
+  server.on('error', (error: Error) => errors.push(error));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
   const scheme = options.secure ? 'smtps' : 'smtp';
@@ -59,6 +63,7 @@ export async function startSmtpServer(options: { secure?: boolean; rejectRecipie
     /** The test server's certificate is self-signed: this URL accepts it (a real one would not need to). */
     url: `${scheme}://127.0.0.1:${port}/?tls.rejectUnauthorized=false`,
     received,
+    errors,
     to: (address: string) => received.filter((mail) => mail.to.includes(address)),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
