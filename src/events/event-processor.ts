@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DirectoryService } from '../directory/directory-service.js';
+import { dialectWork } from '../store/dialect-work-for.js';
 import { eventEffects } from '../store/event-effects.js';
 import { eventLog, type FinishedEvent, type LoggedEvent } from '../store/event-log.js';
 import { outbox, type NotificationDraft } from '../store/outbox.js';
@@ -19,6 +20,8 @@ export interface EventProcessorOptions {
   maxFanout: number;
   /** Events per processing transaction. */
   batchSize?: number;
+  /** Batches processed side by side, each on its own share of the files (default: the store's, src/store/dialect-work.ts). */
+  lanes?: number;
   /** How often the log is looked at when nothing woke the processor (events of other instances, restarts). */
   pollMs?: number;
   now?: () => number;
@@ -56,6 +59,7 @@ export class EventProcessor extends PollingWorker {
   private readonly now: () => number;
   private readonly batchSize: number;
   private readonly log: TaskLog;
+  private readonly lanes: number;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -66,11 +70,23 @@ export class EventProcessor extends PollingWorker {
     this.now = options.now ?? Date.now;
     this.batchSize = options.batchSize ?? DEFAULT_BATCH;
     this.log = options.log ?? SILENT_LOG;
+    this.lanes = options.lanes ?? dialectWork(db).lanes;
   }
 
-  /** Processes one batch of pending events; returns how many this processor finished. */
+  /**
+   * Processes one batch of pending events in each lane; returns how many this processor finished. The
+   * files are shared out between lanes (src/store/dialect-work.ts: several on PostgreSQL, where a batch
+   * is mostly waiting for round trips, each of which waits behind the requests being served; one on
+   * SQLite), each lane in a transaction of its own, so a file's events stay in one lane, in log order.
+   */
   async runOnce(): Promise<number> {
-    const candidates = await eventLog.pending(this.db, this.batchSize);
+    const lanes = this.lanes;
+    const counts = await Promise.all(Array.from({ length: lanes }, (_, index) => this.runLane({ index, of: lanes })));
+    return counts.reduce((sum, count) => sum + count, 0);
+  }
+
+  private async runLane(lane: { index: number; of: number }): Promise<number> {
+    const candidates = await eventLog.pending(this.db, this.batchSize, lane);
     if (candidates.length === 0) return 0;
     const reads = new Map<number, ReadEvent>();
     for (const event of candidates) {

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import { formatTime } from '../directory/time.js';
 import { dialectWork } from './dialect-work-for.js';
 import { insertNewTypedRows, storableText, type RowTable } from './row-insert.js';
@@ -89,8 +89,11 @@ export interface EventLogStore {
   append(db: Db, events: readonly NewEvent[]): Promise<Array<number | null>>;
   /** `append` in a transaction of its own that is on disk when the promise settles (the intake's commit). */
   appendDurably(db: Kysely<Database>, events: readonly NewEvent[]): Promise<Array<number | null>>;
-  /** Up to `limit` events waiting for their effects, oldest first. */
-  pending(db: Db, limit: number): Promise<LoggedEvent[]>;
+  /**
+   * Up to `limit` events waiting for their effects, oldest first; with `lane`, only those of the files in
+   * that lane (src/store/dialect-work.ts), without the files another worker is processing right now.
+   */
+  pending(db: Db, limit: number, lane?: { index: number; of: number }): Promise<LoggedEvent[]>;
   /**
    * One processing step, in one transaction: takes the files of `candidates` that no other worker is
    * processing, claims those of the candidates that are still pending (oldest first), lets `apply` derive
@@ -201,8 +204,16 @@ export const eventLog: EventLogStore = {
     });
   },
 
-  async pending(db, limit) {
-    const rows = await db.selectFrom('events').selectAll().where('outcome', '=', 'pending').orderBy('id').limit(limit).execute();
+  async pending(db, limit, lane) {
+    let query = db.selectFrom('events').selectAll().where('outcome', '=', 'pending');
+    if (lane) {
+      const work = dialectWork(db);
+      const key = sql<string>`coalesce(file_id, ${NO_FILE_KEY})`;
+      const inLane = work.keyInLane(key, lane.index, lane.of);
+      // The lane is looked at first: a file of another lane is never probed.
+      query = query.where(inLane ? sql<SqlBool>`CASE WHEN ${inLane} THEN ${work.keyLooksFree(key)} ELSE false END` : work.keyLooksFree(key));
+    }
+    const rows = await query.orderBy('id').limit(limit).execute();
     return rows.map(toLogged);
   },
 
