@@ -122,7 +122,8 @@ export class EventProcessor extends PollingWorker {
 
   private finish(candidates: readonly LoggedEvent[], plans: Map<number, Plan>): Promise<FinishedEvent[]> {
     const nowMs = this.now();
-    return eventLog.finish(this.db, candidates, nowMs, async (trx, claimed) => {
+    const planned = candidates.map((event) => ({ event, ...plans.get(event.id)!.finished }));
+    return eventLog.finish(this.db, planned, nowMs, async (trx, claimed) => {
       const revisions: NonNullable<EventEffects['revision']>[] = [];
       const activity: EventEffects['activity'] = [];
       const notifications: NotificationDraft[] = [];
@@ -146,10 +147,9 @@ export class EventProcessor extends PollingWorker {
       await eventEffects.applyPresence(trx, presence);
       await eventEffects.advanceFileVersions(trx, versions);
       await eventEffects.addRevisions(trx, revisions);
-      await eventEffects.addActivity(trx, activity);
       const routed = this.options.router ? await this.options.router.route(trx, notifications, nowMs) : notifications;
-      await outbox.enqueue(trx, routed, this.options.receivers, nowMs);
-      return claimed.map((event) => ({ id: event.id, ...plans.get(event.id)!.finished }));
+      // The notifications' own activity rows go in with the effects' (one statement).
+      await outbox.enqueue(trx, routed, this.options.receivers, nowMs, activity);
     });
   }
 
@@ -159,9 +159,7 @@ export class EventProcessor extends PollingWorker {
     } catch (error) {
       this.log.error({ err: error, eventId: event.id }, 'event effects could not be applied; the event is kept unprocessed');
       const problem = `its effects could not be applied: ${error instanceof Error ? error.message : String(error)}`;
-      return eventLog.finish(this.db, [event], this.now(), async (_trx, claimed) =>
-        claimed.map((one) => ({ id: one.id, outcome: 'unprocessed', problem: problem.slice(0, MAX_PROBLEM_LENGTH) })),
-      );
+      return eventLog.finish(this.db, [{ event, outcome: 'unprocessed', problem: problem.slice(0, MAX_PROBLEM_LENGTH) }], this.now(), async () => {});
     }
   }
 

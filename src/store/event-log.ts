@@ -95,16 +95,17 @@ export interface EventLogStore {
    */
   pending(db: Db, limit: number, lane?: { index: number; of: number }): Promise<LoggedEvent[]>;
   /**
-   * One processing step, in one transaction: takes the files of `candidates` that no other worker is
-   * processing, claims those of the candidates that are still pending (oldest first), lets `apply` derive
-   * their effects in the same transaction, and records the outcomes it returns. A candidate someone else
-   * finished meanwhile is left out, so no effect is applied twice.
+   * One processing step, in one transaction: takes the files of `planned` that no other worker is
+   * processing, claims those of the events that are still pending (oldest first) writing the outcome each
+   * was planned to end with, and lets `apply` apply their effects in the same transaction (a failure
+   * rolls the outcomes back with the effects). An event someone else finished meanwhile is left out, so no
+   * effect is applied twice. Returns the events claimed, with their outcomes.
    */
   finish(
     db: Kysely<Database>,
-    candidates: readonly LoggedEvent[],
+    planned: ReadonlyArray<{ event: LoggedEvent; outcome: FinishedEvent['outcome']; problem: string | null }>,
     nowMs: number,
-    apply: (trx: Db, claimed: LoggedEvent[]) => Promise<FinishedEvent[]>,
+    apply: (trx: Db, claimed: LoggedEvent[]) => Promise<void>,
   ): Promise<FinishedEvent[]>;
   /** Events oldest first after `filter.after`, by file, kind, received time and outcome. */
   list(db: Db, filter: EventFilter): Promise<EventPage>;
@@ -217,41 +218,39 @@ export const eventLog: EventLogStore = {
     return rows.map(toLogged);
   },
 
-  async finish(db, candidates, nowMs, apply) {
-    if (candidates.length === 0) return [];
+  async finish(db, planned, nowMs, apply) {
+    if (planned.length === 0) return [];
     // Effects can be derived again from the log, so their commit need not wait for the disk.
     return dialectWork(db).transactionWithoutDiskWait(db, async (trx) => {
-      const keys = new Set(candidates.map((event) => event.fileId ?? NO_FILE_KEY));
+      const keys = new Set(planned.map(({ event }) => event.fileId ?? NO_FILE_KEY));
       const locked = await dialectWork(trx).lockKeys(trx, [...keys]);
-      const ours = candidates.filter((event) => locked.has(event.fileId ?? NO_FILE_KEY));
+      const ours = planned.filter(({ event }) => locked.has(event.fileId ?? NO_FILE_KEY));
       if (ours.length === 0) return [];
-      const claimedIds = await trx
-        .updateTable('events')
-        .set({ effects_ms: nowMs })
-        .where(
-          'id',
-          'in',
-          ours.map((event) => event.id),
-        )
-        .where('outcome', '=', 'pending')
-        .returning('id')
-        .execute();
-      const claimed = new Set(claimedIds.map((row) => Number(row.id)));
-      const finished = await apply(
-        trx,
-        ours.filter((event) => claimed.has(event.id)).sort((a, b) => a.id - b.id),
-      );
-      // Most events finish alike (processed, no problem): one statement per distinct outcome.
+      // The claim writes the outcome too: most events finish alike (processed, no problem), so one
+      // statement per distinct outcome, and no second pass over the rows.
       const groups = new Map<string, number[]>();
-      for (const event of finished) {
-        const key = JSON.stringify([event.outcome, event.problem]);
+      for (const { event, outcome, problem } of ours) {
+        const key = JSON.stringify([outcome, problem]);
         groups.set(key, [...(groups.get(key) ?? []), event.id]);
       }
+      const finished: FinishedEvent[] = [];
       for (const [key, ids] of groups) {
-        const [outcome, problem] = JSON.parse(key) as [EventOutcome, string | null];
-        await trx.updateTable('events').set({ outcome, problem: storableText(problem) }).where('id', 'in', ids).execute();
+        const [outcome, problem] = JSON.parse(key) as [FinishedEvent['outcome'], string | null];
+        const claimed = await trx
+          .updateTable('events')
+          .set({ effects_ms: nowMs, outcome, problem: storableText(problem) })
+          .where('id', 'in', ids)
+          .where('outcome', '=', 'pending')
+          .returning('id')
+          .execute();
+        for (const row of claimed) finished.push({ id: Number(row.id), outcome, problem });
       }
-      return finished;
+      const claimedIds = new Set(finished.map((event) => event.id));
+      await apply(
+        trx,
+        ours.flatMap(({ event }) => (claimedIds.has(event.id) ? [event] : [])).sort((a, b) => a.id - b.id),
+      );
+      return finished.sort((a, b) => a.id - b.id);
     });
   },
 
