@@ -12,7 +12,6 @@ import { parseArgs } from 'node:util';
 import { DirectoryService } from '../src/directory/directory-service.js';
 import { ModelDirectory } from '../src/directory/read-model/model-directory.js';
 import { EventProcessor } from '../src/events/event-processor.js';
-import { dialectWork } from '../src/store/dialect-work-for.js';
 import { openDatabase } from '../src/store/database.js';
 import { eventLog, type NewEvent } from '../src/store/event-log.js';
 import { StoreModelSource } from '../src/store/read-model/store-model-source.js';
@@ -62,7 +61,7 @@ function backlog(round: string): NewEvent[] {
 const model = new StoreModelSource(store);
 await model.loaded;
 const directory = new DirectoryService(new ModelDirectory(model, SqlDirectory.over(store)), { watermarkTemplate: [] });
-const storeLanes = dialectWork(store.db).lanes;
+const storeLanes = eventLog.lanes(store.db);
 try {
   for (let round = 0; round < ROUNDS; round += 1) {
     for (const lanes of [...new Set([1, storeLanes])]) {

@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
 import type { DirectoryService } from '../directory/directory-service.js';
-import { dialectWork } from '../store/dialect-work-for.js';
 import { eventEffects } from '../store/event-effects.js';
 import { eventLog, type FinishedEvent, type LoggedEvent } from '../store/event-log.js';
 import { outbox, type NotificationDraft } from '../store/outbox.js';
@@ -70,7 +69,7 @@ export class EventProcessor extends PollingWorker {
     this.now = options.now ?? Date.now;
     this.batchSize = options.batchSize ?? DEFAULT_BATCH;
     this.log = options.log ?? SILENT_LOG;
-    this.lanes = options.lanes ?? dialectWork(db).lanes;
+    this.lanes = options.lanes ?? eventLog.lanes(db);
   }
 
   /**

@@ -107,6 +107,8 @@ export interface EventLogStore {
     nowMs: number,
     apply: (trx: Db, claimed: LoggedEvent[]) => Promise<void>,
   ): Promise<FinishedEvent[]>;
+  /** How many lanes of files a processor of this store works in side by side (src/store/dialect-work.ts). */
+  lanes(db: Db): number;
   /** Events oldest first after `filter.after`, by file, kind, received time and outcome. */
   list(db: Db, filter: EventFilter): Promise<EventPage>;
   /** One event, or undefined. */
@@ -253,6 +255,8 @@ export const eventLog: EventLogStore = {
       return finished.sort((a, b) => a.id - b.id);
     });
   },
+
+  lanes: (db) => dialectWork(db).lanes,
 
   async list(db, filter) {
     let query = db.selectFrom('events').selectAll();
