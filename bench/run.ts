@@ -275,7 +275,8 @@ async function startServer(env: Record<string, string>): Promise<RunningServer> 
   const profile = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${args.profile}`] : [];
   const child = spawnProcess(['node', ...profile, join(ROOT, 'bin/collab-host.js'), 'serve'], { ...env, PORT: String(port) });
   const base = `http://127.0.0.1:${port}`;
-  await waitForHttp(`${base}/healthz`);
+  // Ready: the directory is in memory (the read model loads after listening; requests meanwhile wait or fail).
+  await waitForHttp(`${base}/readyz`, 300_000);
   return { child, base };
 }
 

@@ -158,9 +158,9 @@ function namePiece(name: string): string {
   return [...word].slice(0, 1 + Math.floor(Math.random() * 3)).join('');
 }
 
-const EVENT_KINDS = ['Comment', 'MentionAt', 'DateMention', 'FileContent', 'Collaborator', 'Revision'] as const;
+export const EVENT_KINDS = ['Comment', 'MentionAt', 'DateMention', 'FileContent', 'Collaborator', 'Revision'] as const;
 
-function eventBody(kind: string, fileId: string, userId: string, otherUserId: string, sequence: number, now: number): unknown {
+export function eventBody(kind: string, fileId: string, userId: string, otherUserId: string, sequence: number, now: number): unknown {
   const guid = randomUUID();
   switch (kind) {
     case 'Comment':

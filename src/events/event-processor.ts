@@ -19,6 +19,8 @@ export interface EventProcessorOptions {
   maxFanout: number;
   /** Events per processing transaction. */
   batchSize?: number;
+  /** Batches processed side by side, each on its own share of the files (default: the store's, src/store/dialect-work.ts). */
+  lanes?: number;
   /** How often the log is looked at when nothing woke the processor (events of other instances, restarts). */
   pollMs?: number;
   now?: () => number;
@@ -56,6 +58,7 @@ export class EventProcessor extends PollingWorker {
   private readonly now: () => number;
   private readonly batchSize: number;
   private readonly log: TaskLog;
+  private readonly lanes: number;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -66,11 +69,23 @@ export class EventProcessor extends PollingWorker {
     this.now = options.now ?? Date.now;
     this.batchSize = options.batchSize ?? DEFAULT_BATCH;
     this.log = options.log ?? SILENT_LOG;
+    this.lanes = options.lanes ?? eventLog.lanes(db);
   }
 
-  /** Processes one batch of pending events; returns how many this processor finished. */
+  /**
+   * Processes one batch of pending events in each lane; returns how many this processor finished. The
+   * files are shared out between lanes (src/store/dialect-work.ts: several on PostgreSQL, where a batch
+   * is mostly waiting for round trips, each of which waits behind the requests being served; one on
+   * SQLite), each lane in a transaction of its own, so a file's events stay in one lane, in log order.
+   */
   async runOnce(): Promise<number> {
-    const candidates = await eventLog.pending(this.db, this.batchSize);
+    const lanes = this.lanes;
+    const counts = await Promise.all(Array.from({ length: lanes }, (_, index) => this.runLane({ index, of: lanes })));
+    return counts.reduce((sum, count) => sum + count, 0);
+  }
+
+  private async runLane(lane: { index: number; of: number }): Promise<number> {
+    const candidates = await eventLog.pending(this.db, this.batchSize, lane);
     if (candidates.length === 0) return 0;
     const reads = new Map<number, ReadEvent>();
     for (const event of candidates) {
@@ -106,7 +121,8 @@ export class EventProcessor extends PollingWorker {
 
   private finish(candidates: readonly LoggedEvent[], plans: Map<number, Plan>): Promise<FinishedEvent[]> {
     const nowMs = this.now();
-    return eventLog.finish(this.db, candidates, nowMs, async (trx, claimed) => {
+    const planned = candidates.map((event) => ({ event, ...plans.get(event.id)!.finished }));
+    return eventLog.finish(this.db, planned, nowMs, async (trx, claimed) => {
       const revisions: NonNullable<EventEffects['revision']>[] = [];
       const activity: EventEffects['activity'] = [];
       const notifications: NotificationDraft[] = [];
@@ -130,10 +146,9 @@ export class EventProcessor extends PollingWorker {
       await eventEffects.applyPresence(trx, presence);
       await eventEffects.advanceFileVersions(trx, versions);
       await eventEffects.addRevisions(trx, revisions);
-      await eventEffects.addActivity(trx, activity);
       const routed = this.options.router ? await this.options.router.route(trx, notifications, nowMs) : notifications;
-      await outbox.enqueue(trx, routed, this.options.receivers, nowMs);
-      return claimed.map((event) => ({ id: event.id, ...plans.get(event.id)!.finished }));
+      // The notifications' own activity rows go in with the effects' (one statement).
+      await outbox.enqueue(trx, routed, this.options.receivers, nowMs, activity);
     });
   }
 
@@ -143,9 +158,7 @@ export class EventProcessor extends PollingWorker {
     } catch (error) {
       this.log.error({ err: error, eventId: event.id }, 'event effects could not be applied; the event is kept unprocessed');
       const problem = `its effects could not be applied: ${error instanceof Error ? error.message : String(error)}`;
-      return eventLog.finish(this.db, [event], this.now(), async (_trx, claimed) =>
-        claimed.map((one) => ({ id: one.id, outcome: 'unprocessed', problem: problem.slice(0, MAX_PROBLEM_LENGTH) })),
-      );
+      return eventLog.finish(this.db, [{ event, outcome: 'unprocessed', problem: problem.slice(0, MAX_PROBLEM_LENGTH) }], this.now(), async () => {});
     }
   }
 

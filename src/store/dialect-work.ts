@@ -1,4 +1,4 @@
-import type { Kysely, SelectQueryBuilder, Transaction } from 'kysely';
+import type { Expression, Kysely, SelectQueryBuilder, SqlBool, Transaction } from 'kysely';
 import type { Database, Db } from './schema.js';
 
 /**
@@ -18,6 +18,18 @@ export interface DialectWork {
    * the keys taken (work keyed by another is left for it, or for later).
    */
   lockKeys(trx: Db, keys: readonly string[]): Promise<Set<string>>;
+  /**
+   * A condition, for a read outside any transaction, that is false while another transaction holds the
+   * `lockKeys` lock of `key` (a hint: the lock itself is still taken by `lockKeys`). SQLite: always true.
+   */
+  keyLooksFree(key: Expression<string>): Expression<SqlBool>;
+  /**
+   * A condition putting the value of `key` in one of `of` lanes (the same key always in the same lane), or
+   * undefined when the dialect works in one lane (SQLite: one writer, a synchronous driver).
+   */
+  keyInLane(key: Expression<string>, lane: number, of: number): Expression<SqlBool> | undefined;
+  /** How many lanes of work one process runs side by side (PostgreSQL: several connections' round trips overlap). */
+  readonly lanes: number;
   /**
    * Waits for this transaction's turn to append to the event log, held until it ends: the ids its rows
    * take are then above every id already committed, so the log becomes visible in id order and a reader

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import { formatTime } from '../directory/time.js';
 import { dialectWork } from './dialect-work-for.js';
 import { insertNewTypedRows, storableText, type RowTable } from './row-insert.js';
@@ -89,20 +89,26 @@ export interface EventLogStore {
   append(db: Db, events: readonly NewEvent[]): Promise<Array<number | null>>;
   /** `append` in a transaction of its own that is on disk when the promise settles (the intake's commit). */
   appendDurably(db: Kysely<Database>, events: readonly NewEvent[]): Promise<Array<number | null>>;
-  /** Up to `limit` events waiting for their effects, oldest first. */
-  pending(db: Db, limit: number): Promise<LoggedEvent[]>;
   /**
-   * One processing step, in one transaction: takes the files of `candidates` that no other worker is
-   * processing, claims those of the candidates that are still pending (oldest first), lets `apply` derive
-   * their effects in the same transaction, and records the outcomes it returns. A candidate someone else
-   * finished meanwhile is left out, so no effect is applied twice.
+   * Up to `limit` events waiting for their effects, oldest first; with `lane`, only those of the files in
+   * that lane (src/store/dialect-work.ts), without the files another worker is processing right now.
+   */
+  pending(db: Db, limit: number, lane?: { index: number; of: number }): Promise<LoggedEvent[]>;
+  /**
+   * One processing step, in one transaction: takes the files of `planned` that no other worker is
+   * processing, claims those of the events that are still pending (oldest first) writing the outcome each
+   * was planned to end with, and lets `apply` apply their effects in the same transaction (a failure
+   * rolls the outcomes back with the effects). An event someone else finished meanwhile is left out, so no
+   * effect is applied twice. Returns the events claimed, with their outcomes.
    */
   finish(
     db: Kysely<Database>,
-    candidates: readonly LoggedEvent[],
+    planned: ReadonlyArray<{ event: LoggedEvent; outcome: FinishedEvent['outcome']; problem: string | null }>,
     nowMs: number,
-    apply: (trx: Db, claimed: LoggedEvent[]) => Promise<FinishedEvent[]>,
+    apply: (trx: Db, claimed: LoggedEvent[]) => Promise<void>,
   ): Promise<FinishedEvent[]>;
+  /** How many lanes of files a processor of this store works in side by side (src/store/dialect-work.ts). */
+  lanes(db: Db): number;
   /** Events oldest first after `filter.after`, by file, kind, received time and outcome. */
   list(db: Db, filter: EventFilter): Promise<EventPage>;
   /** One event, or undefined. */
@@ -201,48 +207,56 @@ export const eventLog: EventLogStore = {
     });
   },
 
-  async pending(db, limit) {
-    const rows = await db.selectFrom('events').selectAll().where('outcome', '=', 'pending').orderBy('id').limit(limit).execute();
+  async pending(db, limit, lane) {
+    let query = db.selectFrom('events').selectAll().where('outcome', '=', 'pending');
+    if (lane) {
+      const work = dialectWork(db);
+      const key = sql<string>`coalesce(file_id, ${NO_FILE_KEY})`;
+      const inLane = work.keyInLane(key, lane.index, lane.of);
+      // The lane is looked at first: a file of another lane is never probed.
+      query = query.where(inLane ? sql<SqlBool>`CASE WHEN ${inLane} THEN ${work.keyLooksFree(key)} ELSE false END` : work.keyLooksFree(key));
+    }
+    const rows = await query.orderBy('id').limit(limit).execute();
     return rows.map(toLogged);
   },
 
-  async finish(db, candidates, nowMs, apply) {
-    if (candidates.length === 0) return [];
+  async finish(db, planned, nowMs, apply) {
+    if (planned.length === 0) return [];
     // Effects can be derived again from the log, so their commit need not wait for the disk.
     return dialectWork(db).transactionWithoutDiskWait(db, async (trx) => {
-      const keys = new Set(candidates.map((event) => event.fileId ?? NO_FILE_KEY));
+      const keys = new Set(planned.map(({ event }) => event.fileId ?? NO_FILE_KEY));
       const locked = await dialectWork(trx).lockKeys(trx, [...keys]);
-      const ours = candidates.filter((event) => locked.has(event.fileId ?? NO_FILE_KEY));
+      const ours = planned.filter(({ event }) => locked.has(event.fileId ?? NO_FILE_KEY));
       if (ours.length === 0) return [];
-      const claimedIds = await trx
-        .updateTable('events')
-        .set({ effects_ms: nowMs })
-        .where(
-          'id',
-          'in',
-          ours.map((event) => event.id),
-        )
-        .where('outcome', '=', 'pending')
-        .returning('id')
-        .execute();
-      const claimed = new Set(claimedIds.map((row) => Number(row.id)));
-      const finished = await apply(
-        trx,
-        ours.filter((event) => claimed.has(event.id)).sort((a, b) => a.id - b.id),
-      );
-      // Most events finish alike (processed, no problem): one statement per distinct outcome.
+      // The claim writes the outcome too: most events finish alike (processed, no problem), so one
+      // statement per distinct outcome, and no second pass over the rows.
       const groups = new Map<string, number[]>();
-      for (const event of finished) {
-        const key = JSON.stringify([event.outcome, event.problem]);
+      for (const { event, outcome, problem } of ours) {
+        const key = JSON.stringify([outcome, problem]);
         groups.set(key, [...(groups.get(key) ?? []), event.id]);
       }
+      const finished: FinishedEvent[] = [];
       for (const [key, ids] of groups) {
-        const [outcome, problem] = JSON.parse(key) as [EventOutcome, string | null];
-        await trx.updateTable('events').set({ outcome, problem: storableText(problem) }).where('id', 'in', ids).execute();
+        const [outcome, problem] = JSON.parse(key) as [FinishedEvent['outcome'], string | null];
+        const claimed = await trx
+          .updateTable('events')
+          .set({ effects_ms: nowMs, outcome, problem: storableText(problem) })
+          .where('id', 'in', ids)
+          .where('outcome', '=', 'pending')
+          .returning('id')
+          .execute();
+        for (const row of claimed) finished.push({ id: Number(row.id), outcome, problem });
       }
-      return finished;
+      const claimedIds = new Set(finished.map((event) => event.id));
+      await apply(
+        trx,
+        ours.flatMap(({ event }) => (claimedIds.has(event.id) ? [event] : [])).sort((a, b) => a.id - b.id),
+      );
+      return finished.sort((a, b) => a.id - b.id);
     });
   },
+
+  lanes: (db) => dialectWork(db).lanes,
 
   async list(db, filter) {
     let query = db.selectFrom('events').selectAll();

@@ -65,9 +65,10 @@ export interface OutboxStore {
   /**
    * Puts notifications in the outbox with one pending delivery per receiver (without receivers a
    * notification is recorded as delivered to nobody). A draft whose dedupe key is present is skipped
-   * with its activity. Returns the new notifications' ids.
+   * with its activity. `activity`: other activity rows of the same step, written in the same statement as
+   * the notifications' own. Returns the new notifications' ids.
    */
-  enqueue(db: Db, drafts: readonly NotificationDraft[], receivers: readonly string[], nowMs: number): Promise<string[]>;
+  enqueue(db: Db, drafts: readonly NotificationDraft[], receivers: readonly string[], nowMs: number, activity?: readonly ActivityRow[]): Promise<string[]>;
   /**
    * Claims due pending deliveries: each claimed row's next attempt moves `leaseMs` ahead (a worker that
    * dies mid-send is replaced after the lease) and its attempt count goes up, in one transaction.
@@ -167,8 +168,11 @@ export async function claimedWithNotifications(db: Db, claimed: readonly Claimed
 }
 
 export const outbox: OutboxStore = {
-  async enqueue(db, drafts, receivers, nowMs) {
-    if (drafts.length === 0) return [];
+  async enqueue(db, drafts, receivers, nowMs, activity = []) {
+    if (drafts.length === 0) {
+      await eventEffects.addActivity(db, activity);
+      return [];
+    }
     const createdAt = formatTime(nowMs);
     const planned = drafts.map((draft) => draft.deliveries ?? receivers.map((receiver): PlannedDelivery => ({ receiver })));
     const rows = drafts.map(
@@ -202,8 +206,8 @@ export const outbox: OutboxStore = {
           : [],
       ),
     );
-    const activity = drafts.flatMap((draft, index) => (draft.activity && inserted.has(rows[index]!.id) ? [draft.activity] : []));
-    await eventEffects.addActivity(db, activity);
+    const notified = drafts.flatMap((draft, index) => (draft.activity && inserted.has(rows[index]!.id) ? [draft.activity] : []));
+    await eventEffects.addActivity(db, [...activity, ...notified]);
     return newIds;
   },
 

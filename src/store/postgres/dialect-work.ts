@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type SqlBool } from 'kysely';
 import type { DialectWork } from '../dialect-work.js';
 
 /** Salt of the advisory-lock keys, so that collab-host's keys do not meet another application's. */
@@ -20,6 +20,10 @@ export const postgresDialectWork: DialectWork = {
        WHERE pg_try_advisory_xact_lock(hashtextextended(key, ${LOCK_NAMESPACE}))`.execute(trx);
     return new Set(taken.rows.map((row) => row.key));
   },
+  // Outside a transaction the lock is taken and let go within the statement: it only tells whether another holds it.
+  keyLooksFree: (key) => sql<SqlBool>`pg_try_advisory_xact_lock(hashtextextended(${key}, ${LOCK_NAMESPACE}))`,
+  keyInLane: (key, lane, of) => sql<SqlBool>`(hashtext(${key}) & 2147483647) % ${of}::integer = ${lane}::integer`,
+  lanes: 4,
   async takeAppendTurn(trx) {
     await sql`SELECT pg_advisory_xact_lock(${LOCK_NAMESPACE}::integer, ${APPEND_TURN}::integer)`.execute(trx);
   },

@@ -1,5 +1,5 @@
 import { open } from 'node:fs/promises';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import type { DialectWork } from '../dialect-work.js';
 import type { Database } from '../schema.js';
 
@@ -83,6 +83,9 @@ export const sqliteDialectWork: DialectWork = {
   forUpdate: (query) => query,
   skipLocked: (query) => query,
   lockKeys: async (_trx, keys) => new Set(keys),
+  keyLooksFree: () => sql<SqlBool>`1 = 1`,
+  keyInLane: () => undefined,
+  lanes: 1,
   takeAppendTurn: async () => {},
   takeTailTurn: async () => {},
   transactionWithoutDiskWait: (db, work) => transactionAtLevel(db, NORMAL, work),
