@@ -27,6 +27,12 @@ export class ChangingNames {
     this.changed.clear();
   }
 
+  /** How many candidates `candidates` would give without a bound (cheap: no id is read). */
+  candidateCount(keyword: SearchKeyword): number {
+    this.index ??= NameIndex.build(this.entries());
+    return this.index.candidates(keyword).length + this.changed.size;
+  }
+
   /**
    * Ids that may match the non-empty keyword: at most `scan` index matches (`truncated` when it had
    * more), then every id changed since the index was built. Each id once; the caller checks each.

@@ -55,9 +55,25 @@ export class ModelSearch implements DirectorySearch {
     return this.source.model;
   }
 
+  private readonly contactsOfTick = new Map<string, Promise<Map<string, string>>>();
+
+  /** The viewer's contacts, read once for the kinds of one search (activity is never kept longer). */
+  private contactsOf(viewerId: string): Promise<Map<string, string>> {
+    let pending = this.contactsOfTick.get(viewerId);
+    if (!pending) {
+      pending = this.activity.contactsOf(viewerId);
+      this.contactsOfTick.set(viewerId, pending);
+      const shared = pending;
+      queueMicrotask(() => {
+        if (this.contactsOfTick.get(viewerId) === shared) this.contactsOfTick.delete(viewerId);
+      });
+    }
+    return pending;
+  }
+
   async searchTeamMembers(query: SearchQuery & { teamId: string }): Promise<SearchHits<User>> {
     const { keyword, teamId, page } = query;
-    const [contacts] = await Promise.all([this.activity.contactsOf(query.viewerId), this.source.current()]);
+    const [contacts] = await Promise.all([this.contactsOf(query.viewerId), this.source.current()]);
     const model = this.model;
     const inTeam = (user: User | undefined): user is User => user !== undefined && user.active !== false && user.teamId === teamId;
     if (keyword.text === '') {
@@ -79,7 +95,7 @@ export class ModelSearch implements DirectorySearch {
   }
 
   async searchCollaborators(query: SearchQuery & { fileId: string }): Promise<SearchHits<User>> {
-    const [contacts] = await Promise.all([this.activity.contactsOf(query.viewerId), this.source.current()]);
+    const [contacts] = await Promise.all([this.contactsOf(query.viewerId), this.source.current()]);
     const ids = this.collaboratorIds(query.fileId);
     const scan = this.bounds.peopleScan;
     const ranked = this.rankUsers(query.keyword, ids.slice(0, scan), contacts, isActive);
@@ -90,7 +106,7 @@ export class ModelSearch implements DirectorySearch {
     const { viewerId, fileId } = query;
     const none = new Map<string, string>();
     const [contacts, onFile] = await Promise.all([
-      this.activity.contactsOf(viewerId),
+      this.contactsOf(viewerId),
       fileId === null ? none : this.activity.activityOnFile(fileId),
       this.source.current(),
     ]);
@@ -161,15 +177,20 @@ export class ModelSearch implements DirectorySearch {
       file !== undefined && file.status === 'active' && file.id !== excludeFileId && access.mayRead(file.id);
     let candidates: Iterable<string>;
     let truncated = false;
-    if (access.sizeBound <= this.bounds.readableScan) candidates = union(access.ids(), touched.keys());
-    else if (keyword.text === '') {
-      const walked = this.newestReadable(wanted, touched);
+    if (keyword.text === '') {
+      const walked = access.sizeBound <= this.bounds.readableScan ? { ids: access.ids(), truncated: false } : this.newestReadable(wanted, touched);
       candidates = union(walked.ids, touched.keys());
       truncated = walked.truncated;
     } else {
-      const found = model.search.fileNames.candidates(keyword, this.bounds.fileScan);
-      candidates = union(found.ids, touched.keys());
-      truncated = found.truncated;
+      const names = model.search.fileNames;
+      // Fewer readable files than candidates, and no more than a bounded search reads: those are
+      // matched one by one (exact); else the index's candidates, at most `fileScan` of them.
+      if (access.sizeBound < names.candidateCount(keyword) && access.sizeBound <= this.bounds.fileScan) candidates = union(access.ids(), touched.keys());
+      else {
+        const found = names.candidates(keyword, this.bounds.fileScan);
+        candidates = union(found.ids, touched.keys());
+        truncated = found.truncated;
+      }
     }
     const ranked: Array<{ file: FileRecord; tier: number; lastAt: string | null }> = [];
     for (const id of candidates) {
