@@ -210,7 +210,8 @@ describeEachStore('the read model, after random directory writes', (store) => {
         const writes = [];
         for (let count = 1 + Math.floor(rng.next() * 3); count > 0; count -= 1) writes.push(await randomWrite(store(), rng));
         await expectModelEqualsReference(store(), directory, `seed ${seed} step ${step} (${writes.join(', ')})`);
-        await expectSearchEqualsReference(store(), directory, `seed ${seed} step ${step} (${writes.join(', ')})`, ['', ...rng.some(KEYWORDS, 3)]);
+        // Searches every few steps (each compares some hundreds of answers): the writes between pile up.
+        if (step % 4 === 3) await expectSearchEqualsReference(store(), directory, `seed ${seed} step ${step} (${writes.join(', ')})`, ['', ...rng.some(KEYWORDS, 3)]);
       }
     }
   }, 240_000);
