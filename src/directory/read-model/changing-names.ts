@@ -22,6 +22,11 @@ export class ChangingNames {
     if (this.changed.size > Math.max(CHANGES_KEPT, this.index.size / 8)) this.forget();
   }
 
+  /** Builds the index now (after a load), so no search pays for it. */
+  prepare(): void {
+    this.index ??= NameIndex.build(this.entries());
+  }
+
   forget(): void {
     this.index = undefined;
     this.changed.clear();

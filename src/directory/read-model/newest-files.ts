@@ -25,6 +25,11 @@ export class NewestFiles {
     if (this.changed.size > CHANGES_KEPT) this.forget();
   }
 
+  /** Sorts now (after a load), so no request pays for it. */
+  prepare(): void {
+    this.base ??= this.sorted(this.files.values());
+  }
+
   forget(): void {
     this.base = undefined;
     this.changed.clear();

@@ -85,6 +85,17 @@ export class SearchState {
     return names;
   }
 
+  /** Builds every index now: after a load, so that no search waits for one. */
+  prepare(teamIds: Iterable<string>): void {
+    for (const teamId of teamIds) {
+      this.peopleOf(teamId).prepare();
+      this.departmentsOf(teamId).prepare();
+    }
+    this.fileNames.prepare();
+    this.newestUpdated.prepare();
+    this.newestCreated.prepare();
+  }
+
   // ---- changes ----
 
   userChanged(id: string, before: User | undefined, after: User | undefined, keys: NameKeys | undefined): void {

@@ -30,6 +30,8 @@ export async function loadWholeModel(trx: Db, model: DirectoryModel): Promise<vo
   for (const row of await trx.selectFrom('file_contents').select('file_id').execute()) model.setContent(row.file_id, true);
   for (const row of await trx.selectFrom('files').select(FILE_COLUMNS).execute()) model.setFile(row.id, fileOf(row), keysOf(row));
   await loadGrants(trx, model, undefined);
+  // The search indexes too, so that no first search pays for them (part of the load time).
+  model.search.prepare(model.teams.keys());
 }
 
 /** Reloads the rows the changes name (each key's rows as `trx` sees them now, absent ones removed). */
