@@ -3,18 +3,11 @@ import { roleFromRank } from '../permissions.js';
 import type { DirectorySearch } from '../search-port.js';
 import type { Department, DepartmentPathNode, DepartmentSummary, FileRecord, FileWithGrant, PageRequest, Paged, Role, Team, User } from '../types.js';
 import type { DirectoryModel } from './directory-model.js';
+import type { ModelSource } from './model-source.js';
 import { ModelSearch, type ActivityReads, type ModelSearchBounds } from './model-search.js';
 import { byNameThenId, compareText } from './text-order.js';
 
-/** Where the model comes from: the store side that loads it and follows the change feed. */
-export interface ModelSource {
-  readonly model: DirectoryModel;
-  /**
-   * Settles when the model holds every write committed before the call by this process (and, once loaded,
-   * what the feed has brought from others): at once when nothing was written since the last catch-up.
-   */
-  current(): Promise<void>;
-}
+export type { ModelSource } from './model-source.js';
 
 /**
  * The Directory port answered from the read model in memory: users, teams, departments, files, grants

@@ -7,7 +7,7 @@ import { matchTier, type MatchTier } from '../search-ranking.js';
 import type { FileRecord, FileWithGrant, PageRequest, User } from '../types.js';
 import type { DirectoryModel } from './directory-model.js';
 import { FileAccess } from './file-access.js';
-import type { ModelSource } from './model-directory.js';
+import type { ModelSource } from './model-source.js';
 import { compareText } from './text-order.js';
 
 /** The activity the rankings use, which stays in the store (it changes with every event). */
