@@ -9,6 +9,7 @@ import type { DirectoryModel } from './directory-model.js';
 import { FileAccess } from './file-access.js';
 import type { ModelSource } from './model-source.js';
 import { compareText } from './text-order.js';
+import { topRanked } from './top-ranked.js';
 
 /** The activity the rankings use, which stays in the store (it changes with every event). */
 export interface ActivityReads {
@@ -78,7 +79,7 @@ export class ModelSearch implements DirectorySearch {
     const inTeam = (user: User | undefined): user is User => user !== undefined && user.active !== false && user.teamId === teamId;
     if (keyword.text === '') {
       const all = model.activeTeamUsers(teamId);
-      const leading = this.rankUsers(keyword, contacts.keys(), contacts, inTeam);
+      const leading = this.rankUsers(keyword, contacts.keys(), contacts, inTeam).sort(byContact);
       const skip = new Set(leading.map((entry) => entry.user.id));
       const items = leading.slice(page.offset, page.offset + page.limit).map((entry) => entry.user);
       for (let position = 0, index = leading.length; position < all.length && items.length < page.limit; position += 1) {
@@ -91,7 +92,7 @@ export class ModelSearch implements DirectorySearch {
     }
     const found = model.search.peopleOf(teamId).candidates(keyword, this.bounds.peopleScan);
     const ranked = this.rankUsers(keyword, union(found.ids, contacts.keys()), contacts, inTeam);
-    return counted(ranked.length, found.truncated, pageOf(ranked, page).map((entry) => entry.user));
+    return counted(ranked.length, found.truncated, pageOf(ranked, page, byContact).map((entry) => entry.user));
   }
 
   async searchCollaborators(query: SearchQuery & { fileId: string }): Promise<SearchHits<User>> {
@@ -99,7 +100,7 @@ export class ModelSearch implements DirectorySearch {
     const ids = this.collaboratorIds(query.fileId);
     const scan = this.bounds.peopleScan;
     const ranked = this.rankUsers(query.keyword, ids.slice(0, scan), contacts, isActive);
-    return counted(ranked.length, ids.length > scan, pageOf(ranked, query.page).map((entry) => entry.user));
+    return counted(ranked.length, ids.length > scan, pageOf(ranked, query.page, byContact).map((entry) => entry.user));
   }
 
   async searchRecentContacts(query: SearchQuery & { fileId: string | null }): Promise<SearchHits<User>> {
@@ -131,8 +132,9 @@ export class ModelSearch implements DirectorySearch {
       const tier = user && isActive(user) ? this.userTier(query.keyword, user) : null;
       if (tier !== null) ranked.push({ user: user!, tier, lastAt: info.lastAt, source: info.source });
     }
-    ranked.sort((a, b) => a.tier - b.tier || newestFirst(a.lastAt, b.lastAt) || a.source - b.source || compareText(a.user.name, b.user.name) || compareText(a.user.id, b.user.id));
-    return counted(ranked.length, false, pageOf(ranked, query.page).map((entry) => entry.user));
+    const order = (a: RankedUser, b: RankedUser) =>
+      a.tier - b.tier || newestFirst(a.lastAt, b.lastAt) || a.source - b.source || compareText(a.user.name, b.user.name) || compareText(a.user.id, b.user.id);
+    return counted(ranked.length, false, pageOf(ranked, query.page, order).map((entry) => entry.user));
   }
 
   async searchDepartments(query: SearchQuery & { teamId: string }): Promise<SearchHits<DepartmentHit>> {
@@ -158,8 +160,8 @@ export class ModelSearch implements DirectorySearch {
       const tier = matchTier(keyword, { name: department.name, pinyin: keys.pinyin, initials: keys.initials });
       if (tier !== null) ranked.push({ id, name: department.name, tier, leads: mine.has(id) ? 0 : 1 });
     }
-    ranked.sort((a, b) => a.tier - b.tier || a.leads - b.leads || compareText(a.name, b.name) || compareText(a.id, b.id));
-    const items = pageOf(ranked, query.page).map(({ id, name }) => ({
+    const order = (a: (typeof ranked)[number], b: (typeof ranked)[number]) => a.tier - b.tier || a.leads - b.leads || compareText(a.name, b.name) || compareText(a.id, b.id);
+    const items = pageOf(ranked, query.page, order).map(({ id, name }) => ({
       id,
       name,
       allMemberCount: model.subtreeMemberCount(id),
@@ -200,15 +202,13 @@ export class ModelSearch implements DirectorySearch {
       const tier = matchTier(keyword, { name: file.name, pinyin: keys.pinyin, initials: keys.initials });
       if (tier !== null) ranked.push({ file, tier, lastAt: touched.get(id) ?? null });
     }
-    ranked.sort(
-      (a, b) =>
-        a.tier - b.tier ||
-        newestFirst(a.lastAt, b.lastAt) ||
-        newestFirst(a.file.updatedAt, b.file.updatedAt) ||
-        compareText(a.file.name, b.file.name) ||
-        compareText(a.file.id, b.file.id),
-    );
-    const items = pageOf(ranked, query.page).map(({ file }) => ({ file, grantedRole: roleFromRank(access.rankOf(file.id)) }));
+    const order = (a: (typeof ranked)[number], b: (typeof ranked)[number]) =>
+      a.tier - b.tier ||
+      newestFirst(a.lastAt, b.lastAt) ||
+      newestFirst(a.file.updatedAt, b.file.updatedAt) ||
+      compareText(a.file.name, b.file.name) ||
+      compareText(a.file.id, b.file.id);
+    const items = pageOf(ranked, query.page, order).map(({ file }) => ({ file, grantedRole: roleFromRank(access.rankOf(file.id)) }));
     return counted(ranked.length, truncated, items);
   }
 
@@ -293,7 +293,7 @@ export class ModelSearch implements DirectorySearch {
     return matchTier(keyword, { name: user.name, email: user.email, pinyin: keys.pinyin, initials: keys.initials });
   }
 
-  /** The users among `ids` that `keep` allows and match, by tier, last contact (newest first, none last), name, id. */
+  /** The users among `ids` that `keep` allows and match, unordered (see `byContact`). */
   private rankUsers(keyword: SearchKeyword, ids: Iterable<string>, contacts: ReadonlyMap<string, string>, keep: (user: User | undefined) => boolean): RankedUser[] {
     const ranked: RankedUser[] = [];
     for (const id of ids) {
@@ -302,7 +302,7 @@ export class ModelSearch implements DirectorySearch {
       const tier = this.userTier(keyword, user!);
       if (tier !== null) ranked.push({ user: user!, tier, lastAt: contacts.get(id) ?? null, source: 0 });
     }
-    return ranked.sort((a, b) => a.tier - b.tier || newestFirst(a.lastAt, b.lastAt) || compareText(a.user.name, b.user.name) || compareText(a.user.id, b.user.id));
+    return ranked;
   }
 }
 
@@ -317,8 +317,14 @@ function union(first: Iterable<string>, second: Iterable<string>): Set<string> {
   return ids;
 }
 
-function pageOf<T>(ranked: readonly T[], page: PageRequest): T[] {
-  return ranked.slice(page.offset, page.offset + page.limit);
+/** One page of `ranked` in the order of `order` (only the entries up to the page's end are sorted). */
+function pageOf<T>(ranked: readonly T[], page: PageRequest, order: (a: T, b: T) => number): T[] {
+  return topRanked(ranked, page.offset + page.limit, order).slice(page.offset);
+}
+
+/** People by tier, last contact (newest first, none last), name, id. */
+function byContact(a: RankedUser, b: RankedUser): number {
+  return a.tier - b.tier || newestFirst(a.lastAt, b.lastAt) || compareText(a.user.name, b.user.name) || compareText(a.user.id, b.user.id);
 }
 
 /** The count a kind reports (at most the cap), and whether more may match. */
