@@ -24,22 +24,23 @@ export class NameIndex {
 
   static build(entries: readonly IndexedName[]): NameIndex {
     const lists = new Map<string, number[]>();
-    const seen = new Set<string>();
-    entries.forEach((entry, number) => {
-      seen.clear();
-      for (const text of entry.texts) addGrams(seen, [...text], 3);
+    // Entries come in order, so a gram met twice in one entry is the list's last number already.
+    let number = 0;
+    const add = (gram: string) => {
+      const list = lists.get(gram);
+      if (!list) lists.set(gram, [number]);
+      else if (list[list.length - 1] !== number) list.push(number);
+    };
+    for (; number < entries.length; number += 1) {
+      const entry = entries[number]!;
+      for (const text of entry.texts) addGrams(add, [...text], 3);
       for (const key of entry.keys) {
         const chars = [...key];
-        if (chars.length > 0) seen.add(chars[0]!);
-        if (chars.length > 1) seen.add(chars[0]! + chars[1]!);
-        addTrigrams(seen, chars);
+        if (chars.length > 0) add(chars[0]!);
+        if (chars.length > 1) add(chars[0]! + chars[1]!);
+        addTrigrams(add, chars);
       }
-      for (const gram of seen) {
-        const list = lists.get(gram);
-        if (list) list.push(number);
-        else lists.set(gram, [number]);
-      }
-    });
+    }
     const postings = new Map<string, Int32Array>();
     for (const [gram, list] of lists) postings.set(gram, Int32Array.from(list));
     return new NameIndex(entries.map((entry) => entry.id), postings);
@@ -65,16 +66,16 @@ export class NameIndex {
 
 const EMPTY = new Int32Array(0);
 
-function addGrams(into: Set<string>, chars: readonly string[], longest: number): void {
+function addGrams(add: (gram: string) => void, chars: readonly string[], longest: number): void {
   for (let start = 0; start < chars.length; start += 1) {
     let gram = '';
     for (let length = 1; length <= longest && start + length <= chars.length; length += 1) {
       gram += chars[start + length - 1]!;
-      into.add(gram);
+      add(gram);
     }
   }
 }
 
-function addTrigrams(into: Set<string>, chars: readonly string[]): void {
-  for (let start = 0; start + 3 <= chars.length; start += 1) into.add(chars[start]! + chars[start + 1]! + chars[start + 2]!);
+function addTrigrams(add: (gram: string) => void, chars: readonly string[]): void {
+  for (let start = 0; start + 3 <= chars.length; start += 1) add(chars[start]! + chars[start + 1]! + chars[start + 2]!);
 }

@@ -58,9 +58,9 @@ export class NewestFiles {
   }
 
   private sorted(files: Iterable<FileRecord>): string[] {
-    const active: FileRecord[] = [];
-    for (const file of files) if (file.status === 'active') active.push(file);
-    return active.sort((a, b) => this.compare(a, b)).map((file) => file.id);
+    const active: Array<{ at: string; id: string }> = [];
+    for (const file of files) if (file.status === 'active') active.push({ at: file[this.column], id: file.id });
+    return active.sort((a, b) => (a.at !== b.at ? (a.at < b.at ? 1 : -1) : a.id === b.id ? 0 : a.id < b.id ? 1 : -1)).map((file) => file.id);
   }
 
   private compare(a: FileRecord, b: FileRecord): number {
