@@ -34,14 +34,15 @@ export interface MatchFields {
 export function matchTier(keyword: SearchKeyword, fields: MatchFields): MatchTier | null {
   const k = keyword.text;
   if (k === '') return MATCH_TIERS.exact;
-  const texts = [fields.name.toLowerCase()];
-  if (fields.email) texts.push(emailLocalPart(fields.email));
-  if (texts.some((text) => text === k)) return MATCH_TIERS.exact;
-  if (texts.some((text) => text.startsWith(k))) return MATCH_TIERS.prefix;
-  if (texts.some((text) => text.includes(k))) return MATCH_TIERS.substring;
-  const keys = [fields.pinyin, fields.initials].filter((key) => key !== '');
-  if (keys.some((key) => key.startsWith(k))) return MATCH_TIERS.pinyinPrefix;
-  if (!isShortKeyword(keyword) && keys.some((key) => key.includes(k))) return MATCH_TIERS.pinyinSubstring;
+  // No arrays: this runs for every candidate of every keystroke.
+  const name = fields.name.toLowerCase();
+  const local = fields.email ? emailLocalPart(fields.email) : null;
+  if (name === k || local === k) return MATCH_TIERS.exact;
+  if (name.startsWith(k) || (local !== null && local.startsWith(k))) return MATCH_TIERS.prefix;
+  if (name.includes(k) || (local !== null && local.includes(k))) return MATCH_TIERS.substring;
+  const { pinyin, initials } = fields;
+  if ((pinyin !== '' && pinyin.startsWith(k)) || (initials !== '' && initials.startsWith(k))) return MATCH_TIERS.pinyinPrefix;
+  if (!isShortKeyword(keyword) && ((pinyin !== '' && pinyin.includes(k)) || (initials !== '' && initials.includes(k)))) return MATCH_TIERS.pinyinSubstring;
   return null;
 }
 

@@ -16,7 +16,8 @@ import { cachedViewerScope } from './viewer-scope.js';
 import { newestReadableFiles } from './search/newest-readable-files.js';
 import type { Database } from './schema.js';
 import { SEARCH_BOUNDS, type SearchBounds } from './search/search-bounds.js';
-import { idListStatements } from './search/search-statements.js';
+import { idListStatements, SEARCH_SQL } from './search/search-statements.js';
+import type { Statement } from './statement.js';
 import { SqlSearch } from './search/sql-search.js';
 import { SqlitePreparedReads } from './sqlite/prepared-reads.js';
 
@@ -62,6 +63,21 @@ export class SqlDirectory implements Directory {
   static over(store: OpenDatabase): SqlDirectory {
     const reads = store.sqliteReader ? new SqlitePreparedReads(store.sqliteReader) : store.pgPool ? new PostgresPreparedReads(store.pgPool) : undefined;
     return new SqlDirectory(store.readDb ?? store.db, { ...(reads ? { reads } : {}), ...(store.searchWorkers ? { search: store.searchWorkers } : {}) });
+  }
+
+  // ---- the activity that ranks searches from memory (src/directory/read-model/model-search.ts) ----
+  async contactsOf(viewerId: string): Promise<Map<string, string>> {
+    return this.lastAtBy(SEARCH_SQL.contacts, viewerId, 'user_id');
+  }
+  async touchedFilesOf(viewerId: string): Promise<Map<string, string>> {
+    return this.lastAtBy(SEARCH_SQL.touchedFiles, viewerId, 'file_id');
+  }
+  async activityOnFile(fileId: string): Promise<Map<string, string>> {
+    return this.lastAtBy(SEARCH_SQL.fileActivity, fileId, 'user_id');
+  }
+  private async lastAtBy(statement: Statement, id: string, key: 'user_id' | 'file_id'): Promise<Map<string, string>> {
+    const rows = await this.context.reads.rows<{ user_id?: string; file_id?: string; last_at: string }>(statement, [id]);
+    return new Map(rows.map((row) => [row[key]!, row.last_at]));
   }
 
   // @-mention search: src/store/search/sql-search.ts (or the store's read workers).

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ModelDirectory } from '../../src/directory/read-model/model-directory.js';
+import { normaliseKeyword } from '../../src/directory/search-keyword.js';
 import { ROLES, type Grant, type PrincipalKind } from '../../src/directory/types.js';
 import { openDatabase, type OpenDatabase } from '../../src/store/database.js';
 import { putFileContent, rebuildDepartmentClosure, replaceGrants, upsertDepartments, upsertFiles, upsertTeams, upsertUsers } from '../../src/store/directory-writer.js';
@@ -9,6 +10,7 @@ import { StoreModelSource } from '../../src/store/read-model/store-model-source.
 import { SqlDirectory } from '../../src/store/sql-directory.js';
 import { createTestSchema, describeEachStore, postgresUrl } from '../helpers/stores.js';
 import { referenceFromRows } from './read-model-reference.js';
+import { searchReference } from './search-reference.js';
 
 /** A small deterministic generator (mulberry32), so a failure repeats with its seed. */
 function random(seed: number) {
@@ -35,7 +37,7 @@ type Rng = ReturnType<typeof random>;
 /** One random write, through the store's writers or as a DBA's SQL. */
 async function randomWrite(store: OpenDatabase, rng: Rng): Promise<string> {
   const { db } = store;
-  const kind = rng.pick(['team', 'department', 'user', 'user', 'file', 'grants', 'grants', 'content', 'sql']);
+  const kind = rng.pick(['team', 'department', 'user', 'user', 'file', 'grants', 'grants', 'content', 'activity', 'sql']);
   switch (kind) {
     case 'team':
       await upsertTeams(db, [{ id: rng.pick(TEAMS), name: rng.pick(NAMES) }]);
@@ -78,6 +80,18 @@ async function randomWrite(store: OpenDatabase, rng: Rng): Promise<string> {
       await replaceGrants(db, [fileId], grants);
       return kind;
     }
+    case 'activity': {
+      // What ranks searches (mentions either way, who worked on which file), written as events do.
+      const mention = rng.next() < 0.5;
+      await db
+        .insertInto('activity')
+        .values({
+          user_id: rng.pick(USERS), kind: mention ? 'mention' : 'edit', occurred_at: `2026-03-0${1 + Math.floor(rng.next() * 9)}T00:00:00Z`,
+          file_id: rng.next() < 0.8 ? rng.pick(FILES) : null, related_user_id: mention ? rng.pick(USERS) : null,
+        })
+        .execute();
+      return kind;
+    }
     case 'content':
       await putFileContent(db, rng.pick(FILES), 'text/plain', Buffer.from('x'));
       return kind;
@@ -93,6 +107,49 @@ async function randomWrite(store: OpenDatabase, rng: Rng): Promise<string> {
       ]);
       await statement.execute(db);
       return 'sql';
+    }
+  }
+}
+
+const KEYWORDS = ['', 'a', 'an', 'ann', 'Ａnn', 'zh', 'zhang', 'zs', '张', '张三', 'u1', 'example', 'bo', 'lpha', '𝒜', 'ed'];
+
+/** Every search kind and both readable-file lists, for every user as the viewer, against the reference. */
+async function expectSearchEqualsReference(store: OpenDatabase, directory: ModelDirectory, step: string, keywords: readonly string[]): Promise<void> {
+  const reference = await searchReference(store.db);
+  const all = { offset: 0, limit: 1000 };
+  const ids = (found: { items: Array<{ id: string }> }) => found.items.map((item) => item.id);
+  const filesOf = (found: { items: Array<{ file: { id: string }; grantedRole: unknown }> }) => found.items.map((item) => ({ id: item.file.id, grantedRole: item.grantedRole }));
+  for (const viewerId of USERS) {
+    for (const text of keywords) {
+      const keyword = normaliseKeyword(text);
+      const at = `${step} viewer ${viewerId} keyword ${JSON.stringify(text)}`;
+      const query = { viewerId, keyword, page: all };
+      for (const teamId of TEAMS) {
+        const members = reference.teamMembers(viewerId, text, teamId);
+        expect(ids(await directory.searchTeamMembers({ ...query, teamId })), `${at} team ${teamId}`).toEqual(members);
+        const page = await directory.searchTeamMembers({ ...query, teamId, page: { offset: 1, limit: 2 } });
+        expect({ total: page.total, ids: ids(page) }, `${at} team page ${teamId}`).toEqual({ total: members.length, ids: members.slice(1, 3) });
+        const departments = reference.departments(viewerId, text, teamId);
+        expect((await directory.searchDepartments({ ...query, teamId })).items, `${at} departments ${teamId}`).toEqual(departments);
+      }
+      for (const fileId of FILES) {
+        expect(ids(await directory.searchCollaborators({ ...query, fileId })), `${at} collaborators ${fileId}`).toEqual(reference.collaborators(viewerId, text, fileId));
+      }
+      for (const fileId of [...FILES, null]) {
+        const found = await directory.searchRecentContacts({ ...query, fileId });
+        expect(ids(found), `${at} recent contacts ${fileId}`).toEqual(reference.recentContacts(viewerId, text, fileId));
+      }
+      const files = await directory.searchReadableFiles({ ...query, excludeFileId: 'f2' });
+      const expected = reference.readableFiles(viewerId, text, 'f2');
+      expect({ total: files.total, files: filesOf(files) }, `${at} files`).toEqual({ total: expected.length, files: expected });
+    }
+    for (const options of [
+      { limit: 3, orderBy: 'updated_at' as const },
+      { limit: 10, orderBy: 'created_at' as const, types: ['document'] },
+      { limit: 10, orderBy: 'updated_at' as const, types: ['sheet'] },
+    ]) {
+      const listed = (await directory.listReadableFiles(viewerId, options)).map((item) => ({ id: item.file.id, grantedRole: item.grantedRole }));
+      expect(listed, `${step} readable files ${viewerId} ${JSON.stringify(options)}`).toEqual(reference.listReadableFiles(viewerId, options));
     }
   }
 }
@@ -153,13 +210,17 @@ describeEachStore('the read model, after random directory writes', (store) => {
         const writes = [];
         for (let count = 1 + Math.floor(rng.next() * 3); count > 0; count -= 1) writes.push(await randomWrite(store(), rng));
         await expectModelEqualsReference(store(), directory, `seed ${seed} step ${step} (${writes.join(', ')})`);
+        // Searches every few steps (each compares some hundreds of answers): the writes between pile up.
+        if (step % 4 === 3) await expectSearchEqualsReference(store(), directory, `seed ${seed} step ${step} (${writes.join(', ')})`, ['', ...rng.some(KEYWORDS, 3)]);
       }
     }
   }, 240_000);
 
   it('a model loaded afresh from the same rows answers the same', async () => {
     const fresh = new StoreModelSource(store());
-    await expectModelEqualsReference(store(), new ModelDirectory(fresh, new SqlDirectory(store().db)), 'fresh load');
+    const directory = new ModelDirectory(fresh, new SqlDirectory(store().db));
+    await expectModelEqualsReference(store(), directory, 'fresh load');
+    await expectSearchEqualsReference(store(), directory, 'fresh load', KEYWORDS);
     fresh.close();
   }, 60_000);
 });

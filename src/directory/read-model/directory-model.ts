@@ -1,6 +1,8 @@
 import type { Department, FileRecord, Team, User } from '../types.js';
 import { DepartmentTree } from './department-tree.js';
 import { FileGrants, type HeldGrant } from './file-grants.js';
+import type { NameKeys } from '../search-keys.js';
+import { SearchState } from './search-state.js';
 import { byNameThenId } from './text-order.js';
 
 /**
@@ -21,6 +23,12 @@ export class DirectoryModel {
   readonly contents = new Set<string>();
   readonly grants = new Map<string, FileGrants>();
   readonly tree = new DepartmentTree(this.departments);
+  /** Per principal (`kind:id`): the files granted to it, with the rank. */
+  readonly filesOfPrincipal = new Map<string, Map<string, number>>();
+  /** Per user: the files they created (any status). */
+  readonly createdFiles = new Map<string, Set<string>>();
+  /** Search indexes and pinyin keys (built on first use). */
+  readonly search: SearchState = new SearchState(this);
 
   /** Per department: its members' ids (any department id; active or not). */
   private readonly members = new Map<string, Set<string>>();
@@ -37,15 +45,17 @@ export class DirectoryModel {
     else this.teams.delete(id);
   }
 
-  setDepartment(id: string, department: Department | undefined): void {
+  setDepartment(id: string, department: Department | undefined, keys?: NameKeys): void {
+    this.search.departmentChanged(id, this.departments.get(id), department, keys);
     if (department) this.departments.set(id, department);
     else this.departments.delete(id);
     this.tree.invalidate();
     this.subtreeCounts.clear();
   }
 
-  setUser(id: string, user: User | undefined): void {
+  setUser(id: string, user: User | undefined, keys?: NameKeys): void {
     const before = this.users.get(id);
+    this.search.userChanged(id, before, user, keys);
     if (before?.teamId) this.unlink(this.teamUsers, this.sortedTeamUsers, before.teamId, id);
     if (user) this.users.set(id, user);
     else this.users.delete(id);
@@ -62,9 +72,21 @@ export class DirectoryModel {
     this.subtreeCounts.clear();
   }
 
-  setFile(id: string, file: Omit<FileRecord, 'hasStoredContent'> | undefined): void {
-    if (file) this.files.set(id, { ...file, hasStoredContent: this.contents.has(id) });
-    else this.files.delete(id);
+  setFile(id: string, file: Omit<FileRecord, 'hasStoredContent'> | undefined, keys?: NameKeys): void {
+    const before = this.files.get(id);
+    const after = file && { ...file, hasStoredContent: this.contents.has(id) };
+    if (before && before.creatorId !== after?.creatorId) {
+      const created = this.createdFiles.get(before.creatorId);
+      created?.delete(id);
+      if (created?.size === 0) this.createdFiles.delete(before.creatorId);
+    }
+    if (after) {
+      this.files.set(id, after);
+      const created = this.createdFiles.get(after.creatorId);
+      if (created) created.add(id);
+      else this.createdFiles.set(after.creatorId, new Set([id]));
+    } else this.files.delete(id);
+    this.search.fileChanged(id, before, after, keys);
   }
 
   setContent(fileId: string, stored: boolean): void {
@@ -75,14 +97,27 @@ export class DirectoryModel {
   }
 
   setGrants(fileId: string, grants: readonly HeldGrant[]): void {
+    for (const principal of this.grants.get(fileId)?.principals ?? []) {
+      const files = this.filesOfPrincipal.get(principal);
+      files?.delete(fileId);
+      if (files?.size === 0) this.filesOfPrincipal.delete(principal);
+    }
     if (grants.length === 0) this.grants.delete(fileId);
     else this.grants.set(fileId, FileGrants.of(grants.map((grant) => ({ principal: this.intern(grant.principal), rank: grant.rank }))));
+    for (const grant of grants) {
+      const principal = this.intern(grant.principal);
+      const files = this.filesOfPrincipal.get(principal);
+      // Two grants to one principal: the stronger counts.
+      if (!files) this.filesOfPrincipal.set(principal, new Map([[fileId, grant.rank]]));
+      else if ((files.get(fileId) ?? 0) < grant.rank) files.set(fileId, grant.rank);
+    }
   }
 
   /** Forgets everything (before a full reload). */
   clear(): void {
-    for (const map of [this.teams, this.departments, this.users, this.memberships, this.files, this.grants, this.members, this.teamUsers]) map.clear();
+    for (const map of [this.teams, this.departments, this.users, this.memberships, this.files, this.grants, this.members, this.teamUsers, this.filesOfPrincipal, this.createdFiles]) map.clear();
     this.contents.clear();
+    this.search.clear();
     this.forgetDerived();
   }
 

@@ -3,52 +3,53 @@ import { roleFromRank } from '../permissions.js';
 import type { DirectorySearch } from '../search-port.js';
 import type { Department, DepartmentPathNode, DepartmentSummary, FileRecord, FileWithGrant, PageRequest, Paged, Role, Team, User } from '../types.js';
 import type { DirectoryModel } from './directory-model.js';
+import type { ModelSource } from './model-source.js';
+import { ModelSearch, type ActivityReads, type ModelSearchBounds } from './model-search.js';
 import { byNameThenId, compareText } from './text-order.js';
 
-/** Where the model comes from: the store side that loads it and follows the change feed. */
-export interface ModelSource {
-  readonly model: DirectoryModel;
-  /**
-   * Settles when the model holds every write committed before the call by this process (and, once loaded,
-   * what the feed has brought from others): at once when nothing was written since the last catch-up.
-   */
-  current(): Promise<void>;
-}
+export type { ModelSource } from './model-source.js';
 
 /**
  * The Directory port answered from the read model in memory: users, teams, departments, files, grants
- * and permissions. What the model does not hold yet (search, the readable-files lists, stored bytes, the
- * change version) is asked of `rest`, the store's SQL directory.
+ * and permissions, @-mention search and the readable-file lists. What the model does not hold (stored
+ * bytes, the change version, the activity that ranks searches) is asked of `rest`, the store.
  */
 export class ModelDirectory implements Directory {
+  private readonly search: ModelSearch;
+
   constructor(
     private readonly source: ModelSource,
-    private readonly rest: Directory,
-  ) {}
+    private readonly rest: Directory & ActivityReads,
+    bounds?: ModelSearchBounds,
+  ) {
+    this.search = new ModelSearch(source, rest, bounds);
+  }
 
   private get model(): DirectoryModel {
     return this.source.model;
   }
 
-  // ---- from the store (not in the model yet) ----
+  // ---- search and the readable-file lists: from memory (model-search.ts) ----
   searchTeamMembers(query: Parameters<DirectorySearch['searchTeamMembers']>[0]) {
-    return this.rest.searchTeamMembers(query);
+    return this.search.searchTeamMembers(query);
   }
   searchCollaborators(query: Parameters<DirectorySearch['searchCollaborators']>[0]) {
-    return this.rest.searchCollaborators(query);
+    return this.search.searchCollaborators(query);
   }
   searchRecentContacts(query: Parameters<DirectorySearch['searchRecentContacts']>[0]) {
-    return this.rest.searchRecentContacts(query);
+    return this.search.searchRecentContacts(query);
   }
   searchDepartments(query: Parameters<DirectorySearch['searchDepartments']>[0]) {
-    return this.rest.searchDepartments(query);
+    return this.search.searchDepartments(query);
   }
   searchReadableFiles(query: Parameters<DirectorySearch['searchReadableFiles']>[0]) {
-    return this.rest.searchReadableFiles(query);
+    return this.search.searchReadableFiles(query);
   }
   listReadableFiles(userId: string, options: { limit: number; orderBy: FileOrder; types?: readonly string[] }): Promise<FileWithGrant[]> {
-    return this.rest.listReadableFiles(userId, options);
+    return this.search.listReadableFiles(userId, options);
   }
+
+  // ---- from the store ----
   async getFileContent(fileId: string): Promise<StoredContent | undefined> {
     return this.rest.getFileContent?.(fileId);
   }

@@ -8,22 +8,30 @@ const CHUNK = 500;
 
 const FILE_COLUMNS = [
   'id', 'name', 'type', 'creator_id', 'team_id', 'created_at', 'updated_at', 'views', 'ext', 'download_url', 'full_url', 'restrict_copy', 'restrict_export', 'status',
+  'name_pinyin', 'name_initials',
 ] as const;
+
+/** The pinyin keys the store computed on write (src/directory/search-keys.ts). */
+const keysOf = (row: { name_pinyin: string; name_initials: string }) => ({ pinyin: row.name_pinyin, initials: row.name_initials });
+
+const DEPARTMENT_COLUMNS = ['id', 'name', 'team_id', 'parent_id', 'name_pinyin', 'name_initials'] as const;
 
 /** Fills the model with every row of the directory as `trx` sees it. */
 export async function loadWholeModel(trx: Db, model: DirectoryModel): Promise<void> {
   model.clear();
   for (const team of await trx.selectFrom('teams').select(['id', 'name']).execute()) model.setTeam(team.id, team);
-  for (const row of await trx.selectFrom('departments').select(['id', 'name', 'team_id', 'parent_id']).execute()) {
-    model.setDepartment(row.id, { id: row.id, name: row.name, teamId: row.team_id, parentId: row.parent_id });
+  for (const row of await trx.selectFrom('departments').select(DEPARTMENT_COLUMNS).execute()) {
+    model.setDepartment(row.id, { id: row.id, name: row.name, teamId: row.team_id, parentId: row.parent_id }, keysOf(row));
   }
-  for (const row of await trx.selectFrom('users').selectAll().execute()) model.setUser(row.id, toUser(row));
+  for (const row of await trx.selectFrom('users').selectAll().execute()) model.setUser(row.id, toUser(row), keysOf(row));
   for (const [userId, departmentIds] of groupBy(await trx.selectFrom('user_departments').select(['user_id as key', 'department_id as value']).execute())) {
     model.setMemberships(userId, departmentIds);
   }
   for (const row of await trx.selectFrom('file_contents').select('file_id').execute()) model.setContent(row.file_id, true);
-  for (const row of await trx.selectFrom('files').select(FILE_COLUMNS).execute()) model.setFile(row.id, fileOf(row));
+  for (const row of await trx.selectFrom('files').select(FILE_COLUMNS).execute()) model.setFile(row.id, fileOf(row), keysOf(row));
   await loadGrants(trx, model, undefined);
+  // The search indexes too, so that no first search pays for them (part of the load time).
+  model.search.prepare(model.teams.keys());
 }
 
 /** Reloads the rows the changes name (each key's rows as `trx` sees them now, absent ones removed). */
@@ -39,13 +47,19 @@ export async function reloadChanged(trx: Db, model: DirectoryModel, changes: rea
     for (const id of ids) model.setTeam(id, found.get(id));
   }
   for (const ids of chunks(keys.get('department'))) {
-    const rows = await trx.selectFrom('departments').select(['id', 'name', 'team_id', 'parent_id']).where('id', 'in', ids).execute();
-    const found = new Map(rows.map((row) => [row.id, { id: row.id, name: row.name, teamId: row.team_id, parentId: row.parent_id }]));
-    for (const id of ids) model.setDepartment(id, found.get(id));
+    const rows = await trx.selectFrom('departments').select(DEPARTMENT_COLUMNS).where('id', 'in', ids).execute();
+    const found = new Map(rows.map((row) => [row.id, row]));
+    for (const id of ids) {
+      const row = found.get(id);
+      model.setDepartment(id, row && { id: row.id, name: row.name, teamId: row.team_id, parentId: row.parent_id }, row && keysOf(row));
+    }
   }
   for (const ids of chunks(keys.get('user'))) {
-    const found = new Map((await trx.selectFrom('users').selectAll().where('id', 'in', ids).execute()).map((row) => [row.id, toUser(row)]));
-    for (const id of ids) model.setUser(id, found.get(id));
+    const found = new Map((await trx.selectFrom('users').selectAll().where('id', 'in', ids).execute()).map((row) => [row.id, row]));
+    for (const id of ids) {
+      const row = found.get(id);
+      model.setUser(id, row && toUser(row), row && keysOf(row));
+    }
   }
   for (const ids of chunks(keys.get('membership'))) {
     const rows = await trx.selectFrom('user_departments').select(['user_id as key', 'department_id as value']).where('user_id', 'in', ids).execute();
@@ -57,8 +71,11 @@ export async function reloadChanged(trx: Db, model: DirectoryModel, changes: rea
     for (const id of ids) model.setContent(id, found.has(id));
   }
   for (const ids of chunks(keys.get('file'))) {
-    const found = new Map((await trx.selectFrom('files').select(FILE_COLUMNS).where('id', 'in', ids).execute()).map((row) => [row.id, fileOf(row)]));
-    for (const id of ids) model.setFile(id, found.get(id));
+    const found = new Map((await trx.selectFrom('files').select(FILE_COLUMNS).where('id', 'in', ids).execute()).map((row) => [row.id, row]));
+    for (const id of ids) {
+      const row = found.get(id);
+      model.setFile(id, row && fileOf(row), row && keysOf(row));
+    }
   }
   for (const ids of chunks(keys.get('grants'))) await loadGrants(trx, model, ids);
 }

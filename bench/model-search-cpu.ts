@@ -1,0 +1,56 @@
+/**
+ * CPU per search of each kind from the read model alone (no HTTP, no store: activity empty), in one
+ * process: a generated company in the bench's proportions, the bench's keywords, the empty one and
+ * pieces of real names, 20 viewers each. Also how long building the search indexes takes.
+ *
+ *   npx tsx bench/model-search-cpu.ts [users]   (default 20,000)
+ */
+import { DirectoryModel } from '../src/directory/read-model/directory-model.js';
+import { ModelSearch } from '../src/directory/read-model/model-search.js';
+import { roleRank } from '../src/directory/permissions.js';
+import { normaliseKeyword } from '../src/directory/search-keyword.js';
+import { nameKeys } from '../src/directory/search-keys.js';
+import type { FileType, Role } from '../src/directory/types.js';
+import { generateCompany } from './generate.js';
+import { KEYWORDS } from './scenarios.js';
+const users = Number(process.argv[2] ?? 20_000);
+const { snapshot } = generateCompany({ users, departments: users / 100, files: users * 2, grantsPerFile: 5 });
+const model = new DirectoryModel();
+model.setTeam('t1', { id: 't1', name: 'x' });
+for (const d of snapshot.departments) model.setDepartment(d.id, { id: d.id, name: d.name, teamId: d.teamId, parentId: d.parentId }, nameKeys(d.name));
+for (const u of snapshot.users) { model.setUser(u.id, { id: u.id, name: u.name, email: u.email, avatar: u.avatar, teamId: u.teamId, watermark: null, active: true }, nameKeys(u.name)); model.setMemberships(u.id, u.departmentIds); }
+for (const f of snapshot.files) model.setFile(f.id, { id: f.id, name: f.name, type: f.type as FileType, creatorId: f.creatorId, teamId: f.teamId, createdAt: f.createdAt, updatedAt: f.updatedAt, views: f.views, ext: null, downloadUrl: null, fullUrl: null, restrictions: { copy: true, export: true }, status: 'active' }, nameKeys(f.name));
+for (const f of snapshot.files) model.setGrants(f.id, f.sharing.map((s) => ({ principal: s.principal, rank: roleRank(s.role as Role) })));
+const parts: Array<[string, () => void]> = [
+  ['people', () => model.search.peopleOf('t1').prepare()],
+  ['departments', () => model.search.departmentsOf('t1').prepare()],
+  ['file names', () => model.search.fileNames.prepare()],
+  ['time orders', () => (model.search.newestUpdated.prepare(), model.search.newestCreated.prepare())],
+];
+for (const [label, build] of parts) {
+  const t = performance.now();
+  build();
+  console.log(`building the index of ${label}: ${(performance.now() - t).toFixed(0)} ms`);
+}
+const none = async () => new Map<string, string>();
+const search = new ModelSearch({ model, current: async () => {} }, { contactsOf: none, touchedFilesOf: none, activityOnFile: none });
+const names = snapshot.users.slice(0, 5000).map((u) => u.name);
+const kws = process.env.PREPARE_ONLY ? [] : [...KEYWORDS, '', ...names.slice(0, 30).map((n) => [...n].slice(0, 1 + (n.length % 3)).join(''))];
+const page = { offset: 0, limit: 6 };
+for (const kind of ['files', 'team', 'dept', 'recent', 'collab'] as const) {
+  for (let round = 0; round < 2; round++) {
+    const start = process.cpuUsage(); let n = 0; const worst: Array<[number, string]> = [];
+    for (const text of kws) for (let i = 0; i < 20; i++) {
+      const viewerId = `u${1 + ((i * 7919) % users)}`; const keyword = normaliseKeyword(text); const q = { viewerId, keyword, page };
+      const a = performance.now();
+      if (kind === 'files') await search.searchReadableFiles(q);
+      else if (kind === 'team') await search.searchTeamMembers({ ...q, teamId: 't1' });
+      else if (kind === 'dept') await search.searchDepartments({ ...q, teamId: 't1' });
+      else if (kind === 'recent') await search.searchRecentContacts({ ...q, fileId: `f${1 + i}` });
+      else await search.searchCollaborators({ ...q, fileId: `f${1 + i}` });
+      worst.push([performance.now() - a, text]); n++;
+    }
+    const u = process.cpuUsage(start);
+    if (round === 1) console.log(kind, ((u.user + u.system) / n).toFixed(0), 'us CPU avg; worst', worst.sort((x, y) => y[0] - x[0]).slice(0, 3).map(([ms, k]) => `${k}:${ms.toFixed(1)}ms`).join(' '));
+  }
+}

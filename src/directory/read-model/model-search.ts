@@ -1,0 +1,341 @@
+import type { FileOrder } from '../directory.js';
+import { roleFromRank } from '../permissions.js';
+import type { SearchKeyword } from '../search-keyword.js';
+import { SEARCH_COUNT_CAP } from '../search-page.js';
+import { DEPARTMENT_FALLBACK_USERS, type DepartmentHit, type DirectorySearch, type SearchHits, type SearchQuery } from '../search-port.js';
+import { matchTier, type MatchTier } from '../search-ranking.js';
+import type { FileRecord, FileWithGrant, PageRequest, User } from '../types.js';
+import type { DirectoryModel } from './directory-model.js';
+import { FileAccess } from './file-access.js';
+import type { ModelSource } from './model-source.js';
+import { compareText } from './text-order.js';
+import { topRanked } from './top-ranked.js';
+
+/** The activity the rankings use, which stays in the store (it changes with every event). */
+export interface ActivityReads {
+  /** user -> latest mention between the viewer and them, either way (the newest RECENT_ACTIVITY_ROWS each way). */
+  contactsOf(viewerId: string): Promise<Map<string, string>>;
+  /** file -> the viewer's latest activity on it (their newest RECENT_ACTIVITY_ROWS rows). */
+  touchedFilesOf(viewerId: string): Promise<Map<string, string>>;
+  /** user -> their latest activity on the file (its newest RECENT_ACTIVITY_ROWS rows). */
+  activityOnFile(fileId: string): Promise<Map<string, string>>;
+}
+
+/** The most work one search does, whatever the keyword (docs/search.md "Bounds"). */
+export interface ModelSearchBounds {
+  /** Index candidates of people or departments checked per keyword. */
+  peopleScan: number;
+  /** Index candidates of files checked per keyword; files walked newest first for the empty keyword. */
+  fileScan: number;
+  /** A user who may read at most this many files has them checked one by one (exact) instead. */
+  readableScan: number;
+}
+
+export const MODEL_SEARCH_BOUNDS: ModelSearchBounds = Object.freeze({ peopleScan: 5_000, fileScan: 20_000, readableScan: 2_000 });
+
+interface RankedUser {
+  user: User;
+  tier: MatchTier;
+  lastAt: string | null;
+  source: number;
+}
+
+/**
+ * @-mention search and the readable-file lists from the read model (docs/search.md): candidates from
+ * the name indexes (n-gram postings), each checked with `matchTier`, files filtered by the grants by
+ * principal in memory, with the activity of the rankings read from the store.
+ */
+export class ModelSearch implements DirectorySearch {
+  constructor(
+    private readonly source: ModelSource,
+    private readonly activity: ActivityReads,
+    private readonly bounds: ModelSearchBounds = MODEL_SEARCH_BOUNDS,
+  ) {}
+
+  private get model(): DirectoryModel {
+    return this.source.model;
+  }
+
+  private readonly contactsOfTick = new Map<string, Promise<Map<string, string>>>();
+
+  /** The viewer's contacts, read once for the kinds of one search (activity is never kept longer). */
+  private contactsOf(viewerId: string): Promise<Map<string, string>> {
+    let pending = this.contactsOfTick.get(viewerId);
+    if (!pending) {
+      pending = this.activity.contactsOf(viewerId);
+      this.contactsOfTick.set(viewerId, pending);
+      const shared = pending;
+      queueMicrotask(() => {
+        if (this.contactsOfTick.get(viewerId) === shared) this.contactsOfTick.delete(viewerId);
+      });
+    }
+    return pending;
+  }
+
+  async searchTeamMembers(query: SearchQuery & { teamId: string }): Promise<SearchHits<User>> {
+    const { keyword, teamId, page } = query;
+    const [contacts] = await Promise.all([this.contactsOf(query.viewerId), this.source.current()]);
+    const model = this.model;
+    const inTeam = (user: User | undefined): user is User => user !== undefined && user.active !== false && user.teamId === teamId;
+    if (keyword.text === '') {
+      const all = model.activeTeamUsers(teamId);
+      const leading = this.rankUsers(keyword, contacts.keys(), contacts, inTeam).sort(byContact);
+      const skip = new Set(leading.map((entry) => entry.user.id));
+      const items = leading.slice(page.offset, page.offset + page.limit).map((entry) => entry.user);
+      for (let position = 0, index = leading.length; position < all.length && items.length < page.limit; position += 1) {
+        const id = all[position]!;
+        if (skip.has(id)) continue;
+        if (index >= page.offset) items.push(model.users.get(id)!);
+        index += 1;
+      }
+      return counted(all.length, false, items);
+    }
+    const found = model.search.peopleOf(teamId).candidates(keyword, this.bounds.peopleScan);
+    const ranked = this.rankUsers(keyword, union(found.ids, contacts.keys()), contacts, inTeam);
+    return counted(ranked.length, found.truncated, pageOf(ranked, page, byContact).map((entry) => entry.user));
+  }
+
+  async searchCollaborators(query: SearchQuery & { fileId: string }): Promise<SearchHits<User>> {
+    const [contacts] = await Promise.all([this.contactsOf(query.viewerId), this.source.current()]);
+    const ids = this.collaboratorIds(query.fileId);
+    const scan = this.bounds.peopleScan;
+    const ranked = this.rankUsers(query.keyword, ids.slice(0, scan), contacts, isActive);
+    return counted(ranked.length, ids.length > scan, pageOf(ranked, query.page, byContact).map((entry) => entry.user));
+  }
+
+  async searchRecentContacts(query: SearchQuery & { fileId: string | null }): Promise<SearchHits<User>> {
+    const { viewerId, fileId } = query;
+    const none = new Map<string, string>();
+    const [contacts, onFile] = await Promise.all([
+      this.contactsOf(viewerId),
+      fileId === null ? none : this.activity.activityOnFile(fileId),
+      this.source.current(),
+    ]);
+    // source: 0 mentions either way, 1 activity on the file, 2 the file's collaborators, 3 same department.
+    const related = new Map<string, { lastAt: string | null; source: number }>();
+    const relate = (userId: string, lastAt: string | null, source: number) => {
+      if (userId === viewerId) return;
+      const seen = related.get(userId);
+      if (!seen) related.set(userId, { lastAt, source });
+      else {
+        if (lastAt !== null && (seen.lastAt === null || lastAt > seen.lastAt)) seen.lastAt = lastAt;
+        seen.source = Math.min(seen.source, source);
+      }
+    };
+    for (const [userId, lastAt] of contacts) relate(userId, lastAt, 0);
+    for (const [userId, lastAt] of onFile) relate(userId, lastAt, 1);
+    if (fileId !== null) for (const id of this.collaboratorIds(fileId).slice(0, this.bounds.peopleScan)) relate(id, null, 2);
+    for (const id of this.colleaguesOf(viewerId)) relate(id, null, 3);
+    const ranked: RankedUser[] = [];
+    for (const [id, info] of related) {
+      const user = this.model.users.get(id);
+      const tier = user && isActive(user) ? this.userTier(query.keyword, user) : null;
+      if (tier !== null) ranked.push({ user: user!, tier, lastAt: info.lastAt, source: info.source });
+    }
+    const order = (a: RankedUser, b: RankedUser) =>
+      a.tier - b.tier || newestFirst(a.lastAt, b.lastAt) || a.source - b.source || compareText(a.user.name, b.user.name) || compareText(a.user.id, b.user.id);
+    return counted(ranked.length, false, pageOf(ranked, query.page, order).map((entry) => entry.user));
+  }
+
+  async searchDepartments(query: SearchQuery & { teamId: string }): Promise<SearchHits<DepartmentHit>> {
+    const { keyword, teamId } = query;
+    await this.source.current();
+    const model = this.model;
+    // The viewer's own departments and their ancestors lead each tier.
+    const mine = new Set<string>();
+    for (const departmentId of model.memberships.get(query.viewerId) ?? []) for (const id of model.tree.chainOf(departmentId)) mine.add(id);
+    let candidates: Iterable<string>;
+    let truncated = false;
+    if (keyword.text === '') candidates = model.departments.keys();
+    else {
+      const found = model.search.departmentsOf(teamId).candidates(keyword, this.bounds.peopleScan);
+      candidates = union(found.ids, mine);
+      truncated = found.truncated;
+    }
+    const ranked: Array<{ id: string; name: string; tier: number; leads: number }> = [];
+    for (const id of candidates) {
+      const department = model.departments.get(id);
+      if (!department || department.teamId !== teamId) continue;
+      const keys = model.search.keysOfDepartment(department);
+      const tier = matchTier(keyword, { name: department.name, pinyin: keys.pinyin, initials: keys.initials });
+      if (tier !== null) ranked.push({ id, name: department.name, tier, leads: mine.has(id) ? 0 : 1 });
+    }
+    const order = (a: (typeof ranked)[number], b: (typeof ranked)[number]) => a.tier - b.tier || a.leads - b.leads || compareText(a.name, b.name) || compareText(a.id, b.id);
+    const items = pageOf(ranked, query.page, order).map(({ id, name }) => ({
+      id,
+      name,
+      allMemberCount: model.subtreeMemberCount(id),
+      parentDepartments: model.tree.ancestorsOf(id),
+    }));
+    return counted(ranked.length, truncated, items);
+  }
+
+  async searchReadableFiles(query: SearchQuery & { excludeFileId?: string }): Promise<SearchHits<FileWithGrant>> {
+    const { keyword, viewerId, excludeFileId } = query;
+    const [touched] = await Promise.all([this.activity.touchedFilesOf(viewerId), this.source.current()]);
+    const model = this.model;
+    const access = new FileAccess(model, viewerId);
+    const wanted = (file: FileRecord | undefined): file is FileRecord =>
+      file !== undefined && file.status === 'active' && file.id !== excludeFileId && access.mayRead(file.id);
+    let candidates: Iterable<string>;
+    let truncated = false;
+    if (keyword.text === '') {
+      const walked = access.sizeBound <= this.bounds.readableScan ? { ids: access.ids(), truncated: false } : this.newestReadable(wanted, touched);
+      candidates = union(walked.ids, touched.keys());
+      truncated = walked.truncated;
+    } else {
+      const names = model.search.fileNames;
+      // Fewer readable files than candidates, and no more than a bounded search reads: those are
+      // matched one by one (exact); else the index's candidates, at most `fileScan` of them.
+      if (access.sizeBound < names.candidateCount(keyword) && access.sizeBound <= this.bounds.fileScan) candidates = union(access.ids(), touched.keys());
+      else {
+        const found = names.candidates(keyword, this.bounds.fileScan);
+        candidates = union(found.ids, touched.keys());
+        truncated = found.truncated;
+      }
+    }
+    const ranked: Array<{ file: FileRecord; tier: number; lastAt: string | null }> = [];
+    for (const id of candidates) {
+      const file = model.files.get(id);
+      if (!wanted(file)) continue;
+      const keys = model.search.keysOfFile(file);
+      const tier = matchTier(keyword, { name: file.name, pinyin: keys.pinyin, initials: keys.initials });
+      if (tier !== null) ranked.push({ file, tier, lastAt: touched.get(id) ?? null });
+    }
+    const order = (a: (typeof ranked)[number], b: (typeof ranked)[number]) =>
+      a.tier - b.tier ||
+      newestFirst(a.lastAt, b.lastAt) ||
+      newestFirst(a.file.updatedAt, b.file.updatedAt) ||
+      compareText(a.file.name, b.file.name) ||
+      compareText(a.file.id, b.file.id);
+    const items = pageOf(ranked, query.page, order).map(({ file }) => ({ file, grantedRole: roleFromRank(access.rankOf(file.id)) }));
+    return counted(ranked.length, truncated, items);
+  }
+
+  /** GET /files: the newest active files the user may read (by `orderBy`, then id, both descending). */
+  async listReadableFiles(userId: string, options: { limit: number; orderBy: FileOrder; types?: readonly string[] }): Promise<FileWithGrant[]> {
+    await this.source.current();
+    const model = this.model;
+    const access = new FileAccess(model, userId);
+    const column = options.orderBy === 'created_at' ? 'createdAt' : 'updatedAt';
+    const types = options.types?.length ? options.types : null;
+    const keep = (file: FileRecord | undefined): file is FileRecord => file !== undefined && file.status === 'active' && (types === null || types.includes(file.type));
+    let files: FileRecord[];
+    if (access.sizeBound <= this.bounds.readableScan) {
+      files = [...access.ids()].map((id) => model.files.get(id)).filter(keep);
+      files.sort((a, b) => (a[column] === b[column] ? (a.id < b.id ? 1 : -1) : a[column] < b[column] ? 1 : -1));
+      files = files.slice(0, options.limit);
+    } else {
+      files = [];
+      let read = 0;
+      const order = column === 'createdAt' ? model.search.newestCreated : model.search.newestUpdated;
+      order.walk((file) => {
+        read += 1;
+        if (keep(file) && access.mayRead(file.id)) files.push(file);
+        return files.length < options.limit && read < this.bounds.fileScan;
+      });
+    }
+    return files.map((file) => ({ file, grantedRole: roleFromRank(access.rankOf(file.id)) }));
+  }
+
+  /**
+   * The newest readable files for the empty keyword: walked newest first until more than the count's
+   * cap are found (and the run of their `updatedAt` is complete) or `fileScan` files were read.
+   */
+  private newestReadable(wanted: (file: FileRecord) => boolean, touched: ReadonlyMap<string, string>): { ids: string[]; truncated: boolean } {
+    const ids: string[] = [];
+    let read = 0;
+    let truncated = false;
+    let fullAt: string | undefined;
+    this.model.search.newestUpdated.walk((file) => {
+      if (fullAt !== undefined && file.updatedAt !== fullAt) return false;
+      if (read >= this.bounds.fileScan) {
+        truncated = true;
+        return false;
+      }
+      read += 1;
+      if (!touched.has(file.id) && wanted(file)) {
+        ids.push(file.id);
+        if (ids.length > SEARCH_COUNT_CAP && fullAt === undefined) fullAt = file.updatedAt;
+      }
+      return true;
+    });
+    return { ids, truncated };
+  }
+
+  /** The file's creator and the users granted it directly, each once (any status of the file). */
+  private collaboratorIds(fileId: string): string[] {
+    const ids = new Set<string>();
+    const file = this.model.files.get(fileId);
+    if (file) ids.add(file.creatorId);
+    for (const principal of this.model.grants.get(fileId)?.principals ?? []) if (principal.startsWith('user:')) ids.add(principal.slice('user:'.length));
+    return [...ids];
+  }
+
+  /**
+   * The recent contacts' fallback: at most DEPARTMENT_FALLBACK_USERS active members of the viewer's
+   * departments (departments by id, members by name then id), the viewer left out.
+   */
+  private colleaguesOf(viewerId: string): string[] {
+    const found = new Set<string>();
+    const departments = [...(this.model.memberships.get(viewerId) ?? [])].sort(compareText);
+    for (const departmentId of departments) {
+      for (const id of this.model.activeMembers(departmentId)) {
+        if (found.size >= DEPARTMENT_FALLBACK_USERS) return [...found];
+        if (id !== viewerId) found.add(id);
+      }
+    }
+    return [...found];
+  }
+
+  private userTier(keyword: SearchKeyword, user: User): MatchTier | null {
+    const keys = this.model.search.keysOfUser(user);
+    return matchTier(keyword, { name: user.name, email: user.email, pinyin: keys.pinyin, initials: keys.initials });
+  }
+
+  /** The users among `ids` that `keep` allows and match, unordered (see `byContact`). */
+  private rankUsers(keyword: SearchKeyword, ids: Iterable<string>, contacts: ReadonlyMap<string, string>, keep: (user: User | undefined) => boolean): RankedUser[] {
+    const ranked: RankedUser[] = [];
+    for (const id of ids) {
+      const user = this.model.users.get(id);
+      if (!keep(user)) continue;
+      const tier = this.userTier(keyword, user!);
+      if (tier !== null) ranked.push({ user: user!, tier, lastAt: contacts.get(id) ?? null, source: 0 });
+    }
+    return ranked;
+  }
+}
+
+function isActive(user: User | undefined): boolean {
+  return user !== undefined && user.active !== false;
+}
+
+/** Each id once, in the order first seen. */
+function union(first: Iterable<string>, second: Iterable<string>): Set<string> {
+  const ids = new Set(first);
+  for (const id of second) ids.add(id);
+  return ids;
+}
+
+/** One page of `ranked` in the order of `order` (only the entries up to the page's end are sorted). */
+function pageOf<T>(ranked: readonly T[], page: PageRequest, order: (a: T, b: T) => number): T[] {
+  return topRanked(ranked, page.offset + page.limit, order).slice(page.offset);
+}
+
+/** People by tier, last contact (newest first, none last), name, id. */
+function byContact(a: RankedUser, b: RankedUser): number {
+  return a.tier - b.tier || newestFirst(a.lastAt, b.lastAt) || compareText(a.user.name, b.user.name) || compareText(a.user.id, b.user.id);
+}
+
+/** The count a kind reports (at most the cap), and whether more may match. */
+function counted<T>(found: number, more: boolean, items: T[]): SearchHits<T> {
+  return { total: Math.min(found, SEARCH_COUNT_CAP), items, capped: more || found > SEARCH_COUNT_CAP };
+}
+
+/** Newest first, none last. */
+function newestFirst(a: string | null, b: string | null): number {
+  if (a === b) return 0;
+  if (a === null) return 1;
+  if (b === null) return -1;
+  return a > b ? -1 : 1;
+}

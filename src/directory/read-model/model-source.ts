@@ -1,0 +1,11 @@
+import type { DirectoryModel } from './directory-model.js';
+
+/** Where the model comes from: the store side that loads it and follows the change feed. */
+export interface ModelSource {
+  readonly model: DirectoryModel;
+  /**
+   * Settles when the model holds every write committed before the call by this process (and, once loaded,
+   * what the feed has brought from others): at once when nothing was written since the last catch-up.
+   */
+  current(): Promise<void>;
+}
