@@ -30,7 +30,7 @@ const TAILS: Array<Tail<TailPosition> | Tail<number>> = [
   {
     name: 'audit log',
     write: (trx, key) => auditLog.append(trx, [{ at: '2026-11-26T00:00:00Z', kind: 'tail.test', actorId: null, credential: 'test', fileId: null, action: key, permissions: null, details: null }]),
-    page: async (db, after: TailPosition | undefined) => {
+    page: async (db: Db, after: TailPosition | undefined) => {
       const page = await auditLog.list(db, { ...(after === undefined ? {} : { after }), limit: PAGE, kind: 'tail.test' });
       return { keys: page.items.map((item) => item.action), next: page.next };
     },
@@ -40,7 +40,7 @@ const TAILS: Array<Tail<TailPosition> | Tail<number>> = [
     write: async (trx, key) => {
       await outbox.enqueue(trx, [{ type: 'tail.test', occurredAt: '2026-11-26T00:00:00Z', data: { key }, dedupeKey: key, eventId: null }], ['webhook'], NOW);
     },
-    page: async (db, after: TailPosition | undefined) => {
+    page: async (db: Db, after: TailPosition | undefined) => {
       const page = await outbox.list(db, { ...(after === undefined ? {} : { after }), limit: PAGE });
       return { keys: page.items.map((item) => (item.data as { key: string }).key), next: page.next };
     },
@@ -53,7 +53,7 @@ const TAILS: Array<Tail<TailPosition> | Tail<number>> = [
         [{ change: { op: 'create', fileId: 'tail-file', id: key, authorId: 'u1', content: key, remindUserIds: ['u1'], remindAtMs: NOW + 86_400_000 }, eventId: 1 }],
         NOW,
       ),
-    page: async (db, after: TailPosition | undefined) => {
+    page: async (db: Db, after: TailPosition | undefined) => {
       const page = await reminders.list(db, { ...(after === undefined ? {} : { after }), limit: PAGE });
       return { keys: page.items.map((item) => item.id), next: page.next };
     },
@@ -68,7 +68,7 @@ const TAILS: Array<Tail<TailPosition> | Tail<number>> = [
         { deliveryKey: key, kind: 'TailTest', action: null, fileId: null, userId: null, credential: 'test', senderId: null, outcome: 'pending', problem: null, subject: key, receivedMs: NOW, body },
       ]);
     },
-    page: async (db, after: number | undefined) => {
+    page: async (db: Db, after: number | undefined) => {
       const page = await eventLog.list(db, { after: after ?? 0, limit: PAGE, kind: 'TailTest' });
       return { keys: page.items.map((item) => item.subject!), next: page.next };
     },
