@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import { insertRows, storableText, type RowTable } from './row-insert.js';
 import type { Database, Db } from './schema.js';
-import { inTailOrder, tailPositionOf, type TailPosition } from './tail-order.js';
+import { inTailOrder, tailPage, type TailPosition } from './tail-order.js';
 import { inTailTurn } from './tail-turn.js';
 
 /** One entry of the audit log as the domain writes and reads it. */
@@ -73,8 +73,8 @@ export const auditLog = {
     const rows = await inTailOrder(db, query, 'audit_log', 'id', filter.after)
       .limit(filter.limit + 1)
       .execute();
-    const shown = rows.slice(0, filter.limit);
-    return { items: shown.map(fromRow), next: rows.length > filter.limit ? tailPositionOf(shown.at(-1)!, shown.at(-1)!.id) : null };
+    const { shown, next } = tailPage(rows, filter.limit, (row) => row.id);
+    return { items: shown.map(fromRow), next };
   },
 
   /** Entries before `before` (at most about `limit`, oldest first), removed; returns how many. */

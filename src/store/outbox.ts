@@ -5,7 +5,7 @@ import { dialectWork } from './dialect-work-for.js';
 import { eventEffects, type ActivityRow } from './event-effects.js';
 import { insertNewTypedRows, insertRows, storableText, type RowTable } from './row-insert.js';
 import type { Database, Db } from './schema.js';
-import { inTailOrder, tailPositionOf, type TailPosition } from './tail-order.js';
+import { inTailOrder, tailPage, type TailPosition } from './tail-order.js';
 import type { NotificationItem, NotificationStatus } from '../events/listing-shapes.js';
 
 /** A notification to put in the outbox. */
@@ -276,7 +276,7 @@ export const outbox: OutboxStore = {
     const rows = await inTailOrder(db, query, 'notifications', 'seq', filter.after)
       .limit(filter.limit + 1)
       .execute();
-    const shown = rows.slice(0, filter.limit);
+    const { shown, next } = tailPage(rows, filter.limit, (row) => row.seq);
     const deliveries =
       shown.length === 0
         ? []
@@ -308,7 +308,7 @@ export const outbox: OutboxStore = {
           deliveredAt: delivery.delivered_at,
         })),
     }));
-    return { items, next: rows.length > filter.limit ? tailPositionOf(shown.at(-1)!, shown.at(-1)!.seq) : null };
+    return { items, next };
   },
 
   async figures(db) {

@@ -3,7 +3,7 @@ import { formatTime } from '../directory/time.js';
 import { dialectWork } from './dialect-work-for.js';
 import { storableText } from './row-insert.js';
 import type { Database, Db } from './schema.js';
-import { inTailOrder, tailPositionOf, type TailPosition } from './tail-order.js';
+import { inTailOrder, tailPage, type TailPosition } from './tail-order.js';
 import type { ReminderItem, ReminderStatus } from '../events/listing-shapes.js';
 
 export type { ReminderItem, ReminderStatus } from '../events/listing-shapes.js';
@@ -83,8 +83,8 @@ export const reminders: ReminderStore = {
     const rows = await inTailOrder(db, query, 'reminders', 'seq', filter.after)
       .limit(filter.limit + 1)
       .execute();
-    const shown = rows.slice(0, filter.limit);
-    return { items: shown.map(toItem), next: rows.length > filter.limit ? tailPositionOf(shown.at(-1)!, shown.at(-1)!.seq) : null };
+    const { shown, next } = tailPage(rows, filter.limit, (row) => row.seq);
+    return { items: shown.map(toItem), next };
   },
 
   async filesWith(db, reminderId) {

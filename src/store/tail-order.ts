@@ -14,17 +14,19 @@ export interface TailPosition {
 /** The column every tailed table has on PostgreSQL (migration 150). */
 export const TAIL_XID_COLUMN = 'tail_xid';
 
+/** Whether a listed row's transaction is older than every transaction still running (always so on SQLite). */
+export const TAIL_SETTLED = 'tail_settled';
+
 /**
- * Limits and orders a listing of a tailed table (migration 150) so that a reader paging on from its last
- * position never passes a row that commits later.
+ * Orders a listing of a tailed table (migration 150) so that a reader paging on from its last cursor never
+ * passes a row that commits later; `tailPage` then cuts the page.
  *
  * SQLite commits sequence numbers in order (one writer): rows after `after.seq`, by sequence.
- * PostgreSQL hands sequence numbers out before commit, so a row can commit below one already shown. The
- * listing therefore shows only rows of transactions older than every transaction still running
- * (`tail_xid < pg_snapshot_xmin(pg_current_snapshot())`) and orders them by (`tail_xid`, sequence): a
- * row that becomes visible later belongs to a transaction that was running (or had not begun) at the
- * previous read, so its `tail_xid` is above every one shown. A long writing transaction on the server
- * delays the rows after it (never loses them).
+ * PostgreSQL hands sequence numbers out before commit, so a row can commit below one already shown. Rows
+ * are ordered by (`tail_xid`, sequence), and each is marked settled when its transaction is older than
+ * every transaction still running (`tail_xid < pg_snapshot_xmin(pg_current_snapshot())`): a row that
+ * becomes visible later belongs to a transaction that was running (or had not begun), so it sorts after
+ * every settled row. A cursor is only ever given at a settled row.
  */
 export function inTailOrder<DB, TB extends keyof DB, O>(
   db: Db,
@@ -32,23 +34,47 @@ export function inTailOrder<DB, TB extends keyof DB, O>(
   table: string,
   seqColumn: string,
   after: TailPosition | undefined,
-): SelectQueryBuilder<DB, TB, O> {
+): SelectQueryBuilder<DB, TB, O & { tail_settled: unknown }> {
   const seq = sql.ref(`${table}.${seqColumn}`);
   if (!isPostgres(db)) {
     const later = after === undefined ? query : query.where(sql<SqlBool>`${seq} > ${after.seq}`);
-    return later.orderBy(sql`${seq}`);
+    return later.select(sql<unknown>`1`.as(TAIL_SETTLED)).orderBy(sql`${seq}`);
   }
   const xid = sql.ref(`${table}.${TAIL_XID_COLUMN}`);
-  let settled = query.where(sql<SqlBool>`${xid} < pg_snapshot_xmin(pg_current_snapshot())`);
+  let later = query;
   if (after !== undefined) {
     // A cursor without a transaction id: the one of its row (or of the nearest row below it).
     const afterXid =
       after.xid === null
         ? sql`COALESCE((SELECT ${sql.ref(TAIL_XID_COLUMN)} FROM ${sql.table(table)} WHERE ${sql.ref(seqColumn)} <= ${after.seq} ORDER BY ${sql.ref(seqColumn)} DESC LIMIT 1), '0'::xid8)`
         : sql`${after.xid}::xid8`;
-    settled = settled.where(sql<SqlBool>`(${xid}, ${seq}) > (${afterXid}, ${after.seq}::bigint)`);
+    later = later.where(sql<SqlBool>`(${xid}, ${seq}) > (${afterXid}, ${after.seq}::bigint)`);
   }
-  return settled.orderBy(sql`${xid}`).orderBy(sql`${seq}`);
+  return later
+    .select(sql<unknown>`${xid} < pg_snapshot_xmin(pg_current_snapshot())`.as(TAIL_SETTLED))
+    .orderBy(sql`${xid}`)
+    .orderBy(sql`${seq}`);
+}
+
+/**
+ * One page of a tailed listing from up to `limit + 1` rows read in tail order. The last page shows every
+ * row there is (a write is listed as soon as it commits), with no cursor: a tailer reads on from its
+ * previous one. A page with more after it ends at its last settled row, and the cursor points there, so
+ * rows of transactions still running come again on the next page rather than being passed; if even its
+ * first row is not settled, the page shows what there is with no cursor ("nothing more for now").
+ */
+export function tailPage<R extends { tail_settled: unknown }>(rows: readonly R[], limit: number, seqOf: (row: R) => number | string | bigint): { shown: R[]; next: TailPosition | null } {
+  if (rows.length <= limit) return { shown: [...rows], next: null };
+  const page = rows.slice(0, limit);
+  const unsettled = page.findIndex((row) => !settled(row.tail_settled));
+  if (unsettled === 0) return { shown: page, next: null };
+  const shown = unsettled === -1 ? page : page.slice(0, unsettled);
+  const last = shown.at(-1)!;
+  return { shown, next: tailPositionOf(last, seqOf(last)) };
+}
+
+function settled(value: unknown): boolean {
+  return value === true || value === 1 || value === 't';
 }
 
 /** The position of a listed row (`row` as selected, with its sequence number `seq`). */
