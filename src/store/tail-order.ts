@@ -17,6 +17,9 @@ export const TAIL_XID_COLUMN = 'tail_xid';
 /** Whether a listed row's transaction is older than every transaction still running (always so on SQLite). */
 export const TAIL_SETTLED = 'tail_settled';
 
+/** A listing's query with the `tail_settled` mark beside its columns (Kysely's generic selection, said plainly). */
+type Settled<DB, TB extends keyof DB, O> = SelectQueryBuilder<DB, TB, O & { tail_settled: unknown }>;
+
 /**
  * Orders a listing of a tailed table (migration 150) so that a reader paging on from its last cursor never
  * passes a row that commits later; `tailPage` then cuts the page.
@@ -34,11 +37,11 @@ export function inTailOrder<DB, TB extends keyof DB, O>(
   table: string,
   seqColumn: string,
   after: TailPosition | undefined,
-): SelectQueryBuilder<DB, TB, O & { tail_settled: unknown }> {
+): Settled<DB, TB, O> {
   const seq = sql.ref(`${table}.${seqColumn}`);
   if (!isPostgres(db)) {
     const later = after === undefined ? query : query.where(sql<SqlBool>`${seq} > ${after.seq}`);
-    return later.select(sql<unknown>`1`.as(TAIL_SETTLED)).orderBy(sql`${seq}`);
+    return later.select(sql<unknown>`1`.as(TAIL_SETTLED)).orderBy(sql`${seq}`) as Settled<DB, TB, O>;
   }
   const xid = sql.ref(`${table}.${TAIL_XID_COLUMN}`);
   let later = query;
@@ -53,7 +56,7 @@ export function inTailOrder<DB, TB extends keyof DB, O>(
   return later
     .select(sql<unknown>`${xid} < pg_snapshot_xmin(pg_current_snapshot())`.as(TAIL_SETTLED))
     .orderBy(sql`${xid}`)
-    .orderBy(sql`${seq}`);
+    .orderBy(sql`${seq}`) as Settled<DB, TB, O>;
 }
 
 /**
