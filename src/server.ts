@@ -91,7 +91,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const { model } = readModel;
     app.log.info({ component: 'read-model', loadMs: Math.round(readModel.loadMs ?? 0), users: model.users.size, files: model.files.size }, 'directory loaded into memory');
   } catch (error) {
-    readModel?.close();
+    await readModel?.close();
     // Whatever started must stop, or its timers keep a failed start alive (the event processor polls a closed store).
     await app?.close().catch(() => undefined);
     await store.close();

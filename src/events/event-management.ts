@@ -5,14 +5,15 @@ import { eventLog, type EventFilter, type EventOutcome } from '../store/event-lo
 import { outbox, type NotificationItem, type NotificationStatus } from '../store/outbox.js';
 import { reminders, type ReminderItem } from '../store/reminders.js';
 import type { Database } from '../store/schema.js';
+import type { TailPosition } from '../store/tail-order.js';
 import type { EventItem, Presence } from './listing-shapes.js';
 
 /** What the management API does with the pipeline's data: the listings (contracts.md) and re-sending. */
 
-export interface Page<T> {
+export interface Page<T, P = number> {
   items: T[];
   /** The position after the last item, or null at the end. */
-  next: number | null;
+  next: P | null;
 }
 
 export type { EventItem, Presence } from './listing-shapes.js';
@@ -51,11 +52,11 @@ function shownBody(stored: string): unknown {
   }
 }
 
-export function listNotifications(db: Kysely<Database>, filter: { status?: NotificationStatus; after: number; limit: number }): Promise<Page<NotificationItem>> {
+export function listNotifications(db: Kysely<Database>, filter: { status?: NotificationStatus; after?: TailPosition; limit: number }): Promise<Page<NotificationItem, TailPosition>> {
   return outbox.list(db, filter);
 }
 
-export function listReminders(db: Kysely<Database>, filter: { fileId?: string; after: number; limit: number }): Promise<Page<ReminderItem>> {
+export function listReminders(db: Kysely<Database>, filter: { fileId?: string; after?: TailPosition; limit: number }): Promise<Page<ReminderItem, TailPosition>> {
   return reminders.list(db, filter);
 }
 

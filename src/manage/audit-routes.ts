@@ -5,7 +5,7 @@ import type { AppContext } from '../app-context.js';
 import { badRequest } from '../http/errors.js';
 import { errorResponses, TimeSchema } from '../http/schemas.js';
 import { auditLog } from '../store/audit-log.js';
-import { decodeCursor, DEFAULT_LIST_LIMIT, encodeCursor, listPageSchema, listQueryProperties } from './list-cursor.js';
+import { decodeTailCursor, DEFAULT_LIST_LIMIT, encodeTailCursor, listPageSchema, listQueryProperties } from './list-cursor.js';
 
 const SECURITY = [{ adminKey: [] }];
 const Kind = Type.Union([Type.Literal('file_access'), Type.Literal('management'), Type.Literal('directory_change'), Type.Literal('sign_in')]);
@@ -52,10 +52,10 @@ export const auditRoutes: FastifyPluginAsync<{ context: AppContext }> = async (p
       if (since !== undefined && until !== undefined && until < since) throw badRequest('until must not be before since', 'invalid_range');
       const page = await auditLog.list(context.store.db, {
         ...defined({ since, until, kind, actorId, fileId }),
-        ...defined({ after: decodeCursor(cursor, 'number') }),
+        ...defined({ after: decodeTailCursor(cursor) }),
         limit: limit ?? DEFAULT_LIST_LIMIT,
       });
-      return { items: page.items, nextCursor: encodeCursor(page.next) };
+      return { items: page.items, nextCursor: encodeTailCursor(page.next) };
     },
   );
 };

@@ -1,5 +1,6 @@
 import { Type, type TObject, type TSchema } from 'typebox';
 import { badRequest } from '../http/errors.js';
+import type { TailPosition } from '../store/tail-order.js';
 
 /**
  * The management listings' paging (contracts.md): `?limit=N&cursor=C` answers `{ items, nextCursor }`.
@@ -14,6 +15,19 @@ export const pageQuery = {
 };
 
 export const pageOf = <T extends TSchema>(item: T): TObject => Type.Object({ items: Type.Array(item), nextCursor: Type.Union([Type.String(), Type.Null()]) });
+
+/** The cursor after a row of a tailed listing (its sequence number and, on PostgreSQL, its transaction id). */
+export function encodeTailCursor(position: TailPosition | null): string | null {
+  return position === null ? null : Buffer.from(position.xid === null ? `p${position.seq}` : `p${position.seq}.${position.xid}`).toString('base64url');
+}
+
+/** The position a tailed listing's cursor stands for (undefined without one); 400 for one this API did not give out. */
+export function decodeTailCursor(cursor: string | undefined): TailPosition | undefined {
+  if (cursor === undefined) return undefined;
+  const match = /^p(\d{1,15})(?:\.(\d{1,20}))?$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!match) throw badRequest('cursor is not one this API gave out', 'invalid_cursor');
+  return { seq: Number(match[1]), xid: match[2] ?? null };
+}
 
 export function encodeCursor(position: number | null): string | null {
   return position === null ? null : Buffer.from(`p${position}`).toString('base64url');

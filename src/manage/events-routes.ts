@@ -6,7 +6,7 @@ import { filePresence, listEvents, listNotifications, listReminders, resendNotif
 import { conflict, notFound } from '../http/errors.js';
 import { errorResponses, TimeSchema } from '../http/schemas.js';
 import type { EventOutcome } from '../store/event-log.js';
-import { decodeCursor, DEFAULT_LIMIT, encodeCursor, pageOf, pageQuery } from './cursor.js';
+import { decodeCursor, decodeTailCursor, DEFAULT_LIMIT, encodeCursor, encodeTailCursor, pageOf, pageQuery } from './cursor.js';
 
 const SECURITY = [{ adminKey: [] }];
 const OUTCOMES = ['pending', 'processed', 'unprocessed', 'refused'] as const;
@@ -152,8 +152,8 @@ export const eventManageRoutes: FastifyPluginAsync<{ context: AppContext }> = as
     },
     async (request) => {
       const { status, limit, cursor } = request.query;
-      const page = await listNotifications(db, { status, after: decodeCursor(cursor), limit: limit ?? DEFAULT_LIMIT });
-      return { items: page.items, nextCursor: encodeCursor(page.next) };
+      const page = await listNotifications(db, { status, after: decodeTailCursor(cursor), limit: limit ?? DEFAULT_LIMIT });
+      return { items: page.items, nextCursor: encodeTailCursor(page.next) };
     },
   );
 
@@ -190,8 +190,8 @@ export const eventManageRoutes: FastifyPluginAsync<{ context: AppContext }> = as
     },
     async (request) => {
       const { fileId, limit, cursor } = request.query;
-      const page = await listReminders(db, { fileId, after: decodeCursor(cursor), limit: limit ?? DEFAULT_LIMIT });
-      return { items: page.items, nextCursor: encodeCursor(page.next) };
+      const page = await listReminders(db, { fileId, after: decodeTailCursor(cursor), limit: limit ?? DEFAULT_LIMIT });
+      return { items: page.items, nextCursor: encodeTailCursor(page.next) };
     },
   );
 

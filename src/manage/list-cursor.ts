@@ -1,5 +1,6 @@
 import { Type, type TSchema } from 'typebox';
 import { badRequest } from '../http/errors.js';
+import type { TailPosition } from '../store/tail-order.js';
 
 /**
  * The management API's one paging scheme (contracts.md, "Management API listings"): `?limit=N&cursor=C`
@@ -25,6 +26,26 @@ export const listPageSchema = <T extends TSchema>(item: T) =>
 /** The cursor of the page after `position` (the key of the last item shown), or null when there is none. */
 export function encodeCursor(position: string | number | null): string | null {
   return position === null ? null : Buffer.from(JSON.stringify({ after: position }), 'utf8').toString('base64url');
+}
+
+/** The cursor after a row of a tailed listing (src/store/tail-order.ts): its sequence number and, on PostgreSQL, its transaction id. */
+export function encodeTailCursor(position: TailPosition | null): string | null {
+  return position === null ? null : encodeCursor(position.xid === null ? position.seq : `${position.seq}.${position.xid}`);
+}
+
+/** The position a tailed listing's cursor continues after (undefined: from the start); 400 `invalid_cursor` for one this API did not give out. */
+export function decodeTailCursor(cursor: string | undefined): TailPosition | undefined {
+  if (cursor === undefined) return undefined;
+  let position: unknown;
+  try {
+    position = (JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { after?: unknown }).after;
+  } catch {
+    position = undefined;
+  }
+  if (Number.isSafeInteger(position) && (position as number) >= 0) return { seq: position as number, xid: null };
+  const match = typeof position === 'string' ? /^(\d{1,15})\.(\d{1,20})$/.exec(position) : null;
+  if (!match) throw badRequest('cursor is not one this API gave out', 'invalid_cursor');
+  return { seq: Number(match[1]), xid: match[2]! };
 }
 
 /** The position a cursor continues after (undefined: from the start); 400 `invalid_cursor` for one this API did not give out. */

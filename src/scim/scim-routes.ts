@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.js';
 import { ScimService, scimService } from '../sync/scim/scim-service.js';
@@ -30,6 +30,16 @@ const tags = ['scim'];
 function ifMatchOf(request: { headers: Record<string, unknown> }): string | undefined {
   const value = request.headers['if-match'];
   return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * Answers a resource with the `ETag` header RFC 7644 §3.14 asks for: its `meta.version` (a resource read
+ * without `meta`, through `attributes`, has none).
+ */
+function withETag<T>(reply: FastifyReply, resource: T): T {
+  const version = (resource as { meta?: { version?: unknown } } | null)?.meta?.version;
+  if (typeof version === 'string') reply.header('etag', version);
+  return resource;
 }
 
 /**
@@ -80,22 +90,22 @@ export const scimRoutes: FastifyPluginAsync<{ context: AppContext }> = async (pl
     app.get(
       `${path}/:id`,
       { schema: { summary: `One ${label}`, tags, params: IdParams, querystring: ReadQuerySchema, response: { 200: ScimBody, ...errors(400, 401, 404) } } },
-      async (request) => collection.get(request.params.id, request.query),
+      async (request, reply) => withETag(reply, await collection.get(request.params.id, request.query)),
     );
     app.post(
       path,
       { schema: { summary: `Create a ${label}`, tags, body: Type.Unknown(), response: { 201: ScimBody, ...errors(400, 401, 404, 409) } } },
-      async (request, reply) => reply.status(201).send(await writing((inside) => inside.create(request.body))),
+      async (request, reply) => reply.status(201).send(withETag(reply, await writing((inside) => inside.create(request.body)))),
     );
     app.put(
       `${path}/:id`,
       { schema: { summary: `Replace a ${label}`, tags, params: IdParams, body: Type.Unknown(), response: { 200: ScimBody, ...errors(400, 401, 404, 409, 412) } } },
-      async (request) => writing((inside) => inside.replace(request.params.id, request.body, ifMatchOf(request))),
+      async (request, reply) => withETag(reply, await writing((inside) => inside.replace(request.params.id, request.body, ifMatchOf(request)))),
     );
     app.patch(
       `${path}/:id`,
       { schema: { summary: `Change a ${label} (PatchOp: add, replace, remove)`, tags, params: IdParams, body: Type.Unknown(), response: { 200: ScimBody, ...errors(400, 401, 404, 409, 412) } } },
-      async (request) => writing((inside) => inside.patch(request.params.id, request.body, ifMatchOf(request))),
+      async (request, reply) => withETag(reply, await writing((inside) => inside.patch(request.params.id, request.body, ifMatchOf(request)))),
     );
     app.delete(
       `${path}/:id`,

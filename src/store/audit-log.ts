@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import { insertRows, storableText, type RowTable } from './row-insert.js';
 import type { Database, Db } from './schema.js';
+import { inTailOrder, tailPage, type TailPosition } from './tail-order.js';
 import { inTailTurn } from './tail-turn.js';
 
 /** One entry of the audit log as the domain writes and reads it. */
@@ -28,8 +29,8 @@ export interface AuditFilter {
   kind?: string;
   actorId?: string;
   fileId?: string;
-  /** The id after which the page starts. */
-  after?: number;
+  /** The position after which the page starts. */
+  after?: TailPosition;
   limit: number;
 }
 
@@ -61,18 +62,19 @@ export const auditLog = {
     else await write(db);
   },
 
-  /** Entries oldest first, by the filter; `next` is the id to continue after, or null on the last page. */
-  async list(db: Db, filter: AuditFilter): Promise<{ items: StoredAuditRecord[]; next: number | null }> {
+  /** Entries oldest first (in tail order, src/store/tail-order.ts), by the filter; `next` is the position to continue after, or null on the last page. */
+  async list(db: Db, filter: AuditFilter): Promise<{ items: StoredAuditRecord[]; next: TailPosition | null }> {
     let query = db.selectFrom('audit_log').selectAll();
     if (filter.since !== undefined) query = query.where('at', '>=', filter.since);
     if (filter.until !== undefined) query = query.where('at', '<', filter.until);
     if (filter.kind !== undefined) query = query.where('kind', '=', filter.kind);
     if (filter.actorId !== undefined) query = query.where('actor_id', '=', filter.actorId);
     if (filter.fileId !== undefined) query = query.where('file_id', '=', filter.fileId);
-    if (filter.after !== undefined) query = query.where('id', '>', filter.after);
-    const rows = await query.orderBy('id').limit(filter.limit + 1).execute();
-    const items = rows.slice(0, filter.limit).map(fromRow);
-    return { items, next: rows.length > filter.limit ? items[items.length - 1]!.id : null };
+    const rows = await inTailOrder(db, query, 'audit_log', 'id', filter.after)
+      .limit(filter.limit + 1)
+      .execute();
+    const { shown, next } = tailPage(rows, filter.limit, (row) => row.id);
+    return { items: shown.map(fromRow), next };
   },
 
   /** Entries before `before` (at most about `limit`, oldest first), removed; returns how many. */

@@ -5,6 +5,7 @@ import { dialectWork } from './dialect-work-for.js';
 import { eventEffects, type ActivityRow } from './event-effects.js';
 import { insertNewTypedRows, insertRows, storableText, type RowTable } from './row-insert.js';
 import type { Database, Db } from './schema.js';
+import { inTailOrder, tailPage, type TailPosition } from './tail-order.js';
 import type { NotificationItem, NotificationStatus } from '../events/listing-shapes.js';
 
 /** A notification to put in the outbox. */
@@ -81,7 +82,7 @@ export interface OutboxStore {
   /** Puts a failed notification's failed deliveries back in the queue, due now, with a fresh attempt count. */
   resend(db: Kysely<Database>, notificationId: string, nowMs: number): Promise<'resent' | 'not_found' | 'not_failed'>;
   /** Notifications oldest first after `after` (a position), optionally by status, each with its deliveries. */
-  list(db: Db, filter: { status?: NotificationStatus; after: number; limit: number }): Promise<{ items: NotificationItem[]; next: number | null }>;
+  list(db: Db, filter: { status?: NotificationStatus; after?: TailPosition; limit: number }): Promise<{ items: NotificationItem[]; next: TailPosition | null }>;
   /** Figures for the statistics. */
   figures(db: Db): Promise<OutboxFigures>;
 }
@@ -274,10 +275,12 @@ export const outbox: OutboxStore = {
   },
 
   async list(db, filter) {
-    let query = db.selectFrom('notifications').selectAll().where('seq', '>', filter.after);
+    let query = db.selectFrom('notifications').selectAll();
     if (filter.status !== undefined) query = query.where('status', '=', filter.status);
-    const rows = await query.orderBy('seq').limit(filter.limit + 1).execute();
-    const shown = rows.slice(0, filter.limit);
+    const rows = await inTailOrder(db, query, 'notifications', 'seq', filter.after)
+      .limit(filter.limit + 1)
+      .execute();
+    const { shown, next } = tailPage(rows, filter.limit, (row) => row.seq);
     const deliveries =
       shown.length === 0
         ? []
@@ -309,7 +312,7 @@ export const outbox: OutboxStore = {
           deliveredAt: delivery.delivered_at,
         })),
     }));
-    return { items, next: rows.length > filter.limit ? Number(shown.at(-1)!.seq) : null };
+    return { items, next };
   },
 
   async figures(db) {

@@ -3,6 +3,7 @@ import { formatTime } from '../directory/time.js';
 import { dialectWork } from './dialect-work-for.js';
 import { storableText } from './row-insert.js';
 import type { Database, Db } from './schema.js';
+import { inTailOrder, tailPage, type TailPosition } from './tail-order.js';
 import type { ReminderItem, ReminderStatus } from '../events/listing-shapes.js';
 
 export type { ReminderItem, ReminderStatus } from '../events/listing-shapes.js';
@@ -28,7 +29,7 @@ export interface ReminderStore {
    */
   fireDue(db: Kysely<Database>, nowMs: number, limit: number, fire: (trx: Db, due: DueReminder[]) => Promise<void>): Promise<number>;
   /** Reminders in the order they were first seen, optionally of one file. */
-  list(db: Db, filter: { fileId?: string; after: number; limit: number }): Promise<{ items: ReminderItem[]; next: number | null }>;
+  list(db: Db, filter: { fileId?: string; after?: TailPosition; limit: number }): Promise<{ items: ReminderItem[]; next: TailPosition | null }>;
   /** The files holding a reminder with this id. */
   filesWith(db: Db, reminderId: string): Promise<string[]>;
   /** Figures for the statistics: due now, and late by more than `lateMs`. */
@@ -77,11 +78,13 @@ export const reminders: ReminderStore = {
   },
 
   async list(db, filter) {
-    let query = db.selectFrom('reminders').selectAll().where('seq', '>', filter.after);
+    let query = db.selectFrom('reminders').selectAll();
     if (filter.fileId !== undefined) query = query.where('file_id', '=', storableText(filter.fileId));
-    const rows = await query.orderBy('seq').limit(filter.limit + 1).execute();
-    const shown = rows.slice(0, filter.limit);
-    return { items: shown.map(toItem), next: rows.length > filter.limit ? Number(shown.at(-1)!.seq) : null };
+    const rows = await inTailOrder(db, query, 'reminders', 'seq', filter.after)
+      .limit(filter.limit + 1)
+      .execute();
+    const { shown, next } = tailPage(rows, filter.limit, (row) => row.seq);
+    return { items: shown.map(toItem), next };
   },
 
   async filesWith(db, reminderId) {

@@ -53,4 +53,31 @@ describeEachStore('ETags and If-Match', (store) => {
     expect(user.json()).toMatchObject({ displayName: 'E. Tag', active: true, meta: { version: renamed.json().meta.version } });
     expect((await scimRequest(app, 'DELETE', path, undefined, { 'if-match': version })).statusCode).toBe(412);
   });
+
+  it('SCIM answers carry an ETag header, the resource\'s meta.version, on GET, POST, PUT and PATCH', async () => {
+    const created = await scimRequest(app, 'POST', '/Users', { schemas: [USER_SCHEMA], userName: 'etag.header', displayName: 'E Header', active: true });
+    expect(created.statusCode).toBe(201);
+    expect(created.headers.etag).toBe(created.json().meta.version);
+    const path = `/Users/${created.json().id as string}`;
+    const read = await scimRequest(app, 'GET', path);
+    expect(read.headers.etag).toBe(created.json().meta.version);
+    const patched = await scimRequest(app, 'PATCH', path, patchOp({ op: 'replace', path: 'displayName', value: 'E. Header' }), { 'if-match': read.headers.etag as string });
+    expect(patched.statusCode).toBe(200);
+    expect(patched.headers.etag).toBe(patched.json().meta.version);
+    expect(patched.headers.etag).not.toBe(read.headers.etag);
+    const replaced = await scimRequest(app, 'PUT', path, { schemas: [USER_SCHEMA], userName: 'etag.header', displayName: 'E. H.', active: true }, { 'if-match': patched.headers.etag as string });
+    expect(replaced.statusCode).toBe(200);
+    expect(replaced.headers.etag).toBe(replaced.json().meta.version);
+    expect((await scimRequest(app, 'GET', path)).headers.etag).toBe(replaced.headers.etag);
+
+    const group = await scimRequest(app, 'POST', '/Groups', { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: 'ETag Group' });
+    expect(group.statusCode).toBe(201);
+    expect(group.headers.etag).toBe(group.json().meta.version);
+    const groupPath = `/Groups/${group.json().id as string}`;
+    const added = await scimRequest(app, 'PATCH', groupPath, patchOp({ op: 'add', path: 'members', value: [{ value: created.json().id as string }] }));
+    expect(added.headers.etag).toBe(added.json().meta.version);
+    expect((await scimRequest(app, 'GET', groupPath)).headers.etag).toBe(added.headers.etag);
+    // An error answer has none.
+    expect((await scimRequest(app, 'GET', '/Users/nobody-at-all')).headers.etag).toBeUndefined();
+  });
 });

@@ -2,6 +2,7 @@ import { loadConfig } from '../../config.js';
 import { formatTime } from '../../directory/time.js';
 import { auditLog } from '../../store/audit-log.js';
 import { openDatabase } from '../../store/database.js';
+import type { TailPosition } from '../../store/tail-order.js';
 import { parseCommandArgs, usageError } from '../command-args.js';
 
 const USAGE = `usage: collab-host audit export --since TIME [--until TIME]
@@ -29,7 +30,7 @@ export async function auditCommand(args: string[]): Promise<number> {
   const config = loadConfig();
   const store = await openDatabase(config.databaseUrl, { poolSize: 1 });
   try {
-    let after: number | undefined;
+    let after: TailPosition | undefined;
     do {
       const page = await auditLog.list(store.db, { since, ...(until === undefined ? {} : { until }), ...(after === undefined ? {} : { after }), limit: PAGE });
       if (page.items.length > 0) await write(page.items.map((entry) => `${JSON.stringify(entry)}\n`).join(''));

@@ -1,6 +1,14 @@
 import type pg from 'pg';
 import { POSTGRES_TABLES_SQL, postgresBackupTables, quoteTable } from '../backup-tables.js';
 import type { StoreRow, StoreSnapshot } from '../store-snapshot-shape.js';
+import { TAIL_XID_COLUMN } from '../tail-order.js';
+
+/** A row without the transaction id of the tailed tables (migration 150): the restoring transaction's is written instead, and SQLite has none. */
+function withoutTailXid(row: StoreRow): StoreRow {
+  if (!(TAIL_XID_COLUMN in row)) return row;
+  const { [TAIL_XID_COLUMN]: _left, ...rest } = row;
+  return rest;
+}
 
 /**
  * A snapshot of a PostgreSQL schema: one REPEATABLE READ READ ONLY transaction on a connection of its own
@@ -21,7 +29,7 @@ export async function openPostgresSnapshot(pool: pg.Pool): Promise<StoreSnapshot
         try {
           for (;;) {
             const { rows } = await client.query<StoreRow>(`FETCH ${Math.max(1, Math.floor(batchSize))} FROM backup_rows`);
-            if (rows.length > 0) yield rows;
+            if (rows.length > 0) yield rows.map(withoutTailXid);
             if (rows.length < batchSize) break;
           }
         } finally {

@@ -4,6 +4,7 @@ import type { ModelSource } from '../../directory/read-model/model-directory.js'
 import type { OpenDatabase } from '../database.js';
 import { feedEnd, inSnapshot, readFeed, type FeedPosition } from '../directory-change-feed.js';
 import type { Database } from '../schema.js';
+import { listenForDirectoryChanges } from '../postgres/feed-listener.js';
 import { loadWholeModel, reloadChanged } from './model-rows.js';
 
 export interface StoreModelSourceOptions {
@@ -12,6 +13,12 @@ export interface StoreModelSourceOptions {
    * a DBA's SQL): the bound of their staleness. 0: never (tests call `catchUp`).
    */
   pollMs?: number;
+  /**
+   * PostgreSQL: also catch up as soon as another process's directory write commits, woken by the feed's
+   * NOTIFY (migration 110) on a LISTEN connection of its own; the poll stays as the fallback. Default: on
+   * when `pollMs` is set.
+   */
+  listen?: boolean;
   /** More changes than this in one read: the model is loaded again whole (a bulk import). */
   reloadAbove?: number;
   /** Told of a failed catch-up (the model then stays as it was until the next one). */
@@ -43,6 +50,10 @@ export class StoreModelSource implements ModelSource {
   private running: Promise<void> | undefined;
   private runningFrom = -1;
   private timer: NodeJS.Timeout | undefined;
+  private stopListening: (() => Promise<void>) | undefined;
+  /** A catch-up is queued to start after the one running (a NOTIFY came during it). */
+  private woken = false;
+  private closed = false;
   private failed = false;
   private readonly db: Kysely<Database>;
 
@@ -61,11 +72,15 @@ export class StoreModelSource implements ModelSource {
     }).then(() => {
       this.loadMs = now() - started;
       this.caughtUp = from;
+      if (this.closed) return;
       if (options.pollMs) {
         this.timer = setInterval(() => {
           this.catchUp().catch((error: unknown) => options.onError?.(error));
         }, options.pollMs);
         this.timer.unref();
+      }
+      if (store.pgPool && (options.listen ?? Boolean(options.pollMs))) {
+        this.stopListening = listenForDirectoryChanges(store.pgPool, () => this.wake(), (error) => options.onError?.(error));
       }
     });
     // Callers see a failed load through `loaded` or `current()`; never as an unhandled rejection.
@@ -110,15 +125,33 @@ export class StoreModelSource implements ModelSource {
     }
   }
 
+  /**
+   * Catches up in a read that starts after this call (another process committed a directory write): one
+   * running now may have taken its snapshot before that commit, so a new one is queued behind it.
+   */
+  private wake(): void {
+    if (this.woken) return;
+    this.woken = true;
+    void (async () => {
+      while (this.running) await this.running.catch(() => {});
+      this.woken = false;
+      await this.catchUp();
+    })().catch((error: unknown) => this.options.onError?.(error));
+  }
+
   /** Whether the model can answer: `loading` until the first load is done, `failed` if it failed. */
   get state(): 'loading' | 'ready' | 'failed' {
     return this.failed ? 'failed' : this.loadMs === undefined ? 'loading' : 'ready';
   }
 
-  /** Stops following the feed. */
-  close(): void {
+  /** Stops following the feed (settles when the LISTEN connection is closed). */
+  async close(): Promise<void> {
+    this.closed = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
+    const stop = this.stopListening;
+    this.stopListening = undefined;
+    await stop?.();
   }
 
   private writes(): number {

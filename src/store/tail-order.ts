@@ -1,0 +1,87 @@
+import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { isPostgres } from './dialect.js';
+import type { Db } from './schema.js';
+
+/**
+ * Where a listing that pages "after the last row shown" stands: the last row's sequence number and, on
+ * PostgreSQL, the id of the transaction that inserted it (null: not known, as in a cursor given out by SQLite).
+ */
+export interface TailPosition {
+  seq: number;
+  xid: string | null;
+}
+
+/** The column every tailed table has on PostgreSQL (migration 150). */
+export const TAIL_XID_COLUMN = 'tail_xid';
+
+/** Whether a listed row's transaction is older than every transaction still running (always so on SQLite). */
+export const TAIL_SETTLED = 'tail_settled';
+
+/** A listing's query with the `tail_settled` mark beside its columns (Kysely's generic selection, said plainly). */
+type Settled<DB, TB extends keyof DB, O> = SelectQueryBuilder<DB, TB, O & { tail_settled: unknown }>;
+
+/**
+ * Orders a listing of a tailed table (migration 150) so that a reader paging on from its last cursor never
+ * passes a row that commits later; `tailPage` then cuts the page.
+ *
+ * SQLite commits sequence numbers in order (one writer): rows after `after.seq`, by sequence.
+ * PostgreSQL hands sequence numbers out before commit, so a row can commit below one already shown. Rows
+ * are ordered by (`tail_xid`, sequence), and each is marked settled when its transaction is older than
+ * every transaction still running (`tail_xid < pg_snapshot_xmin(pg_current_snapshot())`): a row that
+ * becomes visible later belongs to a transaction that was running (or had not begun), so it sorts after
+ * every settled row. A cursor is only ever given at a settled row.
+ */
+export function inTailOrder<DB, TB extends keyof DB, O>(
+  db: Db,
+  query: SelectQueryBuilder<DB, TB, O>,
+  table: string,
+  seqColumn: string,
+  after: TailPosition | undefined,
+): Settled<DB, TB, O> {
+  const seq = sql.ref(`${table}.${seqColumn}`);
+  if (!isPostgres(db)) {
+    const later = after === undefined ? query : query.where(sql<SqlBool>`${seq} > ${after.seq}`);
+    return later.select(sql<unknown>`1`.as(TAIL_SETTLED)).orderBy(sql`${seq}`) as Settled<DB, TB, O>;
+  }
+  const xid = sql.ref(`${table}.${TAIL_XID_COLUMN}`);
+  let later = query;
+  if (after !== undefined) {
+    // A cursor without a transaction id: the one of its row (or of the nearest row below it).
+    const afterXid =
+      after.xid === null
+        ? sql`COALESCE((SELECT ${sql.ref(TAIL_XID_COLUMN)} FROM ${sql.table(table)} WHERE ${sql.ref(seqColumn)} <= ${after.seq} ORDER BY ${sql.ref(seqColumn)} DESC LIMIT 1), '0'::xid8)`
+        : sql`${after.xid}::xid8`;
+    later = later.where(sql<SqlBool>`(${xid}, ${seq}) > (${afterXid}, ${after.seq}::bigint)`);
+  }
+  return later
+    .select(sql<unknown>`${xid} < pg_snapshot_xmin(pg_current_snapshot())`.as(TAIL_SETTLED))
+    .orderBy(sql`${xid}`)
+    .orderBy(sql`${seq}`) as Settled<DB, TB, O>;
+}
+
+/**
+ * One page of a tailed listing from up to `limit + 1` rows read in tail order. The last page shows every
+ * row there is (a write is listed as soon as it commits), with no cursor: a tailer reads on from its
+ * previous one. A page with more after it ends at its last settled row, and the cursor points there, so
+ * rows of transactions still running come again on the next page rather than being passed; if even its
+ * first row is not settled, the page shows what there is with no cursor ("nothing more for now").
+ */
+export function tailPage<R extends { tail_settled: unknown }>(rows: readonly R[], limit: number, seqOf: (row: R) => number | string | bigint): { shown: R[]; next: TailPosition | null } {
+  if (rows.length <= limit) return { shown: [...rows], next: null };
+  const page = rows.slice(0, limit);
+  const unsettled = page.findIndex((row) => !settled(row.tail_settled));
+  if (unsettled === 0) return { shown: page, next: null };
+  const shown = unsettled === -1 ? page : page.slice(0, unsettled);
+  const last = shown.at(-1)!;
+  return { shown, next: tailPositionOf(last, seqOf(last)) };
+}
+
+function settled(value: unknown): boolean {
+  return value === true || value === 1 || value === 't';
+}
+
+/** The position of a listed row (`row` as selected, with its sequence number `seq`). */
+export function tailPositionOf(row: object, seq: number | string | bigint): TailPosition {
+  const xid = (row as Record<string, unknown>)[TAIL_XID_COLUMN];
+  return { seq: Number(seq), xid: xid === undefined || xid === null ? null : String(xid) };
+}

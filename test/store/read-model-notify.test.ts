@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/store/database.js';
+import { upsertTeams } from '../../src/store/directory-writer.js';
+import { StoreModelSource } from '../../src/store/read-model/store-model-source.js';
+import { createTestSchema, postgresUrl } from '../helpers/stores.js';
+
+/** Polls `condition` (every few milliseconds, no fixed sleep) until it holds or `withinMs` passes; returns the time taken. */
+async function timeUntil(condition: () => boolean, withinMs: number): Promise<number> {
+  const started = performance.now();
+  while (!condition()) {
+    if (performance.now() - started > withinMs) throw new Error(`not within ${withinMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return performance.now() - started;
+}
+
+/**
+ * Issue 21 item 1: on PostgreSQL another instance's directory write wakes the read model through the
+ * feed's NOTIFY (migration 110) and its LISTEN connection, well under a second, without waiting for the poll.
+ */
+describe.runIf(postgresUrl)('the read model wakes on another instance’s write [postgres]', () => {
+  it('a write through one instance is in the other’s model within a second, with the poll an hour away', { timeout: 60_000 }, async () => {
+    const { schema, drop } = await createTestSchema();
+    const writer = await openDatabase(postgresUrl!, { schema, poolSize: 2 });
+    const reader = await openDatabase(postgresUrl!, { schema, poolSize: 2 });
+    // The poll is an hour: only the NOTIFY can bring the write within the test.
+    const source = new StoreModelSource(reader, { pollMs: 3_600_000, listen: true });
+    try {
+      await source.loaded;
+      // The LISTEN connection is opened after the load: a first write, waited for as long as the test allows.
+      await upsertTeams(writer.db, [{ id: 'first', name: 'First' }]);
+      await timeUntil(() => source.model.teams.has('first'), 30_000);
+
+      const times: number[] = [];
+      for (let round = 0; round < 5; round += 1) {
+        const id = `t${round}`;
+        await upsertTeams(writer.db, [{ id, name: `Team ${round}` }]);
+        times.push(await timeUntil(() => source.model.teams.get(id)?.name === `Team ${round}`, 1_000));
+      }
+      expect(Math.max(...times)).toBeLessThan(1_000);
+    } finally {
+      await source.close();
+      await writer.close();
+      await reader.close();
+      await drop();
+    }
+  });
+
+  it('a model without LISTEN (polling only) does not see the write until it reads the feed', { timeout: 60_000 }, async () => {
+    const { schema, drop } = await createTestSchema();
+    const writer = await openDatabase(postgresUrl!, { schema, poolSize: 2 });
+    const reader = await openDatabase(postgresUrl!, { schema, poolSize: 2 });
+    const source = new StoreModelSource(reader, { pollMs: 3_600_000, listen: false });
+    try {
+      await source.loaded;
+      await upsertTeams(writer.db, [{ id: 'quiet', name: 'Quiet' }]);
+      await expect(timeUntil(() => source.model.teams.has('quiet'), 500)).rejects.toThrow('not within');
+      await source.catchUp();
+      expect(source.model.teams.has('quiet')).toBe(true);
+    } finally {
+      await source.close();
+      await writer.close();
+      await reader.close();
+      await drop();
+    }
+  });
+});
