@@ -66,10 +66,12 @@ describeEachStore('a digest killed between its sending and its recording', (stor
     answer();
     await killed;
 
-    const [, again, later, ...more] = messages();
-    expect(more).toEqual([]);
+    // B's two messages go at once, in either order.
+    const [, ...retaken] = messages();
+    expect(retaken).toHaveLength(2);
+    const again = retaken.find((message) => message.ids.length === 2);
+    const later = retaken.find((message) => message.ids.length === 1);
     expect(again).toEqual(first); // the same message: a receiver that drops repeats by key sees it once
-    expect(later!.ids).toHaveLength(1);
     expect(first!.ids).not.toContain(later!.ids[0]);
     expect(later!.key).not.toBe(first!.key);
 
