@@ -33,10 +33,10 @@ describeEachStore('a digest killed between its sending and its recording', (stor
   });
 
   /** An outbox worker of its own (one instance) on the harness's clock, with a long lease that runs out only when the clock says. */
-  const instance = () => {
+  const instance = (batchSize = 50) => {
     const now = () => harness.clock.now;
     const dispatcher = new ChannelDispatcher(store().db, notifyConfig((name) => ENV[name as keyof typeof ENV], DOCUMENT_URL), { now, log: { info() {}, warn() {} } });
-    return new OutboxWorker(store(), { secret: undefined, now, channels: dispatcher, maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 60_000, leaseMs: LEASE_MS });
+    return new OutboxWorker(store(), { secret: undefined, now, channels: dispatcher, maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 60_000, leaseMs: LEASE_MS, batchSize });
   };
   const messages = () =>
     receiver.received.map((request) => {
@@ -81,5 +81,27 @@ describeEachStore('a digest killed between its sending and its recording', (stor
     harness.clock.now += LEASE_MS + WINDOW_MS;
     expect(await instance().runOnce()).toBe(0);
     expect(receiver.received).toHaveLength(3);
+  });
+
+  it('a re-claim that takes the message a delivery at a time still sends it whole, under its key', async () => {
+    const before = receiver.received.length;
+    await harness.comment('zhang', 'plan', '一 @李雷', { userIds: ['lilei'] });
+    await harness.comment('zhang', 'plan', '二 @李雷', { userIds: ['lilei'] });
+    harness.clock.now += WINDOW_MS;
+    let answer!: () => void;
+    receiver.state.hold = new Promise<void>((resolve) => (answer = resolve));
+    const killed = instance().runOnce();
+    await vi.waitFor(() => expect(receiver.received).toHaveLength(before + 1));
+    receiver.state.hold = undefined;
+
+    harness.clock.now += LEASE_MS + 1;
+    // One delivery a batch: the rest of its message is claimed with it.
+    expect(await instance(1).runOnce()).toBe(1);
+    answer();
+    await killed;
+    const [first, again, ...more] = messages().slice(before);
+    expect(more).toEqual([]);
+    expect(first!.ids).toHaveLength(2);
+    expect(again).toEqual(first);
   });
 });
