@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { NotifyConfig } from '../config/notify.js';
 import { redactText, redactUrl } from '../redaction.js';
 import { notificationPreferences } from '../store/notification-preferences.js';
-import { claimDigestSiblings } from '../store/notify-digest.js';
+import { claimDigestSiblings, claimMessageRest, fixDigestMessage } from '../store/notify-digest.js';
 import { notifyLookups } from '../store/notify-lookups.js';
 import { outbox, type ClaimedDelivery, type DeliveryOutcome } from '../store/outbox.js';
 import type { Database } from '../store/schema.js';
@@ -58,20 +58,33 @@ export class ChannelDispatcher {
     const groups = new Map<string, ClaimedDelivery[]>();
     // A person's mentions go as one message only with a digest window: with none (0) each goes alone, so
     // its idempotency key is the same on every attempt, also when a crash splits the batch it came in.
+    // A digest's members and key are fixed at its first claim (stored on its deliveries): claimed again
+    // (after a crash, a retry), it goes as the same message, and later mentions go in another.
     const digests = this.config.digestWindowMs > 0;
     for (const claim of claims) {
-      const key = digests && claim.recipient !== null && claim.notification.type === 'mention.created' ? `${claim.receiver}\n${claim.recipient}` : `#${claim.deliveryId}`;
+      const key =
+        claim.messageKey !== null
+          ? `=${claim.messageKey}`
+          : digests && isDigestible(claim)
+            ? `${claim.receiver}\n${claim.recipient}`
+            : `#${claim.deliveryId}`;
       groups.set(key, [...(groups.get(key) ?? []), claim]);
     }
     const inBatch = claims.map((claim) => claim.deliveryId);
     await Promise.all(
       [...groups.values()].map(async (group) => {
         const head = group[0]!;
-        if (digests && group.length < DIGEST_LIMIT && head.recipient !== null && head.notification.type === 'mention.created') {
-          const options = { type: 'mention.created', leaseMs: policy.leaseMs, nowMs: this.options.now(), limit: DIGEST_LIMIT - group.length, exclude: inBatch };
-          group.push(...(await claimDigestSiblings(this.db, head, options)));
-        }
-        await this.send(group, channels.get(channelIdOf(head.receiver)!), policy).catch((error: unknown) =>
+        const nowMs = this.options.now();
+        const fixed = await this.gather(group, { digests, leaseMs: policy.leaseMs, nowMs, exclude: inBatch }).catch((error: unknown) => {
+          this.options.log.warn({ err: error, receiver: head.receiver }, 'notification delivery could not be claimed');
+          return null;
+        });
+        if (fixed === null) return;
+        const send = fixed.complete
+          ? this.send(group, channels.get(channelIdOf(head.receiver)!), policy, fixed.key)
+          : // Another worker holds part of this message: neither sends a part; it goes whole after.
+            this.record(group, { status: 'deferred', nextAttemptMs: nowMs + policy.leaseMs });
+        await send.catch((error: unknown) =>
           // A fault of our own (the store): the claims' leases run out and the deliveries are taken again.
           this.options.log.warn({ err: error, receiver: head.receiver }, 'notification delivery could not be recorded'),
         );
@@ -79,7 +92,31 @@ export class ChannelDispatcher {
     );
   }
 
-  private async send(group: ClaimedDelivery[], channel: Channel | undefined, policy: RetryPolicy): Promise<void> {
+  /**
+   * Completes a group into its message (adds to `group`) and gives its key: a message fixed before gets
+   * the rest of its members; a new digest the person's other pending mentions, then is fixed (stored).
+   */
+  private async gather(
+    group: ClaimedDelivery[],
+    options: { digests: boolean; leaseMs: number; nowMs: number; exclude: readonly number[] },
+  ): Promise<{ key: string; complete: boolean }> {
+    const head = group[0]!;
+    if (head.messageKey !== null) {
+      const rest = await claimMessageRest(this.db, { ...head, messageKey: head.messageKey }, options);
+      group.push(...rest.members);
+      return { key: head.messageKey, complete: rest.complete };
+    }
+    if (!options.digests || !isDigestible(head)) return { key: idempotencyKey(group), complete: true };
+    if (group.length < DIGEST_LIMIT) {
+      const siblings = { type: 'mention.created', leaseMs: options.leaseMs, nowMs: options.nowMs, limit: DIGEST_LIMIT - group.length, exclude: options.exclude };
+      group.push(...(await claimDigestSiblings(this.db, head, siblings)));
+    }
+    const key = idempotencyKey(group);
+    await fixDigestMessage(this.db, head.claimToken, group.map((claim) => claim.deliveryId), key);
+    return { key, complete: true };
+  }
+
+  private async send(group: ClaimedDelivery[], channel: Channel | undefined, policy: RetryPolicy, key: string): Promise<void> {
     const head = group[0]!;
     const nowMs = this.options.now();
     if (!channel || !channel.enabled) return this.record(group, { status: 'failed', error: channel ? 'the channel is disabled' : 'the channel no longer exists' });
@@ -117,7 +154,7 @@ export class ChannelDispatcher {
       channel,
       message,
       notifications,
-      idempotencyKey: idempotencyKey(group),
+      idempotencyKey: key,
       // Signatures carry the wall clock: the vendor compares it with its own.
       nowMs: Date.now(),
       timeoutMs: policy.timeoutMs,
@@ -139,9 +176,17 @@ export class ChannelDispatcher {
     return this.record(group, last ? { status: 'failed', error } : { status: 'pending', error, nextAttemptMs });
   }
 
+  /** Records a message's outcome on all its deliveries at once: a crash never leaves a message half recorded. */
   private async record(group: readonly ClaimedDelivery[], outcome: DeliveryOutcome): Promise<void> {
-    for (const claim of group) await outbox.recordAttempt(this.db, claim, outcome);
+    await this.db.transaction().execute(async (trx) => {
+      for (const claim of group) await outbox.recordAttempt(trx, claim, outcome);
+    });
   }
+}
+
+/** A delivery that may go in a person's digest: a mention to a person. */
+function isDigestible(claim: ClaimedDelivery): boolean {
+  return claim.recipient !== null && claim.notification.type === 'mention.created';
 }
 
 /**

@@ -40,6 +40,8 @@ export interface ClaimedDelivery {
   /** The user a personal notice is for; null: the receiver as a whole. */
   recipient: string | null;
   attempt: number;
+  /** The digest message it is fixed in (its idempotency key), from its first claim; null: none yet. */
+  messageKey: string | null;
   notification: { id: string; type: string; occurredAt: string; data: unknown };
 }
 
@@ -141,6 +143,7 @@ export interface ClaimedRow {
   recipient: string | null;
   attempts: number;
   notification_id: string;
+  message_key: string | null;
 }
 
 /** Claimed delivery rows with their notifications, read in one query; a row whose notification is gone is left out. */
@@ -162,6 +165,7 @@ export async function claimedWithNotifications(db: Db, claimed: readonly Claimed
         receiver: row.receiver,
         recipient: row.recipient,
         attempt: row.attempts,
+        messageKey: row.message_key,
         notification: { id: notification.id, type: notification.type, occurredAt: notification.occurred_at, data: JSON.parse(notification.data) as unknown },
       },
     ];
@@ -220,7 +224,9 @@ export const outbox: OutboxStore = {
         .select('id')
         .where('status', '=', 'pending')
         .where('next_attempt_ms', '<=', options.nowMs)
+        // By id within a time: a digest message's deliveries (due at the same time) come together.
         .orderBy('next_attempt_ms')
+        .orderBy('id')
         .limit(options.limit);
       const ids = (await dialectWork(trx).skipLocked(due).execute()).map((row) => row.id);
       if (ids.length === 0) return [];
@@ -230,7 +236,7 @@ export const outbox: OutboxStore = {
         .where('id', 'in', ids)
         .where('status', '=', 'pending')
         .where('next_attempt_ms', '<=', options.nowMs)
-        .returning(['id', 'receiver', 'recipient', 'attempts', 'notification_id'])
+        .returning(['id', 'receiver', 'recipient', 'attempts', 'notification_id', 'message_key'])
         .execute();
     });
     return claimedWithNotifications(db, claimed, claimToken);
@@ -265,7 +271,8 @@ export const outbox: OutboxStore = {
       if (row.status !== 'failed') return 'not_failed';
       await trx
         .updateTable('notification_deliveries')
-        .set({ status: 'pending', attempts: 0, next_attempt_ms: nowMs, last_error: null, claim_token: null })
+        // A deliberate re-send leaves the digest it failed in: it goes in a message of its own making.
+        .set({ status: 'pending', attempts: 0, next_attempt_ms: nowMs, last_error: null, claim_token: null, message_key: null })
         .where('notification_id', '=', notificationId)
         .where('status', '=', 'failed')
         .execute();

@@ -21,6 +21,8 @@ export async function startReceiver(secret: string) {
   const state = {
     respond: (_body: Received['body'], _attempt: number): number => 200,
     delayMs: 0,
+    /** While set, answers wait for it (a request accepted, its answer not yet back: a kill's moment). */
+    hold: undefined as Promise<void> | undefined,
   };
   const server: Server = createServer((request, response) => {
     let raw = '';
@@ -39,9 +41,12 @@ export async function startReceiver(secret: string) {
         status,
         at: Date.now(),
       });
+      const hold = state.hold ?? Promise.resolve();
       setTimeout(() => {
-        response.statusCode = status;
-        response.end('ok');
+        void hold.then(() => {
+          response.statusCode = status;
+          response.end('ok');
+        });
       }, state.delayMs);
     });
   });

@@ -23,6 +23,7 @@ import { deliveryClaimsMigration } from './100-delivery-claims.js';
 import { directoryChangesMigration } from './110-directory-changes.js';
 import { eventSenderMigration } from './130-event-sender.js';
 import { tailXidsMigration } from './150-tail-xids.js';
+import { deliveryMessageKeyMigration } from './180-delivery-message-key.js';
 
 /**
  * Every migration, by name; names sort in the order they apply. A feature adds its own file here;
@@ -53,5 +54,6 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
     '110-directory-changes': directoryChangesMigration(dialect),
     '130-event-sender': eventSenderMigration(),
     '150-tail-xids': tailXidsMigration(dialect),
+    '180-delivery-message-key': deliveryMessageKeyMigration(),
   };
 }

@@ -65,6 +65,8 @@ export interface EventTables {
     claim_token: string | null;
     last_error: string | null;
     delivered_at: string | null;
+    /** The idempotency key of the digest message it goes in, fixed at its first claim; null: none yet. */
+    message_key: string | null;
   };
   reminders: {
     seq: Generated<number>;
