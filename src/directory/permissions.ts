@@ -10,6 +10,23 @@ export const NO_PERMISSIONS: Readonly<Permissions> = Object.freeze({
   manageable: false,
 });
 
+/** What a share link lets its guests do (issue 24, docs/sharing.md). */
+export const LINK_ROLES = ['view', 'comment', 'edit', 'form_fill'] as const;
+export type LinkRole = (typeof LINK_ROLES)[number];
+
+/** The directory role a link's guests act with: never manager (a guest never manages a file). */
+export const LINK_ROLE_TO_ROLE: Readonly<Record<LinkRole, Role>> = { view: 'viewer', comment: 'commenter', edit: 'editor', form_fill: 'viewer' };
+
+/**
+ * A guest's permissions on their link's file: those of the link's role (restrictions applied), never
+ * `manageable`; a `view` guest only reads (no copy, no export), as does a `form_fill` one.
+ */
+export function guestPermissionsFor(role: LinkRole, restrictions: FileRecord['restrictions']): Permissions {
+  const permissions = permissionsFor(LINK_ROLE_TO_ROLE[role], restrictions);
+  if (role === 'view' || role === 'form_fill') return { ...NO_PERMISSIONS, readable: true };
+  return { ...permissions, manageable: false };
+}
+
 export function roleRank(role: Role): number {
   return ROLES.indexOf(role) + 1;
 }

@@ -1,0 +1,67 @@
+import type { Directory } from '../directory/directory.js';
+import { formatTime } from '../directory/time.js';
+import type { User } from '../directory/types.js';
+import type { AuthRefusal } from './refusal.js';
+import { linkState, type LinkRole, type ShareLinkStore } from './share-links.js';
+
+/** A guest as the callbacks see them: the one file and role their link gives. */
+export interface GuestPrincipal {
+  id: string;
+  name: string;
+  linkId: string;
+  fileId: string;
+  role: LinkRole;
+  ownerId: string;
+  ownerName: string;
+}
+
+export type GuestCheck = { ok: true; user: User; guest: GuestPrincipal } | { ok: false; refusal: AuthRefusal };
+
+/** A guest's `last_used_at` is written at most once per this many milliseconds (per instance). */
+const TOUCH_EVERY_MS = 60_000;
+const TOUCHED_REMEMBERED = 10_000;
+
+/**
+ * Turns a guest token's subject and link into the guest, reading guest and link from the store on every
+ * request: a revoked or expired link refuses its guests' tokens at once, on every instance (no cache to
+ * go stale). The guest is never a directory user; `user` is the shape the callbacks answer with: no team,
+ * no email, a watermark naming the guest and the link's owner.
+ */
+export class GuestAccess {
+  private readonly touched = new Map<string, number>();
+
+  constructor(
+    private readonly links: ShareLinkStore,
+    private readonly directory: Directory,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async check(guestId: string, linkId: string): Promise<GuestCheck> {
+    const found = await this.links.guestWithLink(guestId);
+    if (!found || found.link.id !== linkId) return refuse('the guest of this token is unknown', 'token_guest_unknown');
+    const { guest, link } = found;
+    const state = linkState(link, formatTime(this.now()));
+    if (state === 'revoked') return refuse('the share link of this guest token was revoked', 'token_link_revoked');
+    if (state === 'expired') return refuse('the share link of this guest token has expired', 'token_link_expired');
+    const owner = await this.directory.getUser(link.ownerId);
+    const ownerName = owner?.name ?? link.ownerId;
+    this.touch(guest.id);
+    const user: User = { id: guest.id, name: guest.name, email: null, avatar: null, teamId: null, watermark: [guest.name, `shared by ${ownerName}`] };
+    return { ok: true, user, guest: { id: guest.id, name: guest.name, linkId: link.id, fileId: link.fileId, role: link.role, ownerId: link.ownerId, ownerName } };
+  }
+
+  /** Records the guest's last use, at most once a minute per guest on this instance (never fails a request). */
+  private touch(guestId: string): void {
+    const nowMs = this.now();
+    const last = this.touched.get(guestId);
+    if (last !== undefined && nowMs - last < TOUCH_EVERY_MS) return;
+    this.touched.delete(guestId);
+    if (this.touched.size >= TOUCHED_REMEMBERED) this.touched.delete(this.touched.keys().next().value as string);
+    this.touched.set(guestId, nowMs);
+    this.links.touchGuest(guestId, formatTime(nowMs)).catch(() => {});
+  }
+}
+
+function refuse(message: string, code: string): GuestCheck {
+  return { ok: false, refusal: { status: 401, code, message } };
+}
