@@ -2,7 +2,7 @@ import type { Directory } from '../directory/directory.js';
 import { formatTime } from '../directory/time.js';
 import type { User } from '../directory/types.js';
 import type { AuthRefusal } from './refusal.js';
-import { linkState, type LinkRole, type ShareLinkStore } from './share-links.js';
+import { linkState, type Guest, type LinkRole, type ShareLink, type ShareLinkStore } from './share-links.js';
 
 /** A guest as the callbacks see them: the one file and role their link gives. */
 export interface GuestPrincipal {
@@ -37,12 +37,9 @@ export class GuestAccess {
   ) {}
 
   async check(guestId: string, linkId: string): Promise<GuestCheck> {
-    const found = await this.links.guestWithLink(guestId);
-    if (!found || found.link.id !== linkId) return refuse('the guest of this token is unknown', 'token_guest_unknown');
+    const found = await activeGuestLink(this.links, guestId, linkId, formatTime(this.now()));
+    if (!found.ok) return { ok: false, refusal: found.refusal };
     const { guest, link } = found;
-    const state = linkState(link, formatTime(this.now()));
-    if (state === 'revoked') return refuse('the share link of this guest token was revoked', 'token_link_revoked');
-    if (state === 'expired') return refuse('the share link of this guest token has expired', 'token_link_expired');
     const owner = await this.directory.getUser(link.ownerId);
     const ownerName = owner?.name ?? link.ownerId;
     this.touch(guest.id);
@@ -62,6 +59,24 @@ export class GuestAccess {
   }
 }
 
-function refuse(message: string, code: string): GuestCheck {
+/**
+ * The guest and their link, read afresh from the store, if the token's link is the guest's and is still
+ * active (not revoked, not expired); else why not (401). Used by the callbacks and the event intake.
+ */
+export async function activeGuestLink(
+  links: ShareLinkStore,
+  guestId: string,
+  linkId: string,
+  nowText: string,
+): Promise<{ ok: true; guest: Guest; link: ShareLink } | { ok: false; refusal: AuthRefusal }> {
+  const found = await links.guestWithLink(guestId);
+  if (!found || found.link.id !== linkId) return refuse('the guest of this token is unknown', 'token_guest_unknown');
+  const state = linkState(found.link, nowText);
+  if (state === 'revoked') return refuse('the share link of this guest token was revoked', 'token_link_revoked');
+  if (state === 'expired') return refuse('the share link of this guest token has expired', 'token_link_expired');
+  return { ok: true, ...found };
+}
+
+function refuse(message: string, code: string): { ok: false; refusal: AuthRefusal } {
   return { ok: false, refusal: { status: 401, code, message } };
 }
