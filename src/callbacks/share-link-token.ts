@@ -19,7 +19,7 @@ export const shareLinkTokenRoutes: FastifyPluginAsync<{ context: AppContext }> =
     {
       schema: {
         summary: "A guest token for a share link's file (user id guest-…, expiring no later than the link)",
-        tags: ['sharing'],
+        security: [],
         params: Type.Object({ code: Type.String({ minLength: 1, maxLength: 256 }) }),
         body: Type.Object(
           {

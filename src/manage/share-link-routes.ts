@@ -9,7 +9,6 @@ import { badRequest, notFound } from '../http/errors.js';
 import { errorResponses, TimeSchema } from '../http/schemas.js';
 
 const SECURITY = [{ adminKey: [] }];
-const TAGS = ['sharing'];
 const Id = Type.String({ minLength: 1, maxLength: 256 });
 const LinkRoleSchema = Type.Union([Type.Literal('view'), Type.Literal('comment'), Type.Literal('edit'), Type.Literal('form_fill')]);
 const NullableTime = Type.Union([TimeSchema, Type.Null()]);
@@ -56,7 +55,6 @@ export const shareLinkManageRoutes: FastifyPluginAsync<{ context: AppContext }> 
     {
       schema: {
         summary: 'Create a share link on a file: guests get a token for that file only, within the role',
-        tags: TAGS,
         security: SECURITY,
         params: Type.Object({ fileId: Id }),
         body: Type.Object(
@@ -98,7 +96,6 @@ export const shareLinkManageRoutes: FastifyPluginAsync<{ context: AppContext }> 
     {
       schema: {
         summary: "A file's share links, oldest first, each with its guests (newest first) and their last use",
-        tags: TAGS,
         security: SECURITY,
         params: Type.Object({ fileId: Id }),
         response: { 200: Type.Object({ items: Type.Array(LinkWithGuestsSchema) }), ...errorResponses(400, 401, 404) },
@@ -119,7 +116,6 @@ export const shareLinkManageRoutes: FastifyPluginAsync<{ context: AppContext }> 
     {
       schema: {
         summary: "Revoke a share link: its guests' tokens are refused from the next request on, on every instance",
-        tags: TAGS,
         security: SECURITY,
         params: Type.Object({ linkId: Id }),
         response: { 204: Type.Null(), ...errorResponses(400, 401, 404) },

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { seedDirectory } from '../helpers/directory-fixture.js';
 import { describeEachStore } from '../helpers/stores.js';
 import { tokenFor } from '../helpers/app.js';
+import { withKitKeys } from '../helpers/permissions.js';
 import { admin, ADMIN_KEY, buildEventApp, commentCreate, mentionAt, postEvent, revision } from '../events/event-fixtures.js';
 
 const NONE = { readable: false, commentable: false, editable: false, copyable: false, exportable: false, manageable: false };
@@ -41,10 +42,10 @@ describeEachStore('what a guest sees through the callbacks', (store) => {
 
   it("GET /files/{fileId} answers the link's file capped by the role, never manageable", async () => {
     const permissionsOf = async (role: string) => (await get('/files/plan', role)).body.permissions;
-    expect(await permissionsOf('view')).toEqual({ ...NONE, readable: true });
-    expect(await permissionsOf('form_fill')).toMatchObject({ ...NONE, readable: true });
-    expect(await permissionsOf('comment')).toEqual({ ...NONE, readable: true, commentable: true, copyable: true, exportable: true });
-    expect(await permissionsOf('edit')).toEqual({ readable: true, commentable: true, editable: true, copyable: true, exportable: true, manageable: false });
+    expect(await permissionsOf('view')).toEqual(withKitKeys({ ...NONE, readable: true }));
+    expect(await permissionsOf('form_fill')).toEqual(withKitKeys({ ...NONE, readable: true }, { formFillable: true }));
+    expect(await permissionsOf('comment')).toEqual(withKitKeys({ ...NONE, readable: true, commentable: true, copyable: true, exportable: true }));
+    expect(await permissionsOf('edit')).toEqual(withKitKeys({ readable: true, commentable: true, editable: true, copyable: true, exportable: true, manageable: false }));
     const { body } = await get('/files/plan');
     expect(body).toMatchObject({ id: 'plan', name: '季度计划', type: 'documentPro' });
     expect(body.teamGuid).toBeUndefined();
