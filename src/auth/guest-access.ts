@@ -13,7 +13,14 @@ export interface GuestPrincipal {
   role: LinkRole;
   ownerId: string;
   ownerName: string;
+  /** The platform's anonymous reader (token `pseudonymoustoken`): no file of their own; reads files whose link allows it. */
+  anonymous?: true;
 }
+
+/** The token the platform sends for an anonymous viewer (platform-api.md §6.11). */
+export const ANONYMOUS_TOKEN = 'pseudonymoustoken';
+/** The pseudonymous user an anonymous reader is answered as. */
+export const ANONYMOUS_USER: User = Object.freeze({ id: 'anonymous', name: 'Anonymous', email: null, avatar: null, teamId: null, watermark: ['Anonymous'] });
 
 export type GuestCheck = { ok: true; user: User; guest: GuestPrincipal } | { ok: false; refusal: AuthRefusal };
 
@@ -35,6 +42,17 @@ export class GuestAccess {
     private readonly directory: Directory,
     private readonly now: () => number = Date.now,
   ) {}
+
+  /** The anonymous reader: read-only, and only on files with an active link that has `anonymous` on. */
+  anonymous(): GuestCheck {
+    const { id, name } = ANONYMOUS_USER;
+    return { ok: true, user: ANONYMOUS_USER, guest: { id, name, linkId: '', fileId: '', role: 'view', ownerId: '', ownerName: '', anonymous: true } };
+  }
+
+  /** Whether the anonymous reader may read the file now (read afresh: a revoked link ends it at once). */
+  anonymousMayRead(fileId: string): Promise<boolean> {
+    return this.links.anonymousAllowed(fileId, formatTime(this.now()));
+  }
 
   async check(guestId: string, linkId: string): Promise<GuestCheck> {
     const found = await activeGuestLink(this.links, guestId, linkId, formatTime(this.now()));

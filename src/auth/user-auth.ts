@@ -1,6 +1,6 @@
 import type { Directory } from '../directory/directory.js';
 import type { User } from '../directory/types.js';
-import type { GuestAccess, GuestPrincipal } from './guest-access.js';
+import { ANONYMOUS_TOKEN, type GuestAccess, type GuestPrincipal } from './guest-access.js';
 import type { AuthRefusal } from './refusal.js';
 import type { TokenResolver } from './token-resolver.js';
 
@@ -22,6 +22,8 @@ export function userTokenCheck(options: { tokenHeader: string; resolveToken: Tok
   const { tokenHeader, resolveToken, directory, guests } = options;
   return async function checkUserToken(token: string | undefined): Promise<UserTokenCheck> {
     if (token === undefined || token === '') return refuse(`a user token is required in ${headerDisplay(tokenHeader)}`, 'token_missing');
+    // The platform's anonymous viewer: only where a file's share link allows anonymous reading (docs/sharing.md).
+    if (guests && token === ANONYMOUS_TOKEN) return guests.anonymous();
     const result = await resolveToken(token);
     if (!result.ok) return refuse(REFUSALS[result.reason], `token_${result.reason}`);
     // A guest's token (issued through a share link) names no directory user: the link decides (guest-access.ts).

@@ -55,7 +55,9 @@ export const fileRoutes: FastifyPluginAsync<{ context: AppContext }> = async (pl
     },
     async (request) => {
       const { guest } = request;
-      const view = guest ? await service.fileAsSeenByGuest(guest, request.params.fileId) : await service.fileAsSeenBy(request.params.fileId, request.viewer.id);
+      const fileId = request.params.fileId;
+      const anonymousMay = guest?.anonymous === true && (await context.sharing.guests.anonymousMayRead(fileId));
+      const view = guest ? await service.fileAsSeenByGuest(anonymousMay ? { fileId, role: 'view' } : guest, fileId) : await service.fileAsSeenBy(fileId, request.viewer.id);
       if (!view) throw notFound(`no file ${request.params.fileId}`, 'file_not_found');
       recordAccess(context, request, { actorId: request.viewer.id, credential: 'user_token', fileId: view.file.id, permissions: view.permissions });
       if (view.file.type !== 'file') return toFileDocument(view);

@@ -91,6 +91,17 @@ export function sqlShareLinks(db: Db): ShareLinkStore {
       const link = await db.selectFrom('share_links').selectAll().where('id', '=', guest.link_id).executeTakeFirst();
       return link && { guest: toGuest(guest), link: toLink(link) };
     },
+    async anonymousAllowed(fileId, nowText) {
+      const row = await db
+        .selectFrom('share_links')
+        .select('id')
+        .where('file_id', '=', fileId)
+        .where('anonymous', '=', 1)
+        .where('revoked_at', 'is', null)
+        .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', nowText)]))
+        .executeTakeFirst();
+      return row !== undefined;
+    },
     async touchGuest(guestId, at) {
       await db.updateTable('share_guests').set({ last_used_at: at }).where('id', '=', guestId).where('last_used_at', '<', at).execute();
     },
