@@ -1,6 +1,9 @@
 import type { AuditTrail } from './audit/audit-trail.js';
 import type { ConsoleSessions } from './auth/console-sessions.js';
 import type { FailedAuthLimiter } from './auth/failed-auth-limit.js';
+import type { GuestAccess } from './auth/guest-access.js';
+import type { GuestSessions } from './auth/guest-sessions.js';
+import type { ShareLinkStore } from './auth/share-links.js';
 import type { TokenResolver } from './auth/token-resolver.js';
 import type { Config } from './config.js';
 import type { Directory } from './directory/directory.js';
@@ -39,4 +42,6 @@ export interface AppContext {
   authFailures: FailedAuthLimiter;
   /** The audit log's buffered writer: access decisions and management writes (src/audit/audit-trail.ts). */
   audit: AuditTrail;
+  /** Share links and their guests (docs/sharing.md): the store, the token requests, the guests' check. */
+  sharing: { links: ShareLinkStore; sessions: GuestSessions; guests: GuestAccess };
 }

@@ -49,6 +49,8 @@ import type { FileStorage } from './storage/file-storage.js';
 import { hostContentSource } from './storage/host-content.js';
 import { createFileStorage } from './storage/open-backend.js';
 import { SqlFileObjects } from './store/file-objects.js';
+import { sharingFor } from './sharing-wiring.js';
+import { shareLinkTokenRoutes } from './callbacks/share-link-token.js';
 
 export interface AppDeps {
   config: Config;
@@ -155,6 +157,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     consoleSessions: consoleSessionsFor(config, deps.store),
     authFailures: new FailedAuthLimiter(config.limits.authFailureLimit),
     audit,
+    sharing: sharingFor(config, deps.store, directory),
   });
 
   // Before any route: the OpenAPI document collects routes as they are added.
@@ -189,6 +192,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(directoryCallbacks, { context });
   await app.register(adminCallbacks, { context });
   await app.register(manageApi, { context, prefix: '/api' });
+  await app.register(shareLinkTokenRoutes, { context });
   await app.register(searchRoutes, { context });
   await app.register(eventCallbacks, { context });
   await app.register(scimRoutes, { context, prefix: '/scim/v2' });

@@ -8,7 +8,7 @@ import type { Database } from '../store/schema.js';
 /** What an audit entry is about. */
 export type AuditKind = 'file_access' | 'management' | 'directory_change' | 'sign_in';
 /** How the caller proved who it is (directory changes: the source that wrote them). */
-export type AuditCredential = 'user_token' | 'platform_signature' | 'download_link' | 'admin_key' | 'console_session' | 'api' | 'snapshot' | 'scim' | 'ldap';
+export type AuditCredential = 'user_token' | 'share_link' | 'platform_signature' | 'download_link' | 'admin_key' | 'console_session' | 'api' | 'snapshot' | 'scim' | 'ldap';
 
 export type AuditEntry = Omit<AuditRecord, 'at' | 'kind' | 'credential'> & { kind: AuditKind; credential: AuditCredential };
 

@@ -20,14 +20,14 @@ export const VERIFIED_TOKEN_CACHE_SIZE = 10_000;
  * empties the cache, so its tokens stop working then.
  */
 export function defaultTokenResolver(secrets: string | readonly (string | undefined)[], now: () => number = Date.now, maxEntries = VERIFIED_TOKEN_CACHE_SIZE): TokenResolver {
-  const verified = new Map<string, { userId: string; expiresAt: number }>();
+  const verified = new Map<string, { userId: string; expiresAt: number; linkId?: string }>();
   return async (token) => {
     const hit = verified.get(token);
     if (hit) {
       if (hit.expiresAt > epochSeconds(now())) {
         verified.delete(token);
         verified.set(token, hit);
-        return { ok: true, userId: hit.userId, expiresAt: hit.expiresAt };
+        return { ok: true, ...hit };
       }
       verified.delete(token);
     }
@@ -35,7 +35,7 @@ export function defaultTokenResolver(secrets: string | readonly (string | undefi
     if (result.ok) {
       while (verified.size >= maxEntries && verified.size > 0) verified.delete(verified.keys().next().value as string);
       if (maxEntries < 1) return result;
-      verified.set(token, { userId: result.userId, expiresAt: result.expiresAt });
+      verified.set(token, result.linkId === undefined ? { userId: result.userId, expiresAt: result.expiresAt } : { userId: result.userId, expiresAt: result.expiresAt, linkId: result.linkId });
     }
     return result;
   };

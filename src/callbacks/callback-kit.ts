@@ -17,9 +17,10 @@ export function directoryServiceFor(context: AppContext): DirectoryService {
  */
 export function requireUserToken(app: FastifyInstance, context: AppContext): void {
   if (!app.hasRequestDecorator('viewer')) app.decorateRequest('viewer', null as never);
+  if (!app.hasRequestDecorator('guest')) app.decorateRequest('guest', null);
   app.addHook(
     'onRequest',
-    userTokenGuard({ tokenHeader: context.headers.token, resolveToken: context.resolveToken, directory: context.directory }),
+    userTokenGuard({ tokenHeader: context.headers.token, resolveToken: context.resolveToken, directory: context.directory, guests: context.sharing.guests }),
   );
 }
 

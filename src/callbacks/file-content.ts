@@ -9,6 +9,7 @@ import { forbidden, HttpError, notFound } from '../http/errors.js';
 import { errorResponses } from '../http/schemas.js';
 import { answerRange } from '../storage/byte-range.js';
 import { contentDisposition, downloadName } from '../storage/download-name.js';
+import { NO_PERMISSIONS } from '../directory/permissions.js';
 import { recordAccess } from './callback-kit.js';
 
 export { contentDisposition, downloadName };
@@ -55,7 +56,7 @@ export const fileContentRoutes: FastifyPluginAsync<{ context: AppContext }> = as
       const content = file && file.status === 'active' && file.hasStoredContent ? await context.storedContent.open(fileId) : undefined;
       if (!file || !content) throw notFound(`no stored content for file ${fileId}`, 'content_not_found');
       // The signed link is the credential: it names no user (the one who asked for it is in that entry).
-      recordAccess(context, request, { actorId: null, credential: 'download_link', fileId, permissions: { readable: true, commentable: false, editable: false, copyable: false, exportable: false, manageable: false } });
+      recordAccess(context, request, { actorId: null, credential: 'download_link', fileId, permissions: { ...NO_PERMISSIONS, readable: true } });
 
       const { bytes, object } = content;
       const etag = `"${object.sha256}"`;

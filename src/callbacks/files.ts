@@ -22,8 +22,9 @@ export const fileRoutes: FastifyPluginAsync<{ context: AppContext }> = async (pl
   app.get(
     '/files',
     {
+      config: { guests: true },
       schema: {
-        summary: "The current user's recent files (only those they may read)",
+        summary: "The current user's recent files (only those they may read; a guest: their link's file)",
         querystring: Type.Object({
           limit: Type.Integer({ minimum: 1, default: DEFAULT_FILE_LIMIT, description: `at most ${MAX_FILE_LIMIT}; larger values are served as ${MAX_FILE_LIMIT}` }),
           orderBy: Type.Union([Type.Literal('created_at'), Type.Literal('updated_at')], { default: 'updated_at' }),
@@ -33,6 +34,10 @@ export const fileRoutes: FastifyPluginAsync<{ context: AppContext }> = async (pl
     },
     async (request) => {
       const { limit, orderBy } = request.query;
+      if (request.guest) {
+        const view = await service.fileAsSeenByGuest(request.guest, request.guest.fileId);
+        return view ? [toFileSummary(view)] : [];
+      }
       const files = await service.readableFiles(request.viewer.id, { limit: Math.min(limit, MAX_FILE_LIMIT), orderBy });
       return files.map((access) => toFileSummary(access));
     },
@@ -41,6 +46,7 @@ export const fileRoutes: FastifyPluginAsync<{ context: AppContext }> = async (pl
   app.get(
     '/files/:fileId',
     {
+      config: { guests: true },
       schema: {
         summary: 'A file as the current user sees it: File (2.2) for documents, preview metadata (2.3) for type file',
         params: FileParams,
@@ -48,7 +54,10 @@ export const fileRoutes: FastifyPluginAsync<{ context: AppContext }> = async (pl
       },
     },
     async (request) => {
-      const view = await service.fileAsSeenBy(request.params.fileId, request.viewer.id);
+      const { guest } = request;
+      const fileId = request.params.fileId;
+      const anonymousMay = guest?.anonymous === true && (await context.sharing.guests.anonymousMayRead(fileId));
+      const view = guest ? await service.fileAsSeenByGuest(anonymousMay ? { fileId, role: 'view' } : guest, fileId) : await service.fileAsSeenBy(fileId, request.viewer.id);
       if (!view) throw notFound(`no file ${request.params.fileId}`, 'file_not_found');
       recordAccess(context, request, { actorId: request.viewer.id, credential: 'user_token', fileId: view.file.id, permissions: view.permissions });
       if (view.file.type !== 'file') return toFileDocument(view);

@@ -4,7 +4,7 @@ import { Type, type TSchema } from 'typebox';
 import type { AppContext } from '../app-context.js';
 import { SEARCH_KINDS } from '../directory/search-kinds.js';
 import { MAX_KEYWORD_CHARS } from '../directory/search-keyword.js';
-import { DEFAULT_SEARCH_PAGE_SIZE, MAX_SEARCH_PAGE_SIZE, SEARCH_COUNT_CAP, type SearchPage } from '../directory/search-page.js';
+import { DEFAULT_SEARCH_PAGE_SIZE, MAX_SEARCH_PAGE_SIZE, SEARCH_COUNT_CAP, searchPage, searchPaging, type SearchPage } from '../directory/search-page.js';
 import { Counter } from 'prom-client';
 import { MentionSearch, RECENT_LIST_SIZE, type MentionSearchResults } from '../directory/search-service.js';
 import { errorResponses, FileSummarySchema, PathNodeSchema, UserSchema } from '../http/schemas.js';
@@ -56,6 +56,15 @@ const SearchResponseSchema = Type.Object({
 
 const RecentQuery = Type.Object({ fileId: Type.String({ minLength: 1, maxLength: 256, description: 'the file the list is asked from' }) });
 
+/**
+ * A guest's search (docs/sharing.md): every kind answers an empty page, so no directory member, team or
+ * department is shown; a guest @-mentions nobody from the list, and their events still notify those named.
+ */
+function emptySearch(body: { page?: number; pageSize?: number }) {
+  const empty = () => searchPage<never>(searchPaging(body.page, body.pageSize), 0, []);
+  return { files: empty(), recentUsers: empty(), collaborators: empty(), teamMembers: empty(), department: empty() };
+}
+
 function mapPage<A, B>(page: SearchPage<A>, shape: (item: A) => B): SearchPage<B> {
   return { ...page, results: page.results.map(shape) };
 }
@@ -74,13 +83,15 @@ export const searchRoutes: FastifyPluginAsync<{ context: AppContext }> = async (
   app.post(
     '/search',
     {
+      config: { guests: true },
       schema: {
-        summary: 'Keyword search over files, related users, collaborators, team members and departments (one page per kind)',
+        summary: 'Keyword search over files, related users, collaborators, team members and departments (one page per kind; a guest: every kind empty)',
         body: SearchBodySchema,
         response: { 200: SearchResponseSchema, ...errorResponses(400, 401) },
       },
     },
     async (request) => {
+      if (request.guest) return emptySearch(request.body);
       const found = await search.search(request.viewer, request.body);
       countCapped(found);
       return {
@@ -96,25 +107,27 @@ export const searchRoutes: FastifyPluginAsync<{ context: AppContext }> = async (
   app.get(
     '/search/users/recent',
     {
+      config: { guests: true },
       schema: {
-        summary: `The users most related to the current user and the file (at most ${RECENT_LIST_SIZE})`,
+        summary: `The users most related to the current user and the file (at most ${RECENT_LIST_SIZE}; a guest: none)`,
         querystring: RecentQuery,
         response: { 200: Type.Array(UserSchema), ...errorResponses(400, 401) },
       },
     },
-    async (request) => (await search.recentUsers(request.viewer, request.query.fileId)).map(toUserBody),
+    async (request) => (request.guest ? [] : (await search.recentUsers(request.viewer, request.query.fileId)).map(toUserBody)),
   );
 
   app.get(
     '/search/files/recent',
     {
+      config: { guests: true },
       schema: {
-        summary: `The files the current user worked on most recently and may read, then recently updated ones (at most ${RECENT_LIST_SIZE})`,
+        summary: `The files the current user worked on most recently and may read, then recently updated ones (at most ${RECENT_LIST_SIZE}; a guest: none)`,
         querystring: RecentQuery,
         response: { 200: Type.Array(FileSummarySchema), ...errorResponses(400, 401) },
       },
     },
-    async (request) => (await search.recentFiles(request.viewer, request.query.fileId)).map((access) => toFileSummary(access, fileShape)),
+    async (request) => (request.guest ? [] : (await search.recentFiles(request.viewer, request.query.fileId)).map((access) => toFileSummary(access, fileShape))),
   );
 };
 

@@ -24,8 +24,8 @@ export const userRoutes: FastifyPluginAsync<{ context: AppContext }> = async (pl
 
   app.get(
     '/users/current/info',
-    { schema: { summary: 'The current user, with teamGuid', response: { 200: CurrentUserSchema, ...errorResponses(401) } } },
-    async (request) => toCurrentUserBody(request.viewer),
+    { config: { guests: true }, schema: { summary: 'The current user, with teamGuid (a guest: empty)', response: { 200: CurrentUserSchema, ...errorResponses(401) } } },
+    async (request) => (request.guest ? { ...toCurrentUserBody(request.viewer), teamGuid: '' } : toCurrentUserBody(request.viewer)),
   );
 
   app.get(
@@ -40,9 +40,10 @@ export const userRoutes: FastifyPluginAsync<{ context: AppContext }> = async (pl
 
   app.get(
     '/users/:userId',
-    { schema: { summary: 'One user', params: UserParams, response: { 200: UserSchema, ...errorResponses(400, 401, 404) } } },
+    { config: { guests: true }, schema: { summary: 'One user (a guest sees only themselves)', params: UserParams, response: { 200: UserSchema, ...errorResponses(400, 401, 404) } } },
     async (request) => {
-      const user = await context.directory.getUser(request.params.userId);
+      if (request.guest && request.params.userId !== request.viewer.id) throw notFound(`no user ${request.params.userId}`, 'user_not_found');
+      const user = request.guest ? request.viewer : await context.directory.getUser(request.params.userId);
       if (!user) throw notFound(`no user ${request.params.userId}`, 'user_not_found');
       return toUserBody(user);
     },
@@ -51,25 +52,31 @@ export const userRoutes: FastifyPluginAsync<{ context: AppContext }> = async (pl
   app.post(
     '/users/batch/get',
     {
+      config: { guests: true },
       schema: {
-        summary: `Several users, in the order asked; unknown ids are left out (at most ${MAX_USER_BATCH} ids)`,
+        summary: `Several users, in the order asked; unknown ids are left out (at most ${MAX_USER_BATCH} ids; a guest sees only themselves)`,
         body: Type.Object({ ids: Type.Array(Type.String({ maxLength: 256 }), { maxItems: MAX_USER_BATCH }) }),
         response: { 200: Type.Array(UserSchema), ...errorResponses(400, 401, 413, 415) },
       },
     },
-    async (request) => (await service.usersInOrder(request.body.ids)).map(toUserBody),
+    async (request) => {
+      if (request.guest) return request.body.ids.filter((id) => id === request.viewer.id).map(() => toUserBody(request.viewer));
+      return (await service.usersInOrder(request.body.ids)).map(toUserBody);
+    },
   );
 
   app.get(
     '/users/:userId/watermark',
     {
+      config: { guests: true },
       schema: {
-        summary: "A user's watermark lines: their own, else the configured template; [] hides it",
+        summary: "A user's watermark lines: their own, else the configured template; [] hides it (a guest: their own only, naming the link's owner)",
         params: UserParams,
         response: { 200: Type.Object({ watermarks: Type.Array(Type.String()) }), ...errorResponses(400, 401, 404) },
       },
     },
     async (request) => {
+      if (request.guest && request.params.userId !== request.viewer.id) throw notFound(`no user ${request.params.userId}`, 'user_not_found');
       const user = request.params.userId === request.viewer.id ? request.viewer : await context.directory.getUser(request.params.userId);
       if (!user) throw notFound(`no user ${request.params.userId}`, 'user_not_found');
       return { watermarks: service.watermarkFor(user) };

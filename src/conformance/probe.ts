@@ -21,6 +21,11 @@ export interface KitOptions {
    * `GET /api/events` (stored, not only acknowledged). Sent only to that listing.
    */
   adminKey?: string;
+  /**
+   * A guest's token (a share link's, e.g. collab-host's `POST /share-links/{code}/token`): the `guests`
+   * check then holds it to one file and no directory member.
+   */
+  guestToken?: string;
 }
 
 /**

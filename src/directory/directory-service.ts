@@ -1,5 +1,5 @@
 import type { Directory, FileOrder } from './directory.js';
-import { effectiveRole, permissionsFor, roleRank } from './permissions.js';
+import { effectiveRole, guestPermissionsFor, permissionsFor, roleRank, type LinkRole } from './permissions.js';
 import { formatTime } from './time.js';
 import type { DepartmentPathNode, DepartmentSummary, FileRecord, PageRequest, Paged, Permissions, Role, User } from './types.js';
 
@@ -82,6 +82,18 @@ export class DirectoryService {
     if (!file || file.status !== 'active') return undefined;
     const [permissions, teamGuid] = await Promise.all([this.permissionsOf(file, userId), this.teamGuidOf(file)]);
     return { file, permissions, teamGuid };
+  }
+
+  /**
+   * A guest's one file (their share link's) as the guest sees it: the link's role capped by
+   * `guestPermissionsFor`, no `teamGuid` (a guest sees no team). Any other file is undefined, as are
+   * pending, failed and unknown ones.
+   */
+  async fileAsSeenByGuest(guest: { fileId: string; role: LinkRole }, fileId: string): Promise<FileView | undefined> {
+    if (fileId !== guest.fileId) return undefined;
+    const file = await this.directory.getFile(fileId);
+    if (!file || file.status !== 'active') return undefined;
+    return { file, permissions: guestPermissionsFor(guest.role, file.restrictions), teamGuid: null };
   }
 
   /** The permissions of the user on the file (contracts.md: roles, creator, restrictions). */

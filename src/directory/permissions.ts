@@ -1,4 +1,4 @@
-import type { FileRecord, Permissions, Role } from './types.js';
+import type { CorePermissions, FileRecord, FinePermissionKey, Permissions, Role } from './types.js';
 import { ROLES } from './types.js';
 
 export const NO_PERMISSIONS: Readonly<Permissions> = Object.freeze({
@@ -8,7 +8,66 @@ export const NO_PERMISSIONS: Readonly<Permissions> = Object.freeze({
   copyable: false,
   exportable: false,
   manageable: false,
+  lockable: false,
+  unlockable: false,
+  formFillable: false,
+  copyablePasteClipboard: false,
+  attachmentCopyable: false,
+  cutable: false,
+  attachmentPreviewable: false,
+  attachmentDownloadable: false,
+  imageDownloadable: false,
 });
+
+/**
+ * The kit's nine keys (platform-api.md §6.8), each from one of the six (docs/sharing.md "Permission keys"):
+ * the restrictions act through that key (`restrictions.copy: false` turns off the copy keys of those who
+ * may not edit, `restrictions.export: false` the download keys of all but managers).
+ *
+ *   lockable, unlockable                          manageable
+ *   formFillable                                  commentable (and a `form_fill` guest)
+ *   copyablePasteClipboard, attachmentCopyable    copyable
+ *   cutable                                       editable (and copyable)
+ *   attachmentPreviewable                         readable
+ *   attachmentDownloadable, imageDownloadable     exportable
+ */
+export const FINE_PERMISSION_SOURCES: Readonly<Record<FinePermissionKey, keyof CorePermissions>> = Object.freeze({
+  lockable: 'manageable',
+  unlockable: 'manageable',
+  formFillable: 'commentable',
+  copyablePasteClipboard: 'copyable',
+  attachmentCopyable: 'copyable',
+  cutable: 'editable',
+  attachmentPreviewable: 'readable',
+  attachmentDownloadable: 'exportable',
+  imageDownloadable: 'exportable',
+});
+
+function withFineKeys(core: CorePermissions): Permissions {
+  const fine = {} as Record<FinePermissionKey, boolean>;
+  for (const [key, source] of Object.entries(FINE_PERMISSION_SOURCES) as Array<[FinePermissionKey, keyof CorePermissions]>) {
+    fine[key] = core[source] && (key !== 'cutable' || core.copyable);
+  }
+  return { ...core, ...fine };
+}
+
+/** What a share link lets its guests do (issue 24, docs/sharing.md). */
+export const LINK_ROLES = ['view', 'comment', 'edit', 'form_fill'] as const;
+export type LinkRole = (typeof LINK_ROLES)[number];
+
+/** The directory role a link's guests act with: never manager (a guest never manages a file). */
+export const LINK_ROLE_TO_ROLE: Readonly<Record<LinkRole, Role>> = { view: 'viewer', comment: 'commenter', edit: 'editor', form_fill: 'viewer' };
+
+/**
+ * A guest's permissions on their link's file: those of the link's role (restrictions applied), never
+ * `manageable`; a `view` guest only reads (no copy, no export), as does a `form_fill` one.
+ */
+export function guestPermissionsFor(role: LinkRole, restrictions: FileRecord['restrictions']): Permissions {
+  if (role === 'view') return withFineKeys({ ...NO_PERMISSIONS, readable: true });
+  if (role === 'form_fill') return { ...withFineKeys({ ...NO_PERMISSIONS, readable: true }), formFillable: true };
+  const permissions = permissionsFor(LINK_ROLE_TO_ROLE[role], restrictions);
+  return withFineKeys({ ...permissions, manageable: false });
+}
 
 export function roleRank(role: Role): number {
   return ROLES.indexOf(role) + 1;
@@ -36,12 +95,12 @@ export function permissionsFor(role: Role | null, restrictions: FileRecord['rest
   const rank = roleRank(role);
   const editable = rank >= roleRank('editor');
   const manageable = rank >= roleRank('manager');
-  return {
+  return withFineKeys({
     readable: true,
     commentable: rank >= roleRank('commenter'),
     editable,
     copyable: editable || restrictions.copy,
     exportable: manageable || restrictions.export,
     manageable,
-  };
+  });
 }

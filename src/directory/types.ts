@@ -95,8 +95,8 @@ export interface Grant {
   role: Role;
 }
 
-/** Permissions of one user on one file (interface 2.1). */
-export interface Permissions {
+/** The interface's six permission keys (2.1). */
+export interface CorePermissions {
   readable: boolean;
   commentable: boolean;
   editable: boolean;
@@ -104,6 +104,23 @@ export interface Permissions {
   exportable: boolean;
   manageable: boolean;
 }
+
+/** The platform kit's keys beyond the interface's six (platform-api.md §6.8), derived by permissions.ts. */
+export const FINE_PERMISSION_KEYS = [
+  'lockable',
+  'unlockable',
+  'formFillable',
+  'copyablePasteClipboard',
+  'attachmentCopyable',
+  'cutable',
+  'attachmentPreviewable',
+  'attachmentDownloadable',
+  'imageDownloadable',
+] as const;
+export type FinePermissionKey = (typeof FINE_PERMISSION_KEYS)[number];
+
+/** Permissions of one user on one file: the interface's six and the kit's nine. */
+export type Permissions = CorePermissions & Record<FinePermissionKey, boolean>;
 
 /** A department with its member count over the whole subtree (interface 2.6). */
 export interface DepartmentSummary {

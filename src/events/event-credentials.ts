@@ -71,7 +71,7 @@ export async function authenticateEvent(presented: PresentedCredentials, rules: 
 
 async function checkToken(token: string, rules: CredentialRules): Promise<CredentialOutcome> {
   const result = await rules.resolveToken(token);
-  if (result.ok) return { ok: true, credential: 'token', tokenUserId: result.userId };
+  if (result.ok) return { ok: true, credential: 'token', tokenUserId: result.userId, ...(result.linkId === undefined ? {} : { guestLinkId: result.linkId }) };
   if (result.reason === 'expired' && result.userId !== undefined) {
     const expiredFor = result.expiresAt === undefined ? 0 : epochSeconds(rules.now?.()) - result.expiresAt;
     if (expiredFor <= EXPIRED_TOKEN_GRACE_SECONDS) return { ok: true, credential: 'token-expired', tokenUserId: result.userId };

@@ -1,4 +1,4 @@
-import type { Permissions } from '../directory/types.js';
+import type { CorePermissions } from '../directory/types.js';
 
 /**
  * The event kinds of interface part 6: the `X-Platform-Sdk-Event` header value, the body's `kind`, which
@@ -12,7 +12,7 @@ export type EventKind = 'Comment' | 'Discussion' | 'MentionAt' | 'DateMention' |
  */
 export type CredentialPolicy = 'token' | 'signature' | 'either';
 
-export type Permission = keyof Permissions;
+export type Permission = keyof CorePermissions;
 
 export interface KindRule {
   /** The body's `kind` values that fit the header, compared by `kindName` (case, `_` and `-` ignored). */

@@ -9,6 +9,9 @@ import { eventLog, type EventOutcome, type LoggedEvent } from '../store/event-lo
 import { reminders } from '../store/reminders.js';
 import type { Database } from '../store/schema.js';
 import { SqlDirectory } from '../store/sql-directory.js';
+import { sqlShareLinks } from '../store/share-links.js';
+import { activeGuestLink } from '../auth/guest-access.js';
+import { formatTime } from '../directory/time.js';
 import { NotificationRouter } from '../notify/routing.js';
 import { EventAppender } from './event-appender.js';
 import { EventIntake, type IntakeAnswer, type IntakeRequest } from './event-intake.js';
@@ -74,6 +77,7 @@ export class EventPipeline {
     this.appender = new EventAppender((events) => eventLog.appendDurably(db, events), {
       onAppended: () => this.processor.wake(),
     });
+    const shareLinks = sqlShareLinks(db);
     const lookups: TrustLookups = (this.lookups = {
       trust: new TrustCache(directory),
       reminderFiles: async (reminderId) => [
@@ -82,6 +86,10 @@ export class EventPipeline {
       revisionAuthor: async (fileId, key) =>
         (await eventLog.subjectActor(db, fileId, `revision:${key}`, 'create')) ??
         (/^\d+$/.test(key) ? await eventEffects.revisionAuthor(db, fileId, Number(key)) : undefined),
+      guestPermissions: async (guestId, linkId, fileId) => {
+        const found = await activeGuestLink(shareLinks, guestId, linkId, formatTime(this.now()));
+        return found.ok ? ((await directory.fileAsSeenByGuest(found.link, fileId))?.permissions ?? null) : null;
+      },
     });
     this.intake = new EventIntake({
       credentials: {

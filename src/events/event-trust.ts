@@ -1,3 +1,4 @@
+import type { Permissions } from '../directory/types.js';
 import { KIND_RULES, type Permission } from './event-kinds.js';
 import type { ReadEvent } from './event-reader.js';
 import type { TrustCache } from './trust-cache.js';
@@ -11,6 +12,8 @@ export interface Authenticated {
   tokenUserId?: string;
   /** The user a platform signature was made for, when it names one (its `userId` claim). */
   signedUserId?: string;
+  /** On a guest's token (docs/sharing.md): the share link it was issued through. */
+  guestLinkId?: string;
 }
 
 /** What the trust rules need to know beyond the event (lookups in the directory and the log). */
@@ -21,6 +24,11 @@ export interface TrustLookups {
   reminderFiles(reminderId: string): Promise<string[]>;
   /** Who created the revision on the file, when known (`key`: its id, or `history:…`/`title:…` without one). */
   revisionAuthor(fileId: string, key: string): Promise<string | undefined>;
+  /**
+   * A guest's permissions on the file, read live: null unless the guest's link is still active and is the
+   * file's. Absent: guests' events are refused.
+   */
+  guestPermissions?(guestId: string, linkId: string, fileId: string): Promise<Permissions | null>;
 }
 
 /** Who acts, on which file, about what: the columns the log keeps beside the body. */
@@ -80,6 +88,7 @@ export async function decide(read: ReadEvent, auth: Authenticated, lookups: Trus
   const permission = read.kind === undefined ? undefined : KIND_RULES[read.kind].permission;
   const resolved: Resolved = { fileId: read.fileId ?? null, actorId: actorIdOfToken, subject };
   if (permission === undefined) return { accepted: true, ...resolved };
+  if (auth.guestLinkId !== undefined) return decideForGuest(read, auth.guestLinkId, permission, resolved, lookups);
 
   await lookups.trust.follow();
   const state = await lookups.trust.userState(actorIdOfToken);
@@ -91,10 +100,26 @@ export async function decide(read: ReadEvent, auth: Authenticated, lookups: Trus
     return resolveReminderFile(read.meaning.id, actorIdOfToken, resolved, lookups);
   }
   const permissions = await lookups.trust.permissionsOn(resolved.fileId, actorIdOfToken);
+  return withinPermissions(read, permission, permissions, { ...resolved, fileId: resolved.fileId }, lookups);
+}
+
+/**
+ * A guest's event (docs/sharing.md): only about the link's file, only within the link's role, and only
+ * while the link is active. A guest's event naming no file (a reminder by id alone) is refused.
+ */
+async function decideForGuest(read: ReadEvent, linkId: string, permission: Permission, resolved: Resolved, lookups: TrustLookups): Promise<Decision> {
+  const guestId = resolved.actorId!;
+  if (resolved.fileId === null) return refuse('permission_denied', 'a guest may act only on the file of their share link', resolved);
+  const permissions = (await lookups.guestPermissions?.(guestId, linkId, resolved.fileId)) ?? null;
+  if (permissions === null) return refuse('permission_denied', 'a guest may act only on the file of their share link, while the link is active', resolved);
+  return withinPermissions(read, permission, permissions, { ...resolved, fileId: resolved.fileId }, lookups);
+}
+
+async function withinPermissions(read: ReadEvent, permission: Permission, permissions: Permissions | null, resolved: Resolved & { fileId: string }, lookups: TrustLookups): Promise<Decision> {
   if (!permissions?.[permission]) return refuse('permission_denied', `the user of the token may not ${VERBS[permission]} this file`, resolved);
   if (read.meaning?.type === 'revision' && read.meaning.op !== 'create' && !permissions.manageable) {
     const author = await lookups.revisionAuthor(resolved.fileId, read.meaning.key);
-    if (author !== undefined && author !== actorIdOfToken) {
+    if (author !== undefined && author !== resolved.actorId) {
       return refuse('permission_denied', `revision ${read.meaning.key} was made by another user: changing it needs manageable`, resolved);
     }
   }

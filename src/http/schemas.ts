@@ -21,6 +21,16 @@ export const PermissionsSchema = Type.Object({
   copyable: Type.Boolean(),
   exportable: Type.Boolean(),
   manageable: Type.Boolean(),
+  // The platform kit's keys beyond the interface's (src/directory/permissions.ts, docs/sharing.md).
+  lockable: Type.Boolean(),
+  unlockable: Type.Boolean(),
+  formFillable: Type.Boolean(),
+  copyablePasteClipboard: Type.Boolean(),
+  attachmentCopyable: Type.Boolean(),
+  cutable: Type.Boolean(),
+  attachmentPreviewable: Type.Boolean(),
+  attachmentDownloadable: Type.Boolean(),
+  imageDownloadable: Type.Boolean(),
 });
 
 /** User (2.4) as every user list returns it. */

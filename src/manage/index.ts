@@ -12,6 +12,7 @@ import { syncRunRoutes } from './sync-runs-routes.js';
 import { eventManageRoutes } from './events-routes.js';
 import { tokenManageRoutes } from './token-routes.js';
 import { notificationRoutes } from './notification-routes.js';
+import { shareLinkManageRoutes } from './share-link-routes.js';
 
 /**
  * The management API for the integrator's own systems, registered under `/api`: every route needs
@@ -32,4 +33,5 @@ export const manageApi: FastifyPluginAsync<{ context: AppContext }> = async (app
   await app.register(eventManageRoutes, { context });
   await app.register(auditRoutes, { context });
   await app.register(notificationRoutes, { context });
+  await app.register(shareLinkManageRoutes, { context });
 };

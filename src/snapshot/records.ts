@@ -10,7 +10,8 @@ import { ROLES } from '../directory/types.js';
  */
 
 /** Document kinds of the interface, plus `file` for a third-party file whose bytes are not edited collaboratively. */
-export const FILE_TYPES = ['documentPro', 'document', 'spreadsheet', 'table', 'file'] as const;
+/** The interface's types, then the kit's beyond it (platform-api.md §6.7; issue 24), then `file` (third-party). */
+export const FILE_TYPES = ['documentPro', 'document', 'spreadsheet', 'table', 'presentation', 'form', 'flowchart', 'mindmap', 'board', 'file'] as const;
 export type SnapshotFileType = (typeof FILE_TYPES)[number];
 
 export const PRINCIPAL_KINDS = ['user', 'department', 'team'] as const;

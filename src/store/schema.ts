@@ -8,6 +8,7 @@ import type { DirectoryVersionTables } from './tables/directory-versions.js';
 import type { DirectoryChangeTables } from './tables/directory-changes.js';
 import type { AuditTables } from './tables/audit.js';
 import type { NotifyTables } from './tables/notify.js';
+import type { SharingTables } from './tables/sharing.js';
 
 /**
  * The tables of the store, shared by SQLite and PostgreSQL. Times of the directory are text in the
@@ -87,7 +88,7 @@ export interface ActivityTables {
   };
 }
 
-export type Database = DirectoryTables & ActivityTables & EventTables & StorageTables & PlatformTables & SyncTables & ConsoleTables & DirectoryVersionTables & DirectoryChangeTables & AuditTables & NotifyTables;
+export type Database = DirectoryTables & ActivityTables & EventTables & StorageTables & PlatformTables & SyncTables & ConsoleTables & DirectoryVersionTables & DirectoryChangeTables & AuditTables & NotifyTables & SharingTables;
 
 /** The store, or a transaction of it: what every repository function takes. */
 export type Db = Kysely<Database> | Transaction<Database>;

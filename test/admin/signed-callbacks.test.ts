@@ -6,6 +6,7 @@ import { asUser, buildTestApp, makeTestConfig, tokenFor } from '../helpers/app.j
 import { seedDirectory } from '../helpers/directory-fixture.js';
 import { describeEachStore } from '../helpers/stores.js';
 import { upsertFiles } from '../../src/store/directory-writer.js';
+import { withKitKeys } from '../helpers/permissions.js';
 
 const config = makeTestConfig();
 const credentials = { appId: config.appId, appSecret: config.appSecret };
@@ -15,7 +16,7 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
 const signature = (claims: { fileId?: string; userId?: string } = {}) => mintSignature(credentials, { ttlSeconds: 120, ...claims });
 const signed = (sig: string) => ({ 'x-platform-credential-type': '3', 'x-platform-signature': sig });
 
-const viewerPermissions = { readable: true, commentable: false, editable: false, copyable: true, exportable: true, manageable: false };
+const viewerPermissions = withKitKeys({ readable: true, commentable: false, editable: false, copyable: true, exportable: true, manageable: false });
 
 describeEachStore('signed callbacks', (store) => {
   let app: FastifyInstance;
@@ -60,7 +61,7 @@ describeEachStore('signed callbacks', (store) => {
         permissions: viewerPermissions,
       });
       const locked = await get('/admin/files/locked', signed(signature({ fileId: 'locked' })));
-      expect(locked.json().permissions).toEqual({ ...viewerPermissions, copyable: false, exportable: false });
+      expect(locked.json().permissions).toEqual(withKitKeys({ readable: true, commentable: false, editable: false, copyable: false, exportable: false, manageable: false }));
       expect(locked.json().views).toBe(1);
     });
 
@@ -109,7 +110,7 @@ describeEachStore('signed callbacks', (store) => {
     it("answers the file with that user's real permissions", async () => {
       const editor = await get('/admin/files/plan/by-user-id?userId=lilei', signed(signature({ fileId: 'plan', userId: 'lilei' })));
       expect(editor.statusCode).toBe(200);
-      expect(editor.json().permissions).toEqual({ readable: true, commentable: true, editable: true, copyable: true, exportable: true, manageable: false });
+      expect(editor.json().permissions).toEqual(withKitKeys({ readable: true, commentable: true, editable: true, copyable: true, exportable: true, manageable: false }));
       const creator = await get('/admin/files/plan/by-user-id?userId=zhang', signed(signature({ fileId: 'plan', userId: 'zhang' })));
       expect(creator.json().permissions.manageable).toBe(true);
       const viaDepartment = await get('/admin/files/plan/by-user-id?userId=wang', signed(signature({ fileId: 'plan', userId: 'wang' })));

@@ -62,7 +62,8 @@ export function backupApp(placed: PlacedStore) {
 
 /**
  * Fills a store the way the service does: the directory, events of several kinds (a comment, a mention,
- * a reminder, a revision) with their effects, an upload under `fs:`, callbacks (audit) and a sync run.
+ * a reminder, a revision) with their effects, an upload under `fs:`, callbacks (audit), a share link with
+ * a guest, and a sync run.
  */
 export async function fillStore(placed: PlacedStore): Promise<void> {
   await seedStorageFixture(placed.store);
@@ -76,6 +77,10 @@ export async function fillStore(placed: PlacedStore): Promise<void> {
     const put = await putContent(app, 'contract', UPLOADED);
     if (put.statusCode >= 300) throw new Error(`upload answered ${put.statusCode}: ${put.body}`);
     for (const fileId of ['plan', 'secret']) await app.inject({ method: 'GET', url: `/files/${fileId}`, headers: asUser('lilei') });
+    // A share link with a password and one guest (docs/sharing.md).
+    const link = await app.inject({ method: 'POST', url: '/api/files/plan/share-links', headers: { authorization: `Bearer ${ADMIN_KEY}` }, payload: { role: 'comment', password: 'pw' } });
+    const guest = await app.inject({ method: 'POST', url: `/share-links/${link.json<{ code: string }>().code}/token`, payload: { name: 'Vera', password: 'pw' } });
+    if (guest.statusCode !== 200) throw new Error(`guest token answered ${guest.statusCode}: ${guest.body}`);
   } finally {
     await app.close();
   }

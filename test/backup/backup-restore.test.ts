@@ -49,7 +49,7 @@ for (const dialect of dialects) {
     });
 
     it('carries every table with its row count, the migrations, and the file bytes', () => {
-      for (const table of ['events', 'reminders', 'notifications', 'sync_runs', 'audit_log', 'file_contents', 'revisions', 'users', 'files']) {
+      for (const table of ['events', 'reminders', 'notifications', 'sync_runs', 'audit_log', 'file_contents', 'revisions', 'users', 'files', 'share_links', 'share_guests']) {
         expect(rows[table]!.length, table).toBeGreaterThan(0);
         expect(manifest.tables[table]?.rows, table).toBe(rows[table]!.length);
       }

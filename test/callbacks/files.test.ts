@@ -4,12 +4,14 @@ import { isInterfaceTime } from '../../src/directory/time.js';
 import { asUser, buildTestApp } from '../helpers/app.js';
 import { describeEachStore } from '../helpers/stores.js';
 import { seedWithExtras } from '../directory/fixture-extras.js';
+import { withKitKeys } from '../helpers/permissions.js';
 
-const ALL = { readable: true, commentable: true, editable: true, copyable: true, exportable: true, manageable: true };
-const NONE = { readable: false, commentable: false, editable: false, copyable: false, exportable: false, manageable: false };
-const VIEWER = { ...NONE, readable: true, copyable: true, exportable: true };
-const COMMENTER = { ...VIEWER, commentable: true };
-const EDITOR = { ...COMMENTER, editable: true };
+const CORE_NONE = { readable: false, commentable: false, editable: false, copyable: false, exportable: false, manageable: false };
+const ALL = withKitKeys({ readable: true, commentable: true, editable: true, copyable: true, exportable: true, manageable: true });
+const NONE = withKitKeys(CORE_NONE);
+const VIEWER = withKitKeys({ ...CORE_NONE, readable: true, copyable: true, exportable: true });
+const COMMENTER = withKitKeys({ ...CORE_NONE, readable: true, copyable: true, exportable: true, commentable: true });
+const EDITOR = withKitKeys({ ...CORE_NONE, readable: true, copyable: true, exportable: true, commentable: true, editable: true });
 
 describeEachStore('file callbacks', (store) => {
   let app: FastifyInstance;
@@ -61,9 +63,9 @@ describeEachStore('file callbacks', (store) => {
   });
 
   it('applies restrictions: copy only with edit, export only for managers', async () => {
-    expect(await permissionsOf('teamdoc', 'alice')).toEqual({ ...VIEWER, copyable: false, exportable: false }); // team viewer
+    expect(await permissionsOf('teamdoc', 'alice')).toEqual(withKitKeys({ ...CORE_NONE, readable: true })); // team viewer: copy and export restricted
     expect(await permissionsOf('teamdoc', 'carol')).toEqual(ALL); // creator keeps everything
-    expect(await permissionsOf('locked', 'wang')).toEqual({ ...EDITOR, copyable: true, exportable: false });
+    expect(await permissionsOf('locked', 'wang')).toEqual(withKitKeys({ ...CORE_NONE, readable: true, commentable: true, editable: true, copyable: true }));
     expect(await permissionsOf('locked', 'alice')).toEqual(ALL);
   });
 
@@ -138,7 +140,7 @@ describeEachStore('file callbacks', (store) => {
       expect(file).not.toHaveProperty('fullUrl');
     }
     const teamdoc = body.find((file: { id: string }) => file.id === 'teamdoc');
-    expect(teamdoc.permissions).toEqual({ ...VIEWER, copyable: false, exportable: false });
+    expect(teamdoc.permissions).toEqual(withKitKeys({ ...CORE_NONE, readable: true }));
     const zhang = await get('/files', 'zhang');
     expect(zhang.body.map((file: { id: string }) => file.id)).not.toContain('draft');
     expect((await get('/files', 'outsider')).body.map((file: { id: string }) => file.id)).toEqual(['orphan']);

@@ -24,19 +24,29 @@ const lines = (report: Report) => report.results.map((r) => `${r.id}: ${r.status
 describeEachStore('the conformance kit against collab-host', (store) => {
   let app: FastifyInstance;
   let baseUrl: string;
+  let guestToken: string;
   beforeAll(async () => {
     await seedDirectory(store().db);
     app = await buildTestApp(store(), { adminApiKey: ADMIN_API_KEY });
     baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
+    const link = (await app.inject({ method: 'POST', url: '/api/files/sheet/share-links', headers: { authorization: `Bearer ${ADMIN_API_KEY}` }, payload: { role: 'edit' } })).json();
+    guestToken = (await app.inject({ method: 'POST', url: `/share-links/${link.code}/token`, payload: { name: 'Kit guest' } })).json().token;
   });
   afterAll(() => app.close());
 
   it('passes every check as zhang with the app credentials, the production event shapes included, skipping none', async () => {
-    const report = await runChecks({ baseUrl, token: tokenFor('zhang'), credentials: CREDENTIALS, adminKey: ADMIN_API_KEY });
+    const report = await runChecks({ baseUrl, token: tokenFor('zhang'), credentials: CREDENTIALS, adminKey: ADMIN_API_KEY, guestToken });
     expect(lines(report)).toEqual(ALL_CHECKS.map((check) => `${check.id}: pass`));
     const problems = lines(report).filter((line) => line.includes(': fail')).join('\n');
     expect(problems).not.toMatch(/not in GET \/api\/events/);
     expect(report).toMatchObject({ user: 'zhang', team: 'acme' });
+  });
+
+  it("fails the guest check when the guest token is a directory user's", async () => {
+    const report = await runChecks({ baseUrl, token: tokenFor('zhang'), guestToken: tokenFor('lilei'), only: ['guests'] });
+    const result = report.results.find((r) => r.id === 'guests.scope');
+    expect(result?.status).toBe('fail');
+    expect(result?.problems.join('\n')).toMatch(/directory member|files/);
   });
 
   it('fails nothing as alice, on her spreadsheet, and without credentials skips only what needs them', async () => {
@@ -44,6 +54,7 @@ describeEachStore('the conformance kit against collab-host', (store) => {
     expect(report.results.filter((r) => r.status === 'fail')).toEqual([]);
     const skipped = report.results.filter((r) => r.status === 'skip');
     expect(skipped.map((r) => r.id)).toEqual([
+      'guests.scope',
       'signed.admin-file',
       'signed.by-user-id',
       'signed.file-url',

@@ -63,7 +63,7 @@ describe('collab-host check', () => {
   it('exits 2 with a message on a usage mistake', async () => {
     const unknown = await runCli(['check', good.url, '--token', 'x', '--only', 'nonsense'], { cwd, env: env() });
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toMatch(/^unknown check group "nonsense"; groups are users, team, departments, files, collaborators, time, search, auth, signed, events, production\nusage: collab-host check BASE_URL/);
+    expect(unknown.stderr).toMatch(/^unknown check group "nonsense"; groups are users, team, departments, files, collaborators, time, search, auth, guests, signed, events, production\nusage: collab-host check BASE_URL/);
     const noToken = await runCli(['check', good.url], { cwd, env: env() });
     expect(noToken.code).toBe(2);
     expect(noToken.stderr).toContain('--token is required');

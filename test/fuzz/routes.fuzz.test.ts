@@ -37,7 +37,12 @@ const IDS: Record<string, string[]> = {
   departmentId: ['rd', 'fe', 'web', 'be', 'sales', 'ops', 'TEAM_acme', 'TEAM_other'],
   teamId: ['acme', 'other'],
   teamGuid: ['acme', 'other'],
+  // Filled in beforeAll with a real share link (docs/sharing.md).
+  linkId: [],
+  code: [],
 };
+/** A guest's token on a share link of `plan`, made in beforeAll: one of the credentials. */
+let guestToken = 'not-yet';
 /** The 5xx answers that are neither bad input nor a fault of collab-host: the platform's side of a call. */
 const UPSTREAM_REFUSALS: Array<[number, string]> = [
   [503, 'platform_not_configured'],
@@ -88,6 +93,10 @@ describeEachStore('fuzz: every operation of /docs/json', (store, dialect) => {
     app = await buildApp({ config, store: store(), logger: false });
     await app.ready();
     operations = operationsOf((await app.inject({ method: 'GET', url: '/docs/json' })).json());
+    const link = (await app.inject({ method: 'POST', url: '/api/files/plan/share-links', headers: { authorization: `Bearer ${ADMIN_KEY}` }, payload: { role: 'comment' } })).json();
+    IDS.linkId = [link.id];
+    IDS.code = [link.code];
+    guestToken = (await app.inject({ method: 'POST', url: `/share-links/${link.code}/token`, payload: { name: 'Fuzz guest' } })).json().token;
   }, 180_000);
   afterAll(async () => {
     await app.close();
@@ -99,6 +108,7 @@ describeEachStore('fuzz: every operation of /docs/json', (store, dialect) => {
       await exportSnapshot(store().db),
       await store().db.selectFrom('notification_channels').selectAll().orderBy('id').execute(),
       await store().db.selectFrom('notification_preferences').selectAll().orderBy('user_id').execute(),
+      await store().db.selectFrom('share_links').selectAll().orderBy('id').execute(),
     ]);
 
   /** Sends one request and checks every property but "nothing written" (the caller's, which costs more). */
@@ -122,6 +132,7 @@ describeEachStore('fuzz: every operation of /docs/json', (store, dialect) => {
     const paths = new Set(operations.map((operation) => operation.path));
     for (const path of ['/files/{fileId}', '/search', '/events', '/api/teams/{teamId}', '/api/events', '/api/notification-channels/{channelId}']) expect(paths).toContain(path);
     for (const path of ['/scim/v2/Users', '/scim/v2/Users/{id}', '/scim/v2/Groups/{id}']) expect(paths).toContain(path);
+    for (const path of ['/api/files/{fileId}/share-links', '/api/share-links/{linkId}', '/share-links/{code}/token']) expect(paths).toContain(path);
   });
 
   it('sweep: every operation with fixed hostile ids, query values (repeated: arrays) and bodies', { timeout: 120_000 }, async () => {
@@ -246,7 +257,7 @@ function credentials(config: ReturnType<typeof makeTestConfig>, index: number, p
     'x-platform-credential-type': '3',
     'x-platform-signature': mintSignature({ appId: config.appId, appSecret: config.appSecret }, { ttlSeconds: 120, ...(pathValues.fileId === undefined ? {} : { fileId: pathValues.fileId }) }),
   };
-  const all = [token('zhang'), token('lilei'), token('olga'), token('outsider'), token('ghost'), admin, scim, { authorization: 'Bearer wrong-key-0123456789' }, signature, {}, { 'x-platform-token': 'junk' }];
+  const all = [token('zhang'), token('lilei'), token('olga'), token('outsider'), token('ghost'), { 'x-platform-token': guestToken }, admin, scim, { authorization: 'Bearer wrong-key-0123456789' }, signature, {}, { 'x-platform-token': 'junk' }];
   if (path.startsWith('/scim/') && index % 4 !== 0) return scim;
   if (path.startsWith('/api/') && index % 4 !== 0) return admin;
   return all[index % all.length]!;

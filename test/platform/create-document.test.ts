@@ -10,6 +10,7 @@ import { asUser, buildTestApp, makeTestConfig } from '../helpers/app.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
 import { describeEachStore } from '../helpers/stores.js';
 import { closedPortUrl, StandInPlatform } from './stand-in-platform.js';
+import { withKitKeys } from '../helpers/permissions.js';
 
 const config = makeTestConfig();
 
@@ -50,7 +51,7 @@ describeEachStore('createDocument', (store) => {
     const seen = await app.inject({ method: 'GET', url: '/files/new-sheet', headers: asUser('lilei') });
     expect(seen.statusCode).toBe(200);
     expect(seen.json()).toMatchObject({ id: 'new-sheet', name: '新表格', creatorId: 'lilei', teamGuid: 'acme' });
-    expect(seen.json().permissions).toEqual({ readable: true, commentable: true, editable: true, copyable: true, exportable: true, manageable: true });
+    expect(seen.json().permissions).toEqual(withKitKeys({ readable: true, commentable: true, editable: true, copyable: true, exportable: true, manageable: true }));
     expect((await app.inject({ method: 'GET', url: '/files/new-sheet', headers: asUser('olga') })).json().permissions.readable).toBe(false);
   });
 

@@ -5,6 +5,7 @@ import { asUser, buildTestApp } from '../helpers/app.js';
 import { describeEachStore } from '../helpers/stores.js';
 import { ALL_KINDS, ids, search } from './search-http.js';
 import { seedSearchCompany, UNREADABLE_FOR_HANMEIMEI } from './search-fixture.js';
+import { withKitKeys } from '../helpers/permissions.js';
 
 describeEachStore('POST /search', (store) => {
   let app: FastifyInstance;
@@ -82,7 +83,7 @@ describeEachStore('POST /search', (store) => {
         createdAt: '2024-03-01T08:00:00Z',
         updatedAt: '2024-03-05T08:00:00Z',
         views: 3,
-        permissions: { readable: true, commentable: true, editable: true, copyable: true, exportable: true, manageable: false },
+        permissions: withKitKeys({ readable: true, commentable: true, editable: true, copyable: true, exportable: true, manageable: false }),
       });
       expect(found.teamMembers.results.find((user) => user.id === 'hanmeimei')).toEqual({
         id: 'hanmeimei',
@@ -229,14 +230,16 @@ describeEachStore('POST /search', (store) => {
 
     it('gives each file the viewer’s own permissions', async () => {
       const found = await search(app, 'alice', { type: 'file_name', keyword: '全员' });
-      expect(found.files.results[0]?.permissions).toEqual({
-        readable: true,
-        commentable: false,
-        editable: false,
-        copyable: false,
-        exportable: false,
-        manageable: false,
-      });
+      expect(found.files.results[0]?.permissions).toEqual(
+        withKitKeys({
+          readable: true,
+          commentable: false,
+          editable: false,
+          copyable: false,
+          exportable: false,
+          manageable: false,
+        }),
+      );
     });
   });
 

@@ -118,7 +118,7 @@ describe('validateSnapshot', () => {
       { path: '$.departments[1].parentId', message: 'must be string or null' },
       { path: '$.users[0].name', message: 'must be string' },
       { path: '$.files[0].createdAt', message: 'is required' },
-      { path: '$.files[0].type', message: 'must be one of documentPro, document, spreadsheet, table, file' },
+      { path: '$.files[0].type', message: 'must be one of documentPro, document, spreadsheet, table, presentation, form, flowchart, mindmap, board, file' },
     ]);
   });
 

@@ -3,7 +3,7 @@ import { runChecks, SelectionError } from '../../conformance/runner.js';
 import { parseCommandArgs, usageError } from '../command-args.js';
 
 const USAGE =
-  'usage: collab-host check BASE_URL --token T [--app-id A --app-secret S] [--file-id F] [--json] [--only G,…] [--skip G,…] [--brand Platform] [--timeout 10000] [--admin-key K]';
+  'usage: collab-host check BASE_URL --token T [--app-id A --app-secret S] [--file-id F] [--json] [--only G,…] [--skip G,…] [--brand Platform] [--timeout 10000] [--admin-key K] [--guest-token G]';
 
 const list = (text: string | undefined): string[] =>
   (text ?? '')
@@ -31,6 +31,7 @@ export async function checkCommand(args: string[]): Promise<number> {
         brand: { type: 'string' },
         timeout: { type: 'string' },
         'admin-key': { type: 'string' },
+        'guest-token': { type: 'string' },
       },
       positionals: { min: 1, max: 1 },
     },
@@ -55,6 +56,7 @@ export async function checkCommand(args: string[]): Promise<number> {
       brand: values.brand || process.env.HEADER_BRAND || 'Platform',
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
       ...(values['admin-key'] ? { adminKey: values['admin-key'] } : {}),
+      ...(values['guest-token'] ? { guestToken: values['guest-token'] } : {}),
       only: list(values.only),
       skip: list(values.skip),
     });

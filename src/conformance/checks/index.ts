@@ -4,6 +4,7 @@ import { collaboratorChecks } from './collaborators.js';
 import { departmentChecks } from './departments.js';
 import { eventChecks } from './events.js';
 import { fileChecks } from './files.js';
+import { guestChecks } from './guests.js';
 import { productionEventChecks } from './production-events.js';
 import { searchChecks } from './search.js';
 import { signedChecks } from './signed.js';
@@ -21,6 +22,7 @@ export const ALL_CHECKS: readonly Check[] = [
   ...timeChecks,
   ...searchChecks,
   ...authChecks,
+  ...guestChecks,
   ...signedChecks,
   ...eventChecks,
   ...productionEventChecks,

@@ -22,6 +22,7 @@ import { notificationChannelsMigration } from './091-notification-channels.js';
 import { deliveryClaimsMigration } from './100-delivery-claims.js';
 import { directoryChangesMigration } from './110-directory-changes.js';
 import { eventSenderMigration } from './130-event-sender.js';
+import { shareLinksMigration } from './140-share-links.js';
 import { tailXidsMigration } from './150-tail-xids.js';
 import { deliveryMessageKeyMigration } from './180-delivery-message-key.js';
 
@@ -53,6 +54,7 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
     '100-delivery-claims': deliveryClaimsMigration(),
     '110-directory-changes': directoryChangesMigration(dialect),
     '130-event-sender': eventSenderMigration(),
+    '140-share-links': shareLinksMigration(dialect),
     '150-tail-xids': tailXidsMigration(dialect),
     '180-delivery-message-key': deliveryMessageKeyMigration(),
   };

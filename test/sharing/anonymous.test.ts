@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { buildTestApp } from '../helpers/app.js';
+import { seedDirectory } from '../helpers/directory-fixture.js';
+import { withKitKeys } from '../helpers/permissions.js';
+import { describeEachStore } from '../helpers/stores.js';
+
+const ADMIN_API_KEY = 'admin-key-0123456789abcdef';
+const admin = { authorization: `Bearer ${ADMIN_API_KEY}` };
+const anonymous = { 'x-platform-token': 'pseudonymoustoken' };
+const NONE = { readable: false, commentable: false, editable: false, copyable: false, exportable: false, manageable: false };
+
+describeEachStore('anonymous readers (the platform token pseudonymoustoken)', (store) => {
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    await seedDirectory(store().db);
+    app = await buildTestApp(store(), { adminApiKey: ADMIN_API_KEY });
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('reads nothing by default; a link with anonymous on opens that file only, read-only, until revoked', async () => {
+    expect((await app.inject({ method: 'GET', url: '/files/plan', headers: anonymous })).statusCode).toBe(404);
+    const link = (await app.inject({ method: 'POST', url: '/api/files/plan/share-links', headers: admin, payload: { role: 'edit', anonymous: true } })).json();
+    const opened = await app.inject({ method: 'GET', url: '/files/plan', headers: anonymous });
+    expect(opened.statusCode).toBe(200);
+    expect(opened.json().permissions).toEqual(withKitKeys({ ...NONE, readable: true }));
+    const me = (await app.inject({ method: 'GET', url: '/users/current/info', headers: anonymous })).json();
+    expect(me).toMatchObject({ id: 'anonymous', name: 'Anonymous', teamGuid: '' });
+    expect((await app.inject({ method: 'GET', url: '/files/sheet', headers: anonymous })).statusCode).toBe(404);
+    expect((await app.inject({ method: 'GET', url: '/users/zhang', headers: anonymous })).statusCode).toBe(404);
+    expect((await app.inject({ method: 'GET', url: '/teams/acme/members', headers: anonymous })).statusCode).toBe(403);
+    await app.inject({ method: 'DELETE', url: `/api/share-links/${link.id}`, headers: admin });
+    expect((await app.inject({ method: 'GET', url: '/files/plan', headers: anonymous })).statusCode).toBe(404);
+  });
+});
