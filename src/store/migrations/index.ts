@@ -22,6 +22,7 @@ import { notificationChannelsMigration } from './091-notification-channels.js';
 import { deliveryClaimsMigration } from './100-delivery-claims.js';
 import { directoryChangesMigration } from './110-directory-changes.js';
 import { eventSenderMigration } from './130-event-sender.js';
+import { dropSearchIndexMigration } from './160-drop-search-index.js';
 
 /**
  * Every migration, by name; names sort in the order they apply. A feature adds its own file here;
@@ -51,5 +52,6 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
     '100-delivery-claims': deliveryClaimsMigration(),
     '110-directory-changes': directoryChangesMigration(dialect),
     '130-event-sender': eventSenderMigration(),
+    '160-drop-search-index': dropSearchIndexMigration(dialect),
   };
 }
