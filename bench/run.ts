@@ -7,7 +7,7 @@
  *   options: --duration S (default 10), --warmup S (default 3), --connections N (default 50),
  *            --only REGEX (routes and runs whose name matches), --reuse PATH (an already imported SQLite
  *            file: skips generation and import; the ids are read from it), --rate N (the open loop's
- *            searches per second, default 300), --workers N (SEARCH_WORKERS of the served process),
+ *            searches per second, default 300),
  *            --keep DIR (keep the snapshot and the SQLite file in DIR, for --reuse DIR/bench.db),
  *            --reuse-pg URL (a PostgreSQL schema imported before, e.g. with --keep-pg), --keep-pg SCHEMA
  *            (import into that schema of --pg and keep it), --profile DIR (CPU profiles of the served
@@ -50,7 +50,6 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
     reuse: { type: 'string' },
     rate: { type: 'string' },
-    workers: { type: 'string' },
     keep: { type: 'string' },
     'reuse-pg': { type: 'string' },
     'keep-pg': { type: 'string' },
@@ -197,7 +196,6 @@ async function serveAndDrive(store: string, databaseUrl: string, data: ScenarioD
     SCIM_TEAM_ID: data.teamId,
     ...SECRETS,
   };
-  if (args.workers !== undefined) env.SEARCH_WORKERS = args.workers;
   const server = await startServer(env);
   const servers = [server];
   try {

@@ -12,7 +12,7 @@ import { serverLimitsConfig, type ServerLimitsConfig } from './config/server-lim
 import { parseBoolean } from './config/values.js';
 import { readStorageConfig, type StorageConfig } from './config/storage.js';
 import { loadEventsConfig, type EventsConfig } from './config/events.js';
-import { searchConfig, type SearchConfig } from './config/search.js';
+import { deprecationWarnings } from './config/deprecated.js';
 import { parseDuration } from './duration.js';
 import { platformConfig, type PlatformConfig } from './config/platform.js';
 import { readSyncConfig, type SyncConfig } from './config/sync.js';
@@ -65,7 +65,8 @@ export interface Config {
   readonly storage: StorageConfig;
   readonly console: ConsoleConfig;
   readonly events: EventsConfig;
-  readonly search: SearchConfig;
+  /** One warning line per deprecated variable that is set (printed with the banner). */
+  readonly deprecations: readonly string[];
   /** How long events, notifications, activity, presence and the audit log are kept. */
   readonly retention: RetentionConfig;
   /** Messages to people and teams: e-mail, WeCom, DingTalk, Feishu, Slack (docs/notifications.md). */
@@ -177,7 +178,7 @@ function readConfig(env: Env): Config {
     storage: readStorageConfig(get),
     console: consoleConfig(get, (message) => new ConfigError(message)),
     events: loadEventsConfig(get),
-    search: searchConfig(get, (message) => new ConfigError(message)),
+    deprecations: deprecationWarnings(get),
     retention: retentionConfig(get),
     notify: notifyConfig(get, fileUrlTemplate),
   });

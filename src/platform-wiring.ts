@@ -1,5 +1,5 @@
 import type { Config } from './config.js';
-import type { Directory } from './directory/directory.js';
+import type { StoreDirectory } from './directory/directory.js';
 import { platformClientFor, platformUserFor } from './platform/configured-client.js';
 import type { DocumentDeps } from './platform/create-document.js';
 import type { DocumentTaskDeps, ExportContents } from './platform/document-tasks.js';
@@ -15,7 +15,7 @@ import { SqlDirectory } from './store/sql-directory.js';
  * The platform's document flows over the store, the configured platform and collab-host's own user
  * tokens: one composition for the app and the commands (the domain never builds its store).
  */
-export function documentDeps(config: Config, store: OpenDatabase, directory: Directory = SqlDirectory.over(store)): DocumentDeps {
+export function documentDeps(config: Config, store: OpenDatabase, directory: StoreDirectory = SqlDirectory.over(store)): DocumentDeps {
   return {
     directory,
     records: sqlDocumentRecords(store.db),
@@ -26,12 +26,12 @@ export function documentDeps(config: Config, store: OpenDatabase, directory: Dir
 }
 
 /** The document flows with their tasks (imports, exports); an export's bytes go to `contents` (the file storage). */
-export function documentTaskDeps(config: Config, store: OpenDatabase, contents: ExportContents, directory?: Directory): DocumentTaskDeps {
+export function documentTaskDeps(config: Config, store: OpenDatabase, contents: ExportContents, directory?: StoreDirectory): DocumentTaskDeps {
   return { ...documentDeps(config, store, directory), tasks: sqlPlatformTasks(store.db), contents };
 }
 
 /** Everything the management API needs for the platform (AppContext.platform). */
-export function platformServices(config: Config, store: OpenDatabase, contents: ExportContents, directory?: Directory): PlatformServices {
+export function platformServices(config: Config, store: OpenDatabase, contents: ExportContents, directory?: StoreDirectory): PlatformServices {
   return { documents: documentTaskDeps(config, store, contents, directory), seats: sqlSeatTasks(store.db) };
 }
 

@@ -56,7 +56,6 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const store = await openDatabase(config.databaseUrl, {
     poolSize: config.database.poolSize,
     migrate: config.database.migrateOnStart,
-    searchWorkers: config.search.workers,
     onConnectionError: (error) => app?.log.warn({ err: error }, 'database connection lost; the pool reconnects when next needed'),
   }).catch((error: unknown) => {
     releaseServeLock();

@@ -56,7 +56,7 @@ export function startupBanner(config: Config, facts: BannerFacts): string {
     const exports = [`BASE=${reachable}`, ...(facts.user ? [`TOKEN=${facts.user.token}`] : []), ...(facts.ephemeralAdminKey !== undefined ? [`KEY=${facts.ephemeralAdminKey}`] : [])];
     lines.push('for the examples in README.md and docs/, paste:', `  export ${exports.join(' ')}`);
   }
-  lines.push(...productionWarnings(config));
+  lines.push(...config.deprecations, ...productionWarnings(config));
   return `${lines.join('\n')}\n`;
 }
 

@@ -1,4 +1,4 @@
-import type { Directory, FileOrder } from './directory.js';
+import type { Directory, FileOrder, StoreDirectory } from './directory.js';
 import { effectiveRole, guestPermissionsFor, permissionsFor, roleRank, type LinkRole } from './permissions.js';
 import { formatTime } from './time.js';
 import type { DepartmentPathNode, DepartmentSummary, FileRecord, PageRequest, Paged, Permissions, Role, User } from './types.js';
@@ -53,11 +53,11 @@ export function teamRootId(teamId: string): string {
  * User profiles (id, name, avatar, email) are visible to every signed-in user, since files are shared
  * across teams and the editor shows their authors.
  */
-export class DirectoryService {
+export class DirectoryService<D extends StoreDirectory = Directory> {
   private readonly now: () => number;
 
   constructor(
-    readonly directory: Directory,
+    readonly directory: D,
     private readonly options: DirectoryServiceOptions,
   ) {
     this.now = options.now ?? Date.now;
@@ -111,7 +111,7 @@ export class DirectoryService {
   }
 
   /** Active files the user may read, newest first by `orderBy`, with the user's permissions on each. */
-  async readableFiles(userId: string, options: { limit: number; orderBy: FileOrder; types?: readonly string[] }): Promise<FileAccess[]> {
+  async readableFiles(this: DirectoryService<Directory>, userId: string, options: { limit: number; orderBy: FileOrder; types?: readonly string[] }): Promise<FileAccess[]> {
     const rows = await this.directory.listReadableFiles(userId, options);
     return rows.map(({ file, grantedRole }) => ({
       file,

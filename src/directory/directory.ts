@@ -96,3 +96,10 @@ export interface StoredContent {
   contentType: string;
   content: Buffer;
 }
+
+/**
+ * The directory without search and the readable-file lists: what collab-host's own store answers by
+ * itself (SqlDirectory), with the read model in memory answering the rest (ModelDirectory), and what
+ * the event pipeline and the document flows need.
+ */
+export type StoreDirectory = Omit<Directory, keyof DirectorySearch | 'listReadableFiles'>;

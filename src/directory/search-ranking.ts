@@ -3,8 +3,8 @@ import type { PageRequest, Paged } from './types.js';
 
 /**
  * The matching and ranking rules of @-mention search, one place for every implementation of the search
- * port. collab-host's SQL store computes the same tiers in SQL (src/store/sql-search-match.ts); a host
- * application's directory may call `matchTier` directly.
+ * port. collab-host's read model computes them here (src/directory/read-model/); a host application's
+ * directory may call `matchTier` directly.
  *
  * A candidate is matched on its name and, for users, the local part of the e-mail address (both lower
  * case), and on the pinyin keys of its name (full pinyin and initials, src/directory/search-keys.ts):

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { defaultTokenResolver, type TokenResolver } from '../auth/token-resolver.js';
 import type { Config } from '../config.js';
-import type { Directory } from '../directory/directory.js';
+import type { StoreDirectory } from '../directory/directory.js';
 import { DirectoryService } from '../directory/directory-service.js';
 import type { OpenDatabase } from '../store/database.js';
 import { eventEffects } from '../store/event-effects.js';
@@ -26,7 +26,7 @@ import { SILENT_LOG, yieldToEventLoop, type TaskLog } from './polling-task.js';
 export interface EventPipelineDeps {
   db: Kysely<Database>;
   /** Where permissions and users come from (the store's directory or the host application's). */
-  directory: Directory;
+  directory: StoreDirectory;
   resolveToken: TokenResolver;
   config: Pick<Config, 'appId' | 'appSecret' | 'signatureRequired' | 'signatureMaxLifetimeSeconds' | 'headerBrand' | 'notifyWebhookUrls' | 'watermarkTemplate' | 'events' | 'previousSecrets' | 'notify'>;
   log?: TaskLog;

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { StoreDirectory } from '../directory/directory.js';
 import type { DirectoryService } from '../directory/directory-service.js';
 import { eventEffects } from '../store/event-effects.js';
 import { eventLog, type FinishedEvent, type LoggedEvent } from '../store/event-log.js';
@@ -62,7 +63,7 @@ export class EventProcessor extends PollingWorker {
 
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly directory: DirectoryService,
+    private readonly directory: DirectoryService<StoreDirectory>,
     private readonly options: EventProcessorOptions,
   ) {
     super('event-processor', { pollMs: options.pollMs ?? 500, batchSize: options.batchSize ?? DEFAULT_BATCH, log: options.log ?? SILENT_LOG });

@@ -1,3 +1,4 @@
+import type { StoreDirectory } from '../directory/directory.js';
 import type { DirectoryService } from '../directory/directory-service.js';
 import type { User } from '../directory/types.js';
 
@@ -34,7 +35,7 @@ export class MentionFanout {
   private readonly users = new Map<string, User | null>();
 
   constructor(
-    private readonly directory: DirectoryService,
+    private readonly directory: DirectoryService<StoreDirectory>,
     private readonly maxFanout: number,
   ) {}
 

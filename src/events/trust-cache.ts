@@ -1,3 +1,4 @@
+import type { StoreDirectory } from '../directory/directory.js';
 import type { DirectoryService } from '../directory/directory-service.js';
 import type { Permissions } from '../directory/types.js';
 
@@ -20,7 +21,7 @@ export class TrustCache {
   private readonly permissions = new Map<string, Permissions | null>();
 
   constructor(
-    private readonly directory: DirectoryService,
+    private readonly directory: DirectoryService<StoreDirectory>,
     private readonly maxEntries = MAX_ENTRIES,
   ) {}
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Directory } from '../directory/directory.js';
+import type { StoreDirectory } from '../directory/directory.js';
 import { formatTime } from '../directory/time.js';
 import type { FileRecord, User } from '../directory/types.js';
 import { FILE_TYPES } from '../snapshot/records.js';
@@ -25,7 +25,7 @@ export interface DocumentRecords {
 }
 
 export interface DocumentDeps {
-  directory: Directory;
+  directory: StoreDirectory;
   records: DocumentRecords;
   /** undefined when PLATFORM_API_URL is not configured. */
   platform: PlatformClient | undefined;

@@ -1,8 +1,6 @@
 /**
  * Which tables a backup carries: every table of the store except Kysely's migration bookkeeping (the
- * manifest lists the migrations instead) and, on SQLite, the search index (the FTS5 tables, their shadow
- * tables and the tables the search triggers fill), which the triggers on users, departments and files
- * rebuild as the restore inserts those rows. Both stores thus back up the same set of tables.
+ * manifest lists the migrations instead) and the change feed. Both stores back up the same set of tables.
  */
 
 /**
@@ -10,9 +8,6 @@
  * restore inserts their rows, and its form differs by store (PostgreSQL's rows carry transaction ids).
  */
 const CHANGE_FEED = new Set(['directory_changes']);
-
-/** SQLite tables kept by the search triggers (migrations 003, 006) or filled once by a migration. */
-const SQLITE_DERIVED = new Set(['search_positions', 'search_docs', 'search_file_docs', 'search_grams']);
 
 /** A table the migrations create with rows of their own: a restore replaces them with the backup's. */
 export const SEEDED_TABLES: ReadonlySet<string> = new Set(['directory_versions']);
@@ -22,11 +17,9 @@ export const RESTORED_LAST: readonly string[] = ['directory_versions'];
 
 /** The tables to back up among an SQLite store's `sqlite_master` rows of type `table`, sorted by name. */
 export function sqliteBackupTables(tables: ReadonlyArray<{ name: string; sql: string | null }>): string[] {
-  const virtual = tables.filter((table) => /^CREATE VIRTUAL TABLE/i.test(table.sql ?? '')).map((table) => table.name);
   return tables
     .map((table) => table.name)
-    .filter((name) => !name.startsWith('sqlite_') && !name.startsWith('kysely_') && !SQLITE_DERIVED.has(name) && !CHANGE_FEED.has(name))
-    .filter((name) => !virtual.some((fts) => name === fts || name.startsWith(`${fts}_`)))
+    .filter((name) => !name.startsWith('sqlite_') && !name.startsWith('kysely_') && !CHANGE_FEED.has(name))
     .sort();
 }
 

@@ -26,35 +26,11 @@ export interface ViewerScope {
   principals: readonly PrincipalKey[];
 }
 
-/** The columns a tier is computed from (users also have an e-mail address). */
+/** A named row of the directory with its search keys. */
 export interface MatchRow {
   id: string;
   name: string;
   email?: string | null;
   name_pinyin: string;
   name_initials: string;
-}
-
-/**
- * The matches of one keyword in one scope, ranked by what does not depend on who searches: tier, then
- * name and id (users, departments) or `updatedAt`, name and id (files). Who searches adds their own
- * order on top (contacts, their departments, files they touched) from small sets of their own.
- */
-export interface MatchList {
-  ids: readonly string[];
-  /** The tier of each id. */
-  tiers: Uint8Array;
-  /** Matches found, before the list kept its first ones. */
-  found: number;
-  /** The scan bound was reached: more rows may match than were read. */
-  truncated: boolean;
-}
-
-/** A file list also finds an id's position, and keeps its intersections with principals' files. */
-export interface FileList extends MatchList {
-  positionOf(fileId: string): number | undefined;
-  /** Positions (ascending) of the list's files granted to a principal; valid for one `intersectionsOf`. */
-  intersections: Map<PrincipalKey, Int32Array>;
-  /** The generation of the principal-file cache the intersections were computed against. */
-  intersectionsOf: number;
 }

@@ -7,7 +7,6 @@ import { DatabaseUnavailableError, isDatabaseUnavailable } from './availability.
 import type { DialectName } from './dialect.js';
 import { DatabaseTooNewError, MigrationRunner } from './migration-runner.js';
 import { openReadConnection, readKysely } from './sqlite/read-connection.js';
-import { SearchWorkers } from './sqlite/search-workers.js';
 import { withStatementCache } from './sqlite/statement-cache.js';
 import type { Database } from './schema.js';
 import { signallingDialect, WriteSignal } from './write-signal.js';
@@ -38,11 +37,6 @@ export interface OpenDatabaseOptions {
    * that connection and opens a new one when next needed; without this listener pg would end the process.
    */
   onConnectionError?: (error: Error) => void;
-  /**
-   * SQLite files only: worker threads that answer searches, each with its own read connection and caches
-   * (src/store/sqlite/search-workers.ts); 0 or absent: searches run on the calling thread.
-   */
-  searchWorkers?: number;
 }
 
 /** An open database with its migrations applied. */
@@ -60,8 +54,6 @@ export interface OpenDatabase {
   pgPool?: pg.Pool;
   /** The migrations of this store: status (applied, pending, unknown) and applying what is pending. */
   migrations: MigrationRunner;
-  /** SQLite files opened with `searchWorkers`: the workers that answer searches. */
-  searchWorkers?: SearchWorkers;
   /** Raised by every commit of this process that may have written the directory (src/store/write-signal.ts). */
   writes?: WriteSignal;
   close(): Promise<void>;
@@ -96,14 +88,6 @@ export async function openDatabase(url: string, options: OpenDatabaseOptions = {
   // Opened after the migrations, so they see every table the migrations made.
   const sqliteReader = openReadConnection(path);
   const readDb = readKysely(sqliteReader);
-  let searchWorkers: SearchWorkers | undefined;
-  try {
-    if (options.searchWorkers) searchWorkers = await SearchWorkers.start(path, options.searchWorkers);
-  } catch (error) {
-    sqliteReader.close();
-    await db.destroy();
-    throw error;
-  }
   return {
     db,
     dialect,
@@ -111,9 +95,7 @@ export async function openDatabase(url: string, options: OpenDatabaseOptions = {
     migrations,
     readDb,
     writes,
-    ...(searchWorkers ? { searchWorkers } : {}),
     close: async () => {
-      await searchWorkers?.close();
       await readDb.destroy();
       await db.destroy();
     },

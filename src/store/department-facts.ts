@@ -4,7 +4,7 @@ import type { DepartmentRow } from './directory-caches.js';
 import type { ReadContext } from './read-context.js';
 
 /**
- * Facts about departments that the department callbacks and department search share, each cached until
+ * Facts about departments that the store's department reads need, each cached until
  * the next write to the people area: the rows, the ancestors, and member counts, which for a first-level
  * department of a large company mean counting tens of thousands of memberships. Callers have refreshed
  * the caches for their request.

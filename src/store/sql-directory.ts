@@ -1,24 +1,22 @@
 import { sql, type Kysely } from 'kysely';
-import type { Directory, FileOrder, FileWithGrant, StoredContent } from '../directory/directory.js';
+import type { StoreDirectory, StoredContent } from '../directory/directory.js';
+import type { ActivityReads } from '../directory/read-model/model-search.js';
 import { roleFromRank } from '../directory/permissions.js';
-import type { DirectorySearch } from '../directory/search-port.js';
+import type { FileWithGrant } from '../directory/types.js';
 import type { Department, DepartmentPathNode, DepartmentSummary, FileRecord, PageRequest, Paged, Role, Team, User } from '../directory/types.js';
 import type { OpenDatabase } from './database.js';
 import { departmentPaths, departmentRows, directMemberIds, subtreeMemberCounts, teamMemberCount } from './department-facts.js';
 import { DirectoryCaches } from './directory-caches.js';
 import { toFile, toUser, type FileRow, type UserRow } from './directory-rows.js';
+import { ACTIVITY_SQL, idListStatements } from './directory-statements.js';
 import { dialectSql } from './dialect-sql-for.js';
 import { hotStatements, type FileForViewerRow } from './hot-read-sql.js';
 import { PostgresPreparedReads } from './postgres/prepared-reads.js';
 import { kyselyReads, type PreparedReads } from './prepared-reads.js';
 import type { ReadContext } from './read-context.js';
 import { cachedViewerScope } from './viewer-scope.js';
-import { newestReadableFiles } from './search/newest-readable-files.js';
 import type { Database } from './schema.js';
-import { SEARCH_BOUNDS, type SearchBounds } from './search/search-bounds.js';
-import { idListStatements, SEARCH_SQL } from './search/search-statements.js';
 import type { Statement } from './statement.js';
-import { SqlSearch } from './search/sql-search.js';
 import { SqlitePreparedReads } from './sqlite/prepared-reads.js';
 
 const ID_CHUNK = 500;
@@ -26,75 +24,51 @@ const ID_CHUNK = 500;
 export interface SqlDirectoryOptions {
   /** Prepared statements for the reads of every request; default: through Kysely. */
   reads?: PreparedReads;
-  /** Where searches run; default: in this thread over the same caches (SqlSearch). */
-  search?: DirectorySearch;
-  /** The search bounds (tests lower them). */
-  bounds?: SearchBounds;
-  /** The clock of the caches' time limits (tests). */
+  /** The clock of the caches (tests). */
   now?: () => number;
 }
 
 /**
- * The Directory port over collab-host's own tables (SQLite or PostgreSQL through one Kysely schema).
- * Reads that repeat per request (member counts, department facts, a searcher's scope) come from the
- * caches of src/store/directory-caches.ts, which follow every write through the directory's version rows.
+ * The directory's records over collab-host's own tables (SQLite or PostgreSQL through one Kysely
+ * schema): what the read model does not hold (stored bytes, the change version, the activity that
+ * ranks searches), and every read for the commands that run without a read model. Search and the
+ * readable-file lists are the read model's (src/directory/read-model/). Reads that repeat per request
+ * (member counts, department facts, a user's scope) come from the caches of
+ * src/store/directory-caches.ts, which follow every write through the directory's version rows.
  * Deactivated users are left out of every list of people and every member count; `getUser` and
  * `getUsers` still answer them.
  */
-export class SqlDirectory implements Directory {
+export class SqlDirectory implements StoreDirectory, ActivityReads {
   private readonly context: ReadContext;
-  private readonly search: DirectorySearch;
-  private readonly bounds: SearchBounds;
 
   constructor(db: Kysely<Database>, options: SqlDirectoryOptions = {}) {
     const reads = options.reads ?? kyselyReads(db);
-    const bounds = options.bounds ?? SEARCH_BOUNDS;
-    this.bounds = bounds;
-    const caches = new DirectoryCaches(reads, { fileListTtlMs: bounds.fileListTtlMs, ...(options.now ? { now: options.now } : {}) });
+    const caches = new DirectoryCaches(reads, options.now ? { now: options.now } : {});
     this.context = { db, sql: dialectSql(db), reads, caches };
-    this.search = options.search ?? new SqlSearch(this.context, bounds);
   }
 
   /**
    * The directory over an open store: on an SQLite file every read on its read connection (prepared
-   * statements for the fixed ones), on PostgreSQL named statements; searches on the store's search
-   * workers when it has them.
+   * statements for the fixed ones), on PostgreSQL named statements.
    */
   static over(store: OpenDatabase): SqlDirectory {
     const reads = store.sqliteReader ? new SqlitePreparedReads(store.sqliteReader) : store.pgPool ? new PostgresPreparedReads(store.pgPool) : undefined;
-    return new SqlDirectory(store.readDb ?? store.db, { ...(reads ? { reads } : {}), ...(store.searchWorkers ? { search: store.searchWorkers } : {}) });
+    return new SqlDirectory(store.readDb ?? store.db, reads ? { reads } : {});
   }
 
   // ---- the activity that ranks searches from memory (src/directory/read-model/model-search.ts) ----
   async contactsOf(viewerId: string): Promise<Map<string, string>> {
-    return this.lastAtBy(SEARCH_SQL.contacts, viewerId, 'user_id');
+    return this.lastAtBy(ACTIVITY_SQL.contacts, viewerId, 'user_id');
   }
   async touchedFilesOf(viewerId: string): Promise<Map<string, string>> {
-    return this.lastAtBy(SEARCH_SQL.touchedFiles, viewerId, 'file_id');
+    return this.lastAtBy(ACTIVITY_SQL.touchedFiles, viewerId, 'file_id');
   }
   async activityOnFile(fileId: string): Promise<Map<string, string>> {
-    return this.lastAtBy(SEARCH_SQL.fileActivity, fileId, 'user_id');
+    return this.lastAtBy(ACTIVITY_SQL.fileActivity, fileId, 'user_id');
   }
   private async lastAtBy(statement: Statement, id: string, key: 'user_id' | 'file_id'): Promise<Map<string, string>> {
     const rows = await this.context.reads.rows<{ user_id?: string; file_id?: string; last_at: string }>(statement, [id]);
     return new Map(rows.map((row) => [row[key]!, row.last_at]));
-  }
-
-  // @-mention search: src/store/search/sql-search.ts (or the store's read workers).
-  searchTeamMembers(query: Parameters<DirectorySearch['searchTeamMembers']>[0]) {
-    return this.search.searchTeamMembers(query);
-  }
-  searchCollaborators(query: Parameters<DirectorySearch['searchCollaborators']>[0]) {
-    return this.search.searchCollaborators(query);
-  }
-  searchRecentContacts(query: Parameters<DirectorySearch['searchRecentContacts']>[0]) {
-    return this.search.searchRecentContacts(query);
-  }
-  searchDepartments(query: Parameters<DirectorySearch['searchDepartments']>[0]) {
-    return this.search.searchDepartments(query);
-  }
-  searchReadableFiles(query: Parameters<DirectorySearch['searchReadableFiles']>[0]) {
-    return this.search.searchReadableFiles(query);
   }
 
   async changeVersion(): Promise<string> {
@@ -227,18 +201,6 @@ export class SqlDirectory implements Directory {
       if (!row || attempt > 0 || Number(row.people_version) === caches.cache.versionOf('people')) return row;
       await caches.refresh();
     }
-  }
-
-  async listReadableFiles(userId: string, options: { limit: number; orderBy: FileOrder; types?: readonly string[] }): Promise<FileWithGrant[]> {
-    await this.context.caches.refresh();
-    const found = await newestReadableFiles(this.context, await cachedViewerScope(this.context, userId), options, this.bounds);
-    if (found.length === 0) return [];
-    const rows = await this.context.reads.rows<FileRow>(idListStatements(this.context.sql).files, [this.context.sql.idListValue(found.map((file) => file.id))]);
-    const byId = new Map(rows.map((row) => [row.id, row]));
-    return found.flatMap(({ id, rank }) => {
-      const row = byId.get(id);
-      return row ? [{ file: toFile(row), grantedRole: rank === undefined ? null : roleFromRank(rank) }] : [];
-    });
   }
 
   async listDirectGrantees(fileId: string): Promise<Array<{ user: User; role: Role }>> {

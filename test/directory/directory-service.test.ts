@@ -1,5 +1,5 @@
 import { beforeAll, expect, it } from 'vitest';
-import type { Directory } from '../../src/directory/directory.js';
+import type { StoreDirectory } from '../../src/directory/directory.js';
 import { DirectoryService } from '../../src/directory/directory-service.js';
 import { SqlDirectory } from '../../src/store/sql-directory.js';
 import { describeEachStore } from '../helpers/stores.js';
@@ -9,7 +9,7 @@ const NOON = Date.parse('2024-05-06T23:30:00Z');
 
 describeEachStore('DirectoryService', (store) => {
   let directory: SqlDirectory;
-  let service: DirectoryService;
+  let service: DirectoryService<StoreDirectory>;
   beforeAll(async () => {
     await seedWithExtras(store().db);
     directory = new SqlDirectory(store().db);
@@ -43,7 +43,7 @@ describeEachStore('DirectoryService', (store) => {
 
   it('collaborators are the same with and without the optional batch method', async () => {
     // The same SqlDirectory, minus the optional method: the service falls back to one query per user.
-    const withoutBatch: Directory = new Proxy(directory, {
+    const withoutBatch: StoreDirectory = new Proxy(directory, {
       get: (target, name, receiver) => (name === 'getGrantedRoles' ? undefined : Reflect.get(target, name, receiver)),
     });
     const plain = new DirectoryService(withoutBatch, { watermarkTemplate: [] });

@@ -75,10 +75,8 @@ async function crashRun(dialect: DialectName, dir: string, cleanups: Array<() =>
     SCIM_TOKEN,
     SCIM_TEAM_ID: 'scimco',
     NOTIFY_WEBHOOK_URLS: receiver.url,
-    // Mentions go out at once (no digest window to wait out); searches run on the main thread (a start
-    // spawns no worker threads).
+    // Mentions go out at once (no digest window to wait out).
     NOTIFY_DIGEST_WINDOW: '0',
-    SEARCH_WORKERS: '0',
     FILE_STORAGE: `fs:${join(dir, 'files')}`,
   });
   let server: Awaited<ReturnType<typeof startCli>> | undefined;

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { normaliseKeyword } from '../../src/directory/search-keyword.js';
+import { ModelDirectory } from '../../src/directory/read-model/model-directory.js';
+import { StoreModelSource } from '../../src/store/read-model/store-model-source.js';
 import { SqlDirectory } from '../../src/store/sql-directory.js';
 import { asUser, buildTestApp } from '../helpers/app.js';
 import { describeEachStore } from '../helpers/stores.js';
@@ -117,7 +119,8 @@ describeEachStore('deactivated users', (store) => {
   });
 
   it('are dropped by each kind of the port on its own, whatever other reads came before', async () => {
-    const directory = new SqlDirectory(store().db);
+    const source = new StoreModelSource(store());
+    const directory = new ModelDirectory(source, new SqlDirectory(store().db));
     const query = { viewerId: 'zhang', keyword: normaliseKeyword(''), page: { offset: 0, limit: 10 } };
     const collaborators = async () => (await directory.searchCollaborators({ ...query, fileId: 'plan' })).items.map((user) => user.id);
     const team = async () => (await directory.searchTeamMembers({ ...query, teamId: 'acme', keyword: normaliseKeyword('李') })).items.map((user) => user.id);
@@ -128,6 +131,7 @@ describeEachStore('deactivated users', (store) => {
       expect(await team()).toEqual([]);
     } finally {
       await setActive('lilei', 1);
+      source.close();
     }
   });
 });

@@ -1,5 +1,4 @@
 import { beforeAll, expect, it } from 'vitest';
-import { SEARCH_BOUNDS } from '../../src/store/search/search-bounds.js';
 import { SqlDirectory } from '../../src/store/sql-directory.js';
 import { FILES, GRANTS, USERS, seedDirectory } from '../helpers/directory-fixture.js';
 import { expectedGrantedRole } from './permission-oracle.js';
@@ -25,28 +24,6 @@ describeEachStore('SqlDirectory', (store) => {
     // rd: zhang, lilei (twice), hanmeimei, wang
     expect(await directory.countAllDepartmentMembers('rd')).toBe(4);
     expect(await directory.countAllDepartmentMembers('web')).toBe(1);
-  });
-
-  it('lists the readable files of a user, newest first', async () => {
-    const files = await directory.listReadableFiles('wang', { limit: 10, orderBy: 'updated_at' });
-    expect(files.map((f) => f.file.id)).toEqual(['plan', 'sheet', 'teamdoc', 'locked']);
-    expect(files.map((f) => f.grantedRole)).toEqual(['viewer', 'commenter', 'viewer', 'editor']);
-  });
-
-  it('lists them the same from a walk of the newest files as from the readable set, any order and type', async () => {
-    // readableScan 0: every user is walked; fileScan 2: a walk that stops after two files.
-    const walk = new SqlDirectory(store().db, { bounds: { ...SEARCH_BOUNDS, readableScan: 0 } });
-    const short = new SqlDirectory(store().db, { bounds: { ...SEARCH_BOUNDS, readableScan: 0, fileScan: 2 } });
-    for (const user of USERS.map((u) => u.id)) {
-      for (const orderBy of ['updated_at', 'created_at'] as const) {
-        for (const options of [{ limit: 10, orderBy }, { limit: 2, orderBy }, { limit: 10, orderBy, types: ['spreadsheet', 'documentPro'] }]) {
-          const expected = await directory.listReadableFiles(user, options);
-          expect(await walk.listReadableFiles(user, options), `${user} ${JSON.stringify(options)}`).toEqual(expected);
-          const cut = await short.listReadableFiles(user, options);
-          expect(cut.every((file) => expected.some((e) => e.file.id === file.file.id))).toBe(true);
-        }
-      }
-    }
   });
 
   it('gives one department path per department, top-down', async () => {

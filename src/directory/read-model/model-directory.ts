@@ -1,4 +1,4 @@
-import type { Directory, FileOrder, StoredContent } from '../directory.js';
+import type { Directory, FileOrder, StoreDirectory, StoredContent } from '../directory.js';
 import { roleFromRank } from '../permissions.js';
 import type { DirectorySearch } from '../search-port.js';
 import type { Department, DepartmentPathNode, DepartmentSummary, FileRecord, FileWithGrant, PageRequest, Paged, Role, Team, User } from '../types.js';
@@ -19,7 +19,7 @@ export class ModelDirectory implements Directory {
 
   constructor(
     private readonly source: ModelSource,
-    private readonly rest: Directory & ActivityReads,
+    private readonly rest: StoreDirectory & ActivityReads,
     bounds?: ModelSearchBounds,
   ) {
     this.search = new ModelSearch(source, rest, bounds);

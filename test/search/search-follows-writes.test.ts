@@ -1,20 +1,25 @@
-import { beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ModelDirectory } from '../../src/directory/read-model/model-directory.js';
 import { normaliseKeyword } from '../../src/directory/search-keyword.js';
 import { upsertDepartments, upsertUsers } from '../../src/store/directory-writer.js';
+import { StoreModelSource } from '../../src/store/read-model/store-model-source.js';
 import { SqlDirectory } from '../../src/store/sql-directory.js';
 import { USERS } from '../helpers/directory-fixture.js';
 import { describeEachStore } from '../helpers/stores.js';
 import { seedSearchCompany } from './search-fixture.js';
 
-describeEachStore('search indexes follow writes', (store) => {
-  let directory: SqlDirectory;
+describeEachStore('search follows writes', (store) => {
+  let source: StoreModelSource;
+  let directory: ModelDirectory;
   const find = async (keyword: string) =>
     (await directory.searchTeamMembers({ viewerId: 'zhang', teamId: 'acme', keyword: normaliseKeyword(keyword), page: { offset: 0, limit: 50 } })).items.map((u) => u.id);
 
   beforeAll(async () => {
     await seedSearchCompany(store().db);
-    directory = new SqlDirectory(store().db);
+    source = new StoreModelSource(store());
+    directory = new ModelDirectory(source, new SqlDirectory(store().db));
   });
+  afterAll(() => source.close());
 
   it('survives re-upserting unchanged rows (a snapshot imported twice)', async () => {
     await upsertUsers(store().db, USERS);

@@ -1,0 +1,60 @@
+import { Migrator, sql, type Kysely } from 'kysely';
+import { expect, it } from 'vitest';
+import type { DialectName } from '../../src/store/dialect.js';
+import { allMigrations } from '../../src/store/migrations/index.js';
+import type { Database } from '../../src/store/schema.js';
+import { seedDirectory } from '../helpers/directory-fixture.js';
+import { describeEachStore } from '../helpers/stores.js';
+import { freshStore } from '../ops/fresh-store.js';
+
+const DROP = '160-drop-search-index';
+
+/** Every table, column, index, trigger and function of the store, names only where the schema shows. */
+async function schemaOf(db: Kysely<Database>, dialect: DialectName): Promise<string[]> {
+  if (dialect === 'sqlite') {
+    const { rows } = await sql<{ line: string }>`SELECT type || ' ' || name || ' ' || coalesce(sql, '') AS line FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name`.execute(db);
+    return rows.map((row) => row.line);
+  }
+  const { rows } = await sql<{ line: string }>`
+    SELECT 'column ' || table_name || '.' || column_name || ' ' || data_type AS line FROM information_schema.columns WHERE table_schema = current_schema()
+    UNION ALL SELECT 'index ' || indexname || ' ' || replace(indexdef, current_schema() || '.', '') FROM pg_indexes WHERE schemaname = current_schema()
+    UNION ALL SELECT 'trigger ' || trigger_name || ' ' || event_object_table || ' ' || event_manipulation FROM information_schema.triggers WHERE trigger_schema = current_schema()
+    UNION ALL SELECT 'function ' || p.proname FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = current_schema()
+    ORDER BY 1`.execute(db);
+  return rows.map((row) => row.line);
+}
+
+describeEachStore('migration 160 (the SQL search index dropped)', (_store, dialect) => {
+  it('leaves a database upgraded with a directory in it with the schema of a new one, and writes still work', async () => {
+    const [old, fresh] = await Promise.all([freshStore(dialect), freshStore(dialect)]);
+    const upgraded = await old.open({ migrate: false });
+    try {
+      // The version before: every migration up to 160, then a directory whose rows the search triggers indexed.
+      const schema = dialect === 'postgres' ? (await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(upgraded.db)).rows[0]!.schema : undefined;
+      const before = Object.fromEntries(Object.entries(allMigrations(dialect)).filter(([name]) => name !== DROP));
+      const migrator = new Migrator({ db: upgraded.db, provider: { getMigrations: async () => before }, allowUnorderedMigrations: true, ...(schema ? { migrationTableSchema: schema } : {}) });
+      const { error } = await migrator.migrateToLatest();
+      expect(error).toBeUndefined();
+      await seedDirectory(upgraded.db);
+      const indexed = (await schemaOf(upgraded.db, dialect)).filter((line) => /search|_fts|gram|trgm/.test(line));
+      expect(indexed.length).toBeGreaterThan(0);
+
+      expect(await upgraded.migrations.migrateToLatest()).toEqual([DROP]);
+      const newer = await fresh.open();
+      try {
+        const upgradedSchema = await schemaOf(upgraded.db, dialect);
+        expect(upgradedSchema.filter((line) => /search|_fts|gram|trgm/.test(line))).toEqual([]);
+        expect(upgradedSchema).toEqual(await schemaOf(newer.db, dialect));
+      } finally {
+        await newer.close();
+      }
+      // The directory's rows survive, and writing them (which ran the dropped triggers) still works.
+      await upgraded.db.updateTable('users').set({ name: '张三丰' }).where('id', '=', 'zhang').execute();
+      await upgraded.db.deleteFrom('files').where('id', '=', 'plan').execute();
+      expect((await upgraded.db.selectFrom('users').select('name').where('id', '=', 'zhang').executeTakeFirst())?.name).toBe('张三丰');
+    } finally {
+      await upgraded.close();
+      await Promise.all([old.drop(), fresh.drop()]);
+    }
+  });
+});
