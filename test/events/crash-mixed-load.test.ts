@@ -12,14 +12,15 @@ import { openDatabase, type OpenDatabase } from '../../src/store/database.js';
 import { CLI_TOKEN_SECRET, cliEnv, startCli } from '../cli/run-cli.js';
 import { createTestSchema, dialects, postgresUrl } from '../helpers/stores.js';
 import { startSmtpServer } from '../notify/smtp-receiver.js';
-import { APP, MIX_STEPS, mixStep, OTHER, type MixEvent } from './crash-event-mix.js';
+import { APP, FILE, MIX_STEPS, mixStep, OTHER, type MixEvent } from './crash-event-mix.js';
+import { shareLinkLoad, shareLinkProblems } from './crash-share-links.js';
 import { seenByMail, seenByWebhookChannel, type Seen } from './crash-deliveries.js';
 import { startReceiver } from './webhook-receiver.js';
 
 /**
  * Issue 23 item 3: while events of every kind and action (crash-event-mix.ts), directory writes
- * (management API and SCIM) and uploads run at once, the compiled service (`node bin/collab-host.js
- * serve`, as in production) is killed with SIGKILL at seeded moments and restarted; at the end every 2xx
+ * (management API and SCIM), uploads and share-link use (crash-share-links.ts) run at once, the
+ * compiled service (`node bin/collab-host.js serve`, as in production) is killed with SIGKILL at seeded moments and restarted; at the end every 2xx
  * answered before a kill is reflected exactly once: each acknowledged event stored once with its effects
  * once, each due reminder fired once, each directory write present, each upload's bytes as sent, and each
  * notification delivered at least once to every receiver (NOTIFY_WEBHOOK_URLS, a webhook channel and an
@@ -35,6 +36,8 @@ const KILL_AFTER = 4;
 const KILL_SPREAD = 10;
 /** A reminder that must fire is due this long after it is sent. */
 const DUE_IN_MS = 1500;
+/** Share links made per start of the service (refused token requests stay under the per-address limit). */
+const SHARE_LINKS_PER_START = 3;
 const ADMIN_KEY = 'crash-admin-key-0123456789';
 const SCIM_TOKEN = 'crash-scim-token-0123456789';
 const ENTRY = [fileURLToPath(new URL('../../bin/collab-host.js', import.meta.url))];
@@ -100,26 +103,33 @@ async function crashRun(dialect: DialectName, dir: string, cleanups: Array<() =>
   let requests = 0;
   let refusedConnections = 0;
   let answerMs = 0;
-  /** One request to whichever instance is up; its status, 0 when the connection failed (not acknowledged). */
-  const send = async (method: string, path: string, headers: Record<string, string>, body: string | Buffer): Promise<number> => {
+  /**
+   * One request to whichever instance is up; its status (0 when the connection failed: not acknowledged)
+   * and text. A 4xx is a failure of the test unless its error code is the `refusal` expected.
+   */
+  const request = async (method: string, path: string, headers: Record<string, string>, body: string | Buffer | undefined, refusal?: string): Promise<{ status: number; text: string }> => {
     const sentAt = Date.now();
     try {
       const response = await fetch(`${address}${path}`, { method, headers, body, signal: AbortSignal.timeout(10_000) });
       requests += 1;
       answerMs += Date.now() - sentAt;
       const text = await response.text();
-      // A refusal of ours (overloaded, database unavailable) is named by its code: it was not acknowledged.
-      const code = response.status >= 500 ? ` ${/"code":"([^"]+)"/.exec(text)?.[1] ?? ''}` : '';
-      const key = `${method} ${path.split('/').slice(0, 3).join('/')}${path.endsWith('/content') ? '/…/content' : ''} ${response.status}${code}`;
+      // A refusal (ours: overloaded, database unavailable; or an expected 4xx) is named by its code.
+      const errorCode = /"code":"([^"]+)"/.exec(text)?.[1] ?? '';
+      const code = response.status >= 400 ? ` ${errorCode}` : '';
+      // A share link's code is a credential: never in a key.
+      const route = path.startsWith('/share-links/') ? '/share-links/…/token' : `${path.split('/').slice(0, 3).join('/')}${path.endsWith('/content') ? '/…/content' : ''}`;
+      const key = `${method} ${route} ${response.status}${code}`;
       answers.set(key, (answers.get(key) ?? 0) + 1);
-      if (response.status >= 400 && response.status < 500) refused.push(`${method} ${path} ${response.status}: ${text.slice(0, 300)}`);
-      return response.status;
+      if (response.status >= 400 && response.status < 500 && (refusal === undefined || errorCode !== refusal)) refused.push(`${method} ${route} ${response.status}: ${text.slice(0, 300)}`);
+      return { status: response.status, text };
     } catch {
       refusedConnections += 1;
       await pause(100); // down: try again a little later
-      return 0;
+      return { status: 0, text: '' };
     }
   };
+  const send = async (method: string, path: string, headers: Record<string, string>, body: string | Buffer) => (await request(method, path, headers, body)).status;
   const admin = (method: string, path: string, body: unknown, type = 'application/json') =>
     send(method, path, { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': type }, type === 'application/json' ? JSON.stringify(body) : (body as Buffer));
 
@@ -158,6 +168,9 @@ async function crashRun(dialect: DialectName, dir: string, cleanups: Array<() =>
   let userIndex = 0;
   let scimIndex = 0;
   let uploadIndex = 0;
+  // Share links (issue 24): a few links per start of the service, some with maxUses, each asked for a
+  // token one more time than it may give, each guest opening the file.
+  const shares = shareLinkLoad({ request, adminKey: ADMIN_KEY, fileId: FILE, generation: () => starts.length, perStart: SHARE_LINKS_PER_START, stopped: () => stop });
   const workers = [
     eventWorker,
     eventWorker,
@@ -182,11 +195,10 @@ async function crashRun(dialect: DialectName, dir: string, cleanups: Array<() =>
       const status = await admin('PUT', `/api/files/${id}/content`, bytes, 'application/octet-stream');
       if (status === 200 || status === 201) acked.uploads.set(id, sha256(bytes));
     }),
-    // Share links (issue 24): a worker that creates a link (management API) and opens it through the
-    // public route belongs here; its acknowledged links are then checked below ("Share links").
+    loop(shares.work),
   ];
   const running = workers.map((worker) => worker());
-  const answered = () => acked.events.length + acked.users.length + acked.scim.length + acked.uploads.size;
+  const answered = () => acked.events.length + acked.users.length + acked.scim.length + acked.uploads.size + shares.acknowledged();
   /** Lets the load run until `more` further requests were acknowledged (at most a minute). */
   const untilAcknowledged = async (more: number) => {
     const target = answered() + more;
@@ -273,7 +285,10 @@ async function crashRun(dialect: DialectName, dir: string, cleanups: Array<() =>
     expect(contents.get(id), id).toBe(hash);
     expect(sha256(readFileSync(join(dir, 'files', objectKey(id)))), id).toBe(hash);
   }
-  // Share links (issue 24): every acknowledged link present and opening what it shares, once added above.
+  // Share links: every acknowledged link listed once, within its maxUses, every acknowledged guest token
+  // still opening the file; refusals only link_used_up (the 4xx above), no 5xx but 503 (a killed instance).
+  expect(shares.faults).toEqual([]);
+  expect(await shareLinkProblems(request, ADMIN_KEY, FILE, shares.links)).toEqual([]);
 
   // Notifications: to NOTIFY_WEBHOOK_URLS, every one at least once, every copy under its own id.
   for (const row of notifications) {
@@ -304,6 +319,9 @@ async function crashRun(dialect: DialectName, dir: string, cleanups: Array<() =>
     users: acked.users.length,
     scim: acked.scim.length,
     uploads: acked.uploads.size,
+    shareLinks: shares.links.length,
+    guestTokens: shares.links.reduce((sum, link) => sum + link.guests.length, 0),
+    usedUpRefusals: shares.links.reduce((sum, link) => sum + link.refusals.length, 0),
     notifications: notifications.length,
     webhookRedelivered: redelivered,
     channelDeliveries: deliveries.length,
@@ -336,6 +354,7 @@ async function crashRun(dialect: DialectName, dir: string, cleanups: Array<() =>
 
   expect(kinds.size).toBe(18); // every kind and action of part 6 acknowledged at least once
   expect(acked.users.length * acked.scim.length * acked.uploads.size).toBeGreaterThan(0);
+  expect(shares.links.filter((link) => link.maxUses !== null && link.guests.length === link.maxUses && link.refusals.length > 0).length).toBeGreaterThan(0);
   return summary;
 }
 
