@@ -183,10 +183,16 @@ describeEachStore('the read model, after random directory writes', (store) => {
         file('f4', '计划', [{ principal: 'team:t2', role: 'commenter' }]),
       ],
     };
+    const versions = () => store().db.selectFrom('directory_versions').select(['id', 'version']).orderBy('id').execute();
+    const before = await versions();
     const result = await importSnapshot(directoryChanges(store()), snapshot, { replace: true, allowEmpty: true });
     expect(result.ok, JSON.stringify(result)).toBe(true);
     const feed = await store().db.selectFrom('directory_changes').select(['subject', 'key']).execute();
     expect(feed).toEqual([{ subject: 'all', key: '' }]);
+    // Every directory area's version moved (the caches keyed on them start afresh).
+    const after = await versions();
+    expect(after.map((row) => row.id)).toEqual(before.map((row) => row.id));
+    after.forEach((row, index) => expect(Number(row.version)).toBeGreaterThan(Number(before[index]!.version)));
     await expectModelEqualsReference(store(), directory, 'after the import');
     expect((await directory.getUser('u1'))).toBeUndefined();
     expect(await directory.getGrantedRole('f1', 'u7')).toBe('editor');
