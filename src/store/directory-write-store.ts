@@ -232,6 +232,7 @@ async function writeRecords(db: Db, snapshot: ValidSnapshot, contents: readonly 
       await upsertFiles(
         db,
         slice.map((entry) => entry.file),
+        { fresh: replace },
       );
       // After a clear there is nothing to delete; otherwise a file's sharing replaces its old grants.
       const grants = slice.flatMap((entry) => entry.grants);
