@@ -4,11 +4,6 @@ import * as postgres from './postgres/feed-as-reload.js';
 import type { Db } from './schema.js';
 import * as sqlite from './sqlite/feed-as-reload.js';
 
-/** The change feed's trigger names on a table (migration 110), but TRUNCATE's. */
-export function feedTriggers(table: string): string[] {
-  return ['insert', 'update', 'delete'].map((operation) => `${table}_feed_${operation}`);
-}
-
 /** The tables whose writes the change feed records. */
 export const FEED_TABLES: readonly string[] = FEED_SOURCES.map((source) => source.table);
 

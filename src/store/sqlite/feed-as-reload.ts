@@ -1,4 +1,4 @@
-import { feedTriggers } from '../feed-as-reload.js';
+import { feedTriggers } from '../feed-triggers.js';
 import { quoteIdentifier } from '../bulk-table.js';
 import type { Db } from '../schema.js';
 import { Statement } from '../statement.js';
