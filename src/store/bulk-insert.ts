@@ -1,6 +1,7 @@
 import type { CompiledQuery } from 'kysely';
 import { isPostgres } from './dialect.js';
 import * as postgres from './postgres/bulk-insert.js';
+import { copyRows } from './postgres/copy-rows.js';
 import { quoteIdentifier, type BulkStatementSpec, type BulkTable } from './bulk-table.js';
 import type { Database, Db } from './schema.js';
 import * as sqlite from './sqlite/bulk-insert.js';
@@ -31,8 +32,14 @@ const ROWS_PER_STATEMENT = 10_000;
  * text, numbers or null.
  */
 export async function bulkInsert(db: Db, spec: BulkTable, rows: readonly (readonly unknown[])[]): Promise<void> {
-  for (const query of insertStatements(db, spec, rows, conflictClause(spec))) await db.executeQuery(query);
+  const tail = conflictClause(spec);
+  // PostgreSQL: a large plain insert goes through COPY (no conflict clause there).
+  if (tail === '' && rows.length >= COPY_ABOVE && isPostgres(db) && (await copyRows(db, spec, rows))) return;
+  for (const query of insertStatements(db, spec, rows, tail)) await db.executeQuery(query);
 }
+
+/** Rows from which a plain insert on PostgreSQL is a COPY (below, its extra round trip is not worth it). */
+const COPY_ABOVE = 1_000;
 
 /** `bulkInsert` of typed row objects (see `RowTable`). */
 export async function bulkInsertRows<Row>(db: Db, spec: RowTable<Row>, rows: readonly Row[]): Promise<void> {

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { DatabaseUnavailableError, isDatabaseUnavailable } from './availability.js';
 import type { DialectName } from './dialect.js';
 import { DatabaseTooNewError, MigrationRunner } from './migration-runner.js';
+import { trackConnection } from './postgres/copy-rows.js';
 import { openReadConnection, readKysely } from './sqlite/read-connection.js';
 import { withStatementCache } from './sqlite/statement-cache.js';
 import type { Database } from './schema.js';
@@ -135,6 +136,7 @@ function openPostgres(url: string, options: OpenDatabaseOptions): { db: Kysely<D
     // itself: its query fails and the pool discards it, but with no listener pg would end the process.
     client.on('error', (error) => options.onConnectionError?.(error));
   });
+  trackConnection(pool);
   const writes = new WriteSignal();
   return { db: new Kysely<Database>({ dialect: signallingDialect(new PostgresDialect({ pool }), writes) }), dialect: 'postgres', pgPool: pool, writes };
 }

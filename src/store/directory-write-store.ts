@@ -3,6 +3,7 @@ import type { ContentToStore, DepartmentDependents, DirectorySection, DirectoryT
 import type { ValidSnapshot } from '../snapshot/validate.js';
 import type { OpenDatabase } from './database.js';
 import { withIndexesDeferred } from './deferred-indexes.js';
+import { withFeedAsReload } from './feed-as-reload.js';
 import { dialectWork } from './dialect-work-for.js';
 import { isPostgres } from './dialect.js';
 import { chunks, storeDirectory } from './directory-lookups.js';
@@ -204,6 +205,12 @@ function slices<T>(items: readonly T[]): T[][] {
 }
 
 async function writeSnapshot(db: Db, snapshot: ValidSnapshot, contents: readonly ContentToStore[], replace: boolean, progress?: ChangeProgress): Promise<void> {
+  // A replace rewrites every key: the change feed says "reload everything" once instead of once per row.
+  if (replace) await withFeedAsReload(db, () => writeRecords(db, snapshot, contents, replace, progress));
+  else await writeRecords(db, snapshot, contents, replace, progress);
+}
+
+async function writeRecords(db: Db, snapshot: ValidSnapshot, contents: readonly ContentToStore[], replace: boolean, progress?: ChangeProgress): Promise<void> {
   const { teams, departments, users, files } = snapshot;
   const grantCount = files.reduce((sum, entry) => sum + entry.grants.length, 0);
   progress?.step('writing rows', teams.length + departments.length + users.length + files.length + grantCount);
@@ -225,6 +232,7 @@ async function writeSnapshot(db: Db, snapshot: ValidSnapshot, contents: readonly
       await upsertFiles(
         db,
         slice.map((entry) => entry.file),
+        { fresh: replace },
       );
       // After a clear there is nothing to delete; otherwise a file's sharing replaces its old grants.
       const grants = slice.flatMap((entry) => entry.grants);

@@ -94,6 +94,9 @@ const USERS: RowTable<UserRow> = {
   conflictKey: ['id'],
 };
 
+/** A plain insert: the rows are new (no conflict clause, so PostgreSQL can COPY them). */
+const PLAIN_USERS: RowTable<UserRow> = { table: USERS.table, columns: USERS.columns };
+
 const USER_DEPARTMENTS: RowTable<Row<'user_departments'>> = { table: 'user_departments', columns: { user_id: 'text', department_id: 'text' } };
 
 export interface UpsertOptions {
@@ -109,7 +112,7 @@ export async function upsertUsers(
 ): Promise<void> {
   await bulkInsertRows(
     db,
-    USERS,
+    options.fresh ? PLAIN_USERS : USERS,
     users.map((user) => {
       const keys = nameKeys(user.name);
       return {
@@ -192,9 +195,11 @@ const FILES: RowTable<FileRow> = {
   conflictKey: ['id'],
 };
 
+const PLAIN_FILES: RowTable<FileRow> = { table: FILES.table, columns: FILES.columns };
+
 /** Upserts files (metadata only; grants and contents are written separately). */
-export async function upsertFiles(db: Db, files: readonly FileInput[]): Promise<void> {
-  await bulkInsertRows(db, FILES, files.map(fileRow));
+export async function upsertFiles(db: Db, files: readonly FileInput[], options: UpsertOptions = {}): Promise<void> {
+  await bulkInsertRows(db, options.fresh ? PLAIN_FILES : FILES, files.map(fileRow));
 }
 
 const FILE_GRANTS: RowTable<Row<'file_grants'>> = {

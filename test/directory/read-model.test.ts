@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ModelDirectory } from '../../src/directory/read-model/model-directory.js';
 import { normaliseKeyword } from '../../src/directory/search-keyword.js';
 import { ROLES, type Grant, type PrincipalKind } from '../../src/directory/types.js';
+import { directoryChanges } from '../../src/snapshot/directory-changes.js';
+import { importSnapshot } from '../../src/snapshot/import.js';
 import { openDatabase, type OpenDatabase } from '../../src/store/database.js';
 import { putFileContent, rebuildDepartmentClosure, replaceGrants, upsertDepartments, upsertFiles, upsertTeams, upsertUsers } from '../../src/store/directory-writer.js';
 import { StoreModelSource } from '../../src/store/read-model/store-model-source.js';
@@ -215,6 +217,50 @@ describeEachStore('the read model, after random directory writes', (store) => {
       }
     }
   }, 240_000);
+
+  it('after an import that replaces the directory (the feed says "reload" once), answers as the reference; later writes still follow', async () => {
+    const directory = new ModelDirectory(source, new SqlDirectory(store().db));
+    const rng = random(7);
+    for (let count = 0; count < 10; count += 1) await randomWrite(store(), rng);
+    await expectModelEqualsReference(store(), directory, 'before the import');
+    const file = (id: string, name: string, sharing: unknown[]) => ({
+      id, name, type: 'document', creatorId: 'u2', teamId: 't2', createdAt: '2026-03-01T00:00:00Z', updatedAt: '2026-03-02T00:00:00Z', sharing,
+    });
+    const snapshot = {
+      teams: [{ id: 't2', name: 'Zed' }],
+      departments: [
+        { id: 'd2', name: '张三', teamId: 't2', parentId: null },
+        { id: 'd5', name: 'Bob', teamId: 't2', parentId: 'd2' },
+      ],
+      users: [
+        { id: 'u2', name: 'Ann', teamId: 't2', departmentIds: ['d5'] },
+        { id: 'u5', name: '张三', teamId: 't2', departmentIds: ['d2', 'd5'], active: false },
+        { id: 'u7', name: 'Zed', teamId: 't2' },
+      ],
+      files: [
+        file('f1', 'Plan', [{ principal: 'user:u7', role: 'editor' }, { principal: 'department:d2', role: 'viewer' }]),
+        file('f4', '计划', [{ principal: 'team:t2', role: 'commenter' }]),
+      ],
+    };
+    const versions = () => store().db.selectFrom('directory_versions').select(['id', 'version']).orderBy('id').execute();
+    const before = await versions();
+    const result = await importSnapshot(directoryChanges(store()), snapshot, { replace: true, allowEmpty: true });
+    expect(result.ok, JSON.stringify(result)).toBe(true);
+    const feed = await store().db.selectFrom('directory_changes').select(['subject', 'key']).execute();
+    expect(feed).toEqual([{ subject: 'all', key: '' }]);
+    // Every directory area's version moved (the caches keyed on them start afresh).
+    const after = await versions();
+    expect(after.map((row) => row.id)).toEqual(before.map((row) => row.id));
+    after.forEach((row, index) => expect(Number(row.version)).toBeGreaterThan(Number(before[index]!.version)));
+    await expectModelEqualsReference(store(), directory, 'after the import');
+    expect((await directory.getUser('u1'))).toBeUndefined();
+    expect(await directory.getGrantedRole('f1', 'u7')).toBe('editor');
+    for (let count = 0; count < 10; count += 1) {
+      const write = await randomWrite(store(), rng);
+      await expectModelEqualsReference(store(), directory, `after the import, then ${write}`);
+    }
+    expect((await store().db.selectFrom('directory_changes').select('subject').execute()).length).toBeGreaterThan(1);
+  }, 120_000);
 
   it('a model loaded afresh from the same rows answers the same', async () => {
     const fresh = new StoreModelSource(store());

@@ -134,6 +134,37 @@ describeEachStore('snapshot import and export', (store, dialect) => {
     expect(await directory().listDepartmentPaths('u1')).toHaveLength(1);
   });
 
+  it('a replace of a large directory (bulk rows: COPY on PostgreSQL) reads back exactly, awkward text included', async () => {
+    const awkward = ['back\\slash', 'tab\there', 'line\nbreak', 'carriage\rreturn', 'quote " and \\N', '张三 \\t'];
+    const users = Array.from({ length: 1_500 }, (_, index) => ({
+      id: `u${index}`,
+      name: `${awkward[index % awkward.length]!.replace(/[\t\n\r]/g, ' ')} ${index}`,
+      email: `u${index}@example.com`,
+      teamId: 't1',
+      departmentIds: ['d1'],
+      watermark: [awkward[index % awkward.length]!, `${index}`],
+    }));
+    const files = Array.from({ length: 1_200 }, (_, index) => ({
+      id: `f${index}`,
+      name: `文件 \\ ${index}`,
+      type: 'document',
+      creatorId: `u${index}`,
+      teamId: 't1',
+      createdAt: '2024-03-01T08:00:00Z',
+      updatedAt: '2024-03-02T08:00:00Z',
+      sharing: [{ principal: `user:u${index + 1}`, role: 'editor' }, { principal: 'department:d1', role: 'viewer' }],
+    }));
+    const snapshot = { teams: [{ id: 't1', name: 'Acme' }], departments: [{ id: 'd1', name: 'R&D', teamId: 't1', parentId: null }], users, files };
+    await seedDirectory(store().db);
+    expect((await importSnapshot(changes(), snapshot, { replace: true })).ok).toBe(true);
+    expect(await countRows()).toEqual({ teams: 1, departments: 1, users: 1_500, user_departments: 1_500, files: 1_200, file_grants: 2_400, file_contents: 0 });
+    const exported = await exportSnapshot(store().db);
+    for (const index of [0, 1, 2, 3, 4, 5, 1_499]) expect(exported.users.find((user) => user.id === `u${index}`)).toMatchObject(users[index]!);
+    expect(exported.files.find((file) => file.id === 'f7')).toMatchObject({ name: files[7]!.name, sharing: expect.arrayContaining(files[7]!.sharing) });
+    expect((await importSnapshot(changes(), exported, { replace: true })).ok).toBe(true);
+    expect(await exportSnapshot(store().db)).toEqual(exported);
+  }, 60_000);
+
   it('stores a contentFile with a Content-Type from its extension', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ch-content-'));
     writeFileSync(join(dir, 'notes.txt'), '你好 hello');
