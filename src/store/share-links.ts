@@ -92,13 +92,13 @@ export function sqlShareLinks(db: Db): ShareLinkStore {
       return link && { guest: toGuest(guest), link: toLink(link) };
     },
     async anonymousAllowed(fileId, nowText) {
-      const row = await db
-        .selectFrom('share_links')
-        .select('id')
-        .where('file_id', '=', fileId)
+      let query = db.selectFrom('share_links').select('id');
+      if (fileId !== null) query = query.where('file_id', '=', fileId);
+      const row = await query
         .where('anonymous', '=', 1)
         .where('revoked_at', 'is', null)
         .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', nowText)]))
+        .limit(1)
         .executeTakeFirst();
       return row !== undefined;
     },

@@ -20,8 +20,25 @@ describeEachStore('anonymous readers (the platform token pseudonymoustoken)', (s
     await app.close();
   });
 
+  const unknownToken = { 'x-platform-token': 'not-a-token-anyone-issued' };
+  const refusal = async (headers: Record<string, string>, url = '/users/current/info') => {
+    const reply = await app.inject({ method: 'GET', url, headers });
+    return [reply.statusCode, reply.json()];
+  };
+
   it('reads nothing by default; a link with anonymous on opens that file only, read-only, until revoked', async () => {
-    expect((await app.inject({ method: 'GET', url: '/files/plan', headers: anonymous })).statusCode).toBe(404);
+    // While no file allows anonymous reading, the token is refused exactly as an unknown token is.
+    expect(await refusal(anonymous)).toEqual(await refusal(unknownToken));
+    expect((await refusal(anonymous))[0]).toBe(401);
+    expect((await refusal(anonymous, '/files/plan'))[0]).toBe(401);
+    // A link without anonymous, or a revoked anonymous link, lets nobody anonymous in.
+    await app.inject({ method: 'POST', url: '/api/files/plan/share-links', headers: admin, payload: { role: 'view' } });
+    expect((await refusal(anonymous))[0]).toBe(401);
+    const gone = (await app.inject({ method: 'POST', url: '/api/files/plan/share-links', headers: admin, payload: { role: 'view', anonymous: true } })).json();
+    expect((await refusal(anonymous))[0]).toBe(200);
+    await app.inject({ method: 'DELETE', url: `/api/share-links/${gone.id}`, headers: admin });
+    expect((await refusal(anonymous))[0]).toBe(401);
+
     const link = (await app.inject({ method: 'POST', url: '/api/files/plan/share-links', headers: admin, payload: { role: 'edit', anonymous: true } })).json();
     const opened = await app.inject({ method: 'GET', url: '/files/plan', headers: anonymous });
     expect(opened.statusCode).toBe(200);
@@ -32,6 +49,7 @@ describeEachStore('anonymous readers (the platform token pseudonymoustoken)', (s
     expect((await app.inject({ method: 'GET', url: '/users/zhang', headers: anonymous })).statusCode).toBe(404);
     expect((await app.inject({ method: 'GET', url: '/teams/acme/members', headers: anonymous })).statusCode).toBe(403);
     await app.inject({ method: 'DELETE', url: `/api/share-links/${link.id}`, headers: admin });
-    expect((await app.inject({ method: 'GET', url: '/files/plan', headers: anonymous })).statusCode).toBe(404);
+    expect((await app.inject({ method: 'GET', url: '/files/plan', headers: anonymous })).statusCode).toBe(401);
+    expect(await refusal(anonymous)).toEqual(await refusal(unknownToken));
   });
 });
