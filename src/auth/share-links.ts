@@ -51,8 +51,8 @@ export interface ShareLinkStore {
   guestWithLink(guestId: string): Promise<{ guest: Guest; link: ShareLink } | undefined>;
   touchGuest(guestId: string, at: string): Promise<void>;
   /**
-   * Whether the file (any file when `fileId` is null) has an active link (not revoked, not expired at
-   * `nowText`) with `anonymous` on.
+   * Whether the anonymous viewer may read the file (any file when `fileId` is null): it has an active link
+   * (not revoked, not expired at `nowText`) with `anonymous` on, or is itself marked `"anonymous": "view"`.
    */
   anonymousAllowed(fileId: string | null, nowText: string): Promise<boolean>;
 }

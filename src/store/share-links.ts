@@ -100,7 +100,11 @@ export function sqlShareLinks(db: Db): ShareLinkStore {
         .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', nowText)]))
         .limit(1)
         .executeTakeFirst();
-      return row !== undefined;
+      if (row !== undefined) return true;
+      // Or the file itself says `"anonymous": "view"` (migration 145).
+      let files = db.selectFrom('files').select('id').where('anonymous_access', '=', 'view').where('status', '=', 'active');
+      if (fileId !== null) files = files.where('id', '=', fileId);
+      return (await files.limit(1).executeTakeFirst()) !== undefined;
     },
     async touchGuest(guestId, at) {
       await db.updateTable('share_guests').set({ last_used_at: at }).where('id', '=', guestId).where('last_used_at', '<', at).execute();

@@ -52,4 +52,28 @@ describeEachStore('anonymous readers (the platform token pseudonymoustoken)', (s
     expect((await app.inject({ method: 'GET', url: '/files/plan', headers: anonymous })).statusCode).toBe(401);
     expect(await refusal(anonymous)).toEqual(await refusal(unknownToken));
   });
+
+  it('a file marked "anonymous": "view" on its record is readable anonymously, read-only, that file only; off by default', async () => {
+    const record = (await app.inject({ method: 'GET', url: '/api/files/plan', headers: admin })).json();
+    expect(record.anonymous).toBeUndefined();
+    expect((await refusal(anonymous, '/files/plan'))[0]).toBe(401);
+    // A value other than view is refused and changes nothing.
+    const bad = await app.inject({ method: 'PUT', url: '/api/files/plan', headers: admin, payload: { ...record, anonymous: 'edit' } });
+    expect(bad.statusCode).toBe(400);
+    expect((await app.inject({ method: 'GET', url: '/api/files/plan', headers: admin })).json()).toEqual(record);
+    expect((await refusal(anonymous))[0]).toBe(401);
+
+    const marked = await app.inject({ method: 'PUT', url: '/api/files/plan', headers: admin, payload: { ...record, anonymous: 'view' } });
+    expect(marked.statusCode).toBe(200);
+    expect((await app.inject({ method: 'GET', url: '/api/files/plan', headers: admin })).json()).toEqual({ ...record, anonymous: 'view' });
+    const opened = await app.inject({ method: 'GET', url: '/files/plan', headers: anonymous });
+    expect(opened.statusCode).toBe(200);
+    expect(opened.json().permissions).toEqual(withKitKeys({ ...NONE, readable: true }));
+    expect((await refusal(anonymous))[0]).toBe(200);
+    expect((await app.inject({ method: 'GET', url: '/files/sheet', headers: anonymous })).statusCode).toBe(404);
+
+    // Taking the mark off ends it at the next request.
+    expect((await app.inject({ method: 'PUT', url: '/api/files/plan', headers: admin, payload: record })).statusCode).toBe(200);
+    expect((await refusal(anonymous, '/files/plan'))[0]).toBe(401);
+  });
 });
