@@ -41,3 +41,20 @@ export interface SeatTask {
   doneAt: string | null;
 }
 
+
+/** `GET /api/files/{fileId}/share-links` items (src/manage/share-link-routes.ts). */
+export interface ShareLinkItem {
+  id: string;
+  fileId: string;
+  role: 'view' | 'comment' | 'edit' | 'form_fill';
+  ownerId: string;
+  anonymous: boolean;
+  hasPassword: boolean;
+  maxUses: number | null;
+  uses: number;
+  state: 'active' | 'revoked' | 'expired' | 'used_up';
+  createdAt: string;
+  expiresAt: string | null;
+  revokedAt: string | null;
+  guests: Array<{ id: string; name: string; createdAt: string; lastUsedAt: string }>;
+}

@@ -49,6 +49,11 @@ export class GuestAccess {
     return { ok: true, user: ANONYMOUS_USER, guest: { id, name, linkId: '', fileId: '', role: 'view', ownerId: '', ownerName: '', anonymous: true } };
   }
 
+  /** Whether any file lets the anonymous reader in now: otherwise their token is refused as unknown. */
+  anonymousWelcome(): Promise<boolean> {
+    return this.links.anonymousAllowed(null, formatTime(this.now()));
+  }
+
   /** Whether the anonymous reader may read the file now (read afresh: a revoked link ends it at once). */
   anonymousMayRead(fileId: string): Promise<boolean> {
     return this.links.anonymousAllowed(fileId, formatTime(this.now()));

@@ -50,8 +50,11 @@ export interface ShareLinkStore {
   /** A guest with their link, read afresh (revocation is seen at once, on every instance). */
   guestWithLink(guestId: string): Promise<{ guest: Guest; link: ShareLink } | undefined>;
   touchGuest(guestId: string, at: string): Promise<void>;
-  /** Whether the file has an active link (not revoked, not expired at `nowText`) with `anonymous` on. */
-  anonymousAllowed(fileId: string, nowText: string): Promise<boolean>;
+  /**
+   * Whether the anonymous viewer may read the file (any file when `fileId` is null): it has an active link
+   * (not revoked, not expired at `nowText`) with `anonymous` on, or is itself marked `"anonymous": "view"`.
+   */
+  anonymousAllowed(fileId: string | null, nowText: string): Promise<boolean>;
 }
 
 /** A new link's code: 24 random bytes (192 bits), base64url. */

@@ -22,8 +22,9 @@ export function userTokenCheck(options: { tokenHeader: string; resolveToken: Tok
   const { tokenHeader, resolveToken, directory, guests } = options;
   return async function checkUserToken(token: string | undefined): Promise<UserTokenCheck> {
     if (token === undefined || token === '') return refuse(`a user token is required in ${headerDisplay(tokenHeader)}`, 'token_missing');
-    // The platform's anonymous viewer: only where a file's share link allows anonymous reading (docs/sharing.md).
-    if (guests && token === ANONYMOUS_TOKEN) return guests.anonymous();
+    // The platform's anonymous viewer: only while some file allows anonymous reading (docs/sharing.md);
+    // otherwise the token is refused as any unknown token is.
+    if (guests && token === ANONYMOUS_TOKEN && (await guests.anonymousWelcome())) return guests.anonymous();
     const result = await resolveToken(token);
     if (!result.ok) return refuse(REFUSALS[result.reason], `token_${result.reason}`);
     // A guest's token (issued through a share link) names no directory user: the link decides (guest-access.ts).

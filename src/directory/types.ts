@@ -69,6 +69,8 @@ export interface FileRecord {
   /** Whether collab-host holds the bytes of this third-party file itself. */
   hasStoredContent: boolean;
   restrictions: Restrictions;
+  /** `view`: the platform's anonymous viewer may read the file (docs/sharing.md); absent: not (the default). */
+  anonymous?: 'view';
   /** `active` is served; `pending` and `failed` are documents whose platform creation has not succeeded. */
   status: FileStatus;
 }

@@ -54,6 +54,7 @@ export function fileRecord(entry: { file: FileInput; grants: readonly Grant[] },
   if (entry.grants.length > 0 || form === 'complete') record.sharing = sharingOf(entry.grants);
   const { copy, export: exportable } = file.restrictions;
   if (!copy || !exportable || form === 'complete') record.restrictions = { copy, export: exportable };
+  if (file.anonymous === 'view') record.anonymous = 'view';
   if (file.ext !== null) record.ext = file.ext;
   if (file.downloadUrl !== null) record.downloadUrl = file.downloadUrl;
   if (file.fullUrl !== null) record.fullUrl = file.fullUrl;

@@ -100,6 +100,8 @@ export const FileRecordSchema = Type.Object(
     views: Type.Optional(Type.Integer({ maximum: 2_147_483_647 })),
     sharing: Type.Optional(Type.Array(SharingEntrySchema)),
     restrictions: Type.Optional(RestrictionsSchema),
+    /** `view`: the platform's anonymous viewer may read this file (read-only); absent: not (docs/sharing.md). */
+    anonymous: Type.Optional(Type.Literal('view')),
     /** Extension without a dot, e.g. `docx`. */
     ext: Type.Optional(Text({ minLength: 1, maxLength: TEXT_LIMITS.ext })),
     /** A `file` needs a `downloadUrl` or bytes that collab-host stores (`contentFile`, or bytes already stored). */

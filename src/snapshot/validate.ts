@@ -240,6 +240,7 @@ export async function validateSnapshot(input: unknown, options: ValidateOptions 
         fullUrl: complete.fullUrl ?? null,
         restrictions: { copy: complete.restrictions?.copy ?? true, export: complete.restrictions?.export ?? true },
         status: 'active',
+        ...(complete.anonymous === 'view' ? { anonymous: 'view' as const } : {}),
       },
       grants,
       contentPath,

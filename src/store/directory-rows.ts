@@ -40,5 +40,6 @@ export function toFile(row: FileRow): FileRecord {
     hasStoredContent: Number(row.has_content ?? 0) === 1,
     restrictions: { copy: row.restrict_copy === 0, export: row.restrict_export === 0 },
     status: row.status as FileStatus,
+    ...(row.anonymous_access === 'view' ? { anonymous: 'view' as const } : {}),
   };
 }

@@ -167,6 +167,7 @@ export function fileRow(file: FileInput): FileRow {
     restrict_copy: file.restrictions.copy ? 0 : 1,
     restrict_export: file.restrictions.export ? 0 : 1,
     status: file.status,
+    anonymous_access: file.anonymous ?? null,
     name_pinyin: keys.pinyin,
     name_initials: keys.initials,
   };
@@ -189,6 +190,7 @@ const FILES: RowTable<FileRow> = {
     restrict_copy: 'integer',
     restrict_export: 'integer',
     status: 'text',
+    anonymous_access: 'text',
     name_pinyin: 'text',
     name_initials: 'text',
   },

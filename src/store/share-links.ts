@@ -92,15 +92,19 @@ export function sqlShareLinks(db: Db): ShareLinkStore {
       return link && { guest: toGuest(guest), link: toLink(link) };
     },
     async anonymousAllowed(fileId, nowText) {
-      const row = await db
-        .selectFrom('share_links')
-        .select('id')
-        .where('file_id', '=', fileId)
+      let query = db.selectFrom('share_links').select('id');
+      if (fileId !== null) query = query.where('file_id', '=', fileId);
+      const row = await query
         .where('anonymous', '=', 1)
         .where('revoked_at', 'is', null)
         .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', nowText)]))
+        .limit(1)
         .executeTakeFirst();
-      return row !== undefined;
+      if (row !== undefined) return true;
+      // Or the file itself says `"anonymous": "view"` (migration 145).
+      let files = db.selectFrom('files').select('id').where('anonymous_access', '=', 'view').where('status', '=', 'active');
+      if (fileId !== null) files = files.where('id', '=', fileId);
+      return (await files.limit(1).executeTakeFirst()) !== undefined;
     },
     async touchGuest(guestId, at) {
       await db.updateTable('share_guests').set({ last_used_at: at }).where('id', '=', guestId).where('last_used_at', '<', at).execute();

@@ -128,6 +128,10 @@ describeEachStore('the simulator\'s editor page against collab-host', (store) =>
     expect(html).toContain('Opened by <strong>李雷</strong> (<code>lilei</code>, lilei@example.com, team <code>acme</code>)');
     expect(html).toContain('<td>editable</td><td class="yes">true</td>');
     expect(html).toContain('<td>manageable</td><td class="no">false</td>');
+    // The nine finer keys too, each as the callback answered it.
+    expect(html).toContain('<td>lockable</td><td class="no">false</td>');
+    expect(html).toContain('<td>attachmentPreviewable</td><td class="yes">true</td>');
+    expect(html.match(/<tr><td>[A-Za-z]+<\/td><td class="(yes|no)">(true|false)<\/td><\/tr>/g)).toHaveLength(15);
     expect(html).toMatch(/<div id="watermark"><div>李雷<\/div>/);
     expect(html).toContain('<li><code>GET /files/plan</code> &rarr; 200</li>');
     expect(html).toContain('<li><code>GET /users/lilei/watermark</code> &rarr; 200</li>');

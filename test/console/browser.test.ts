@@ -447,6 +447,48 @@ describeEachStore('console in a real browser', (store, dialect) => {
       await expect.poll(async () => (await firstCreator.textContent())?.trim() ?? '').toBe(`${creator.name} ${file.creatorId}`);
     });
 
+    it("lists a file's share links with the guest who took a token, and revokes one after a confirmation: the guest is refused", async () => {
+      const admin = { authorization: `Bearer ${KEY}` };
+      const link = (await app.inject({ method: 'POST', url: '/api/files/plan-2024q3/share-links', headers: admin, payload: { role: 'comment', maxUses: 5 } })).json() as { id: string; code: string };
+      const issued = await app.inject({ method: 'POST', url: `/share-links/${link.code}/token`, payload: { name: 'Vera 访客' } });
+      expect(issued.statusCode).toBe(200);
+      const guest = { 'x-platform-token': (issued.json() as { token: string }).token };
+      expect((await app.inject({ method: 'GET', url: '/files/plan-2024q3', headers: guest })).statusCode).toBe(200);
+
+      await page.setViewportSize({ width: 1366, height: 768 });
+      try {
+        await goTo('Directory');
+        await page.getByRole('tab', { name: 'files' }).click();
+        await page.getByLabel('Search the directory').fill('jdjh');
+        await page.getByRole('button', { name: 'Share links of 2024 Q3 季度计划' }).click();
+        const panel = page.locator('.panel', { has: page.getByRole('heading', { name: 'Share links of 2024 Q3 季度计划' }) });
+        const row = panel.locator(`tr[data-link="${link.id}"]`);
+        await row.waitFor();
+        expect(await row.locator('td').nth(1).textContent()).toBe('comment');
+        expect(await row.locator('td').nth(2).textContent()).toBe('active');
+        expect(await row.locator('td').nth(3).textContent()).toBe('1 / 5');
+        expect(await row.locator('ul.guests li').allTextContents()).toEqual([expect.stringMatching(/^Vera 访客 \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/)]);
+        // The panel fits a laptop's width.
+        expect(await panel.evaluate((element) => (element as unknown as { scrollWidth: number }).scrollWidth - (element as unknown as { clientWidth: number }).clientWidth)).toBeLessThanOrEqual(1);
+        await shoot('13-share-links');
+
+        // A first click only asks; cancelling leaves the link alone.
+        await row.getByRole('button', { name: `Revoke ${link.id}` }).click();
+        await row.getByRole('button', { name: 'Cancel' }).click();
+        expect((await app.inject({ method: 'GET', url: '/files/plan-2024q3', headers: guest })).statusCode).toBe(200);
+        await row.getByRole('button', { name: `Revoke ${link.id}` }).click();
+        await row.getByRole('button', { name: 'Confirm revoke' }).click();
+        await expect(panel.getByRole('status').textContent()).resolves.toContain(`Link ${link.id} revoked`);
+        await expect.poll(() => row.locator('td').nth(2).textContent()).toBe('revoked');
+        expect(await row.getByRole('button', { name: `Revoke ${link.id}` }).count()).toBe(0);
+      } finally {
+        await page.setViewportSize({ width: 1360, height: 900 });
+      }
+      const refused = await app.inject({ method: 'GET', url: '/files/plan-2024q3', headers: guest });
+      expect([refused.statusCode, (refused.json() as { error: { code: string } }).error.code]).toEqual([401, 'token_link_revoked']);
+      await page.getByRole('button', { name: 'Close' }).first().click();
+    });
+
     it('edits a user with If-Match: a change made meanwhile is not overwritten, the operator is told and can reload', async () => {
       const admin = { authorization: `Bearer ${KEY}` };
       const stored = async () => (await app.inject({ method: 'GET', url: '/api/users/zhangsan', headers: admin })).json() as Record<string, unknown>;

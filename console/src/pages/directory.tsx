@@ -4,6 +4,7 @@ import { get, query } from '../api.js';
 import { Badge, LoadState, Panel, useDebounced, useLoad } from '../components/common.js';
 import { Grants } from '../components/grants.js';
 import { RecordEditor, type EditableField } from '../components/record-editor.js';
+import { ShareLinks } from '../components/share-links.js';
 import { forgetName, UserName } from '../components/user-name.js';
 import type { DepartmentItem, DirectorySummary, FileItem, NamedNode, SearchResult, UserItem } from '../types.js';
 
@@ -16,6 +17,7 @@ export function Directory() {
   const [tab, setTab] = useState<Tab>('users');
   const [text, setText] = useState('');
   const [editing, setEditing] = useState<{ tab: Tab; item: NamedNode } | null>(null);
+  const [sharing, setSharing] = useState<NamedNode | null>(null);
   const keyword = useDebounced(text);
   // The answer keeps the tab it was asked for: while another tab loads, the old rows keep their own shape.
   const found = useLoad(
@@ -39,6 +41,7 @@ export function Directory() {
           onClose={() => setEditing(null)}
         />
       )}
+      {sharing !== null && <ShareLinks key={sharing.id} fileId={sharing.id} fileName={sharing.name} onClose={() => setSharing(null)} />}
       <div class="columns">
         <Panel title="Department tree">
           <LoadState loaded={summary}>{() => <Tree summary={summary.data!} />}</LoadState>
@@ -68,7 +71,12 @@ export function Directory() {
                     {result.items.length < result.count ? `, the best ${result.items.length} shown` : ''}
                     {result.truncated ? ' (only the first candidates by name were ranked: type more)' : ''}
                   </p>
-                  <Results tab={found.data!.tab} items={result.items} onEdit={(item) => setEditing({ tab: found.data!.tab, item })} />
+                  <Results
+                    tab={found.data!.tab}
+                    items={result.items}
+                    onEdit={(item) => setEditing({ tab: found.data!.tab, item })}
+                    onShareLinks={setSharing}
+                  />
                 </>
               );
             }}
@@ -160,9 +168,18 @@ const editColumn = <T extends NamedNode>(onEdit: (item: NamedNode) => void): Col
   ),
 });
 
-function Results({ tab, items, onEdit }: { tab: Tab; items: NamedNode[]; onEdit: (item: NamedNode) => void }) {
+const shareLinksColumn = (onShareLinks: (item: NamedNode) => void): Column<FileItem> => ({
+  title: '',
+  cell: (file) => (
+    <button type="button" class="quiet" aria-label={`Share links of ${file.name}`} onClick={() => onShareLinks(file)}>
+      links
+    </button>
+  ),
+});
+
+function Results({ tab, items, onEdit, onShareLinks }: { tab: Tab; items: NamedNode[]; onEdit: (item: NamedNode) => void; onShareLinks: (item: NamedNode) => void }) {
   if (tab === 'users') return <Table items={items as UserItem[]} columns={[...USER_COLUMNS, editColumn(onEdit)]} />;
-  if (tab === 'files') return <Table items={items as FileItem[]} columns={[...FILE_COLUMNS, editColumn(onEdit)]} />;
+  if (tab === 'files') return <Table items={items as FileItem[]} columns={[...FILE_COLUMNS, editColumn(onEdit), shareLinksColumn(onShareLinks)]} />;
   if (tab === 'departments') return <Table items={items as DepartmentItem[]} columns={[...DEPARTMENT_COLUMNS, editColumn(onEdit)]} />;
   return <Table items={items} columns={[...TEAM_COLUMNS, editColumn(onEdit)]} />;
 }

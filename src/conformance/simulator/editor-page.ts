@@ -71,7 +71,24 @@ export async function openInEditor(options: { endpoint: string | undefined; file
 const escape = (text: unknown): string =>
   String(text ?? '').replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] as string);
 
-const FLAGS = ['readable', 'commentable', 'editable', 'copyable', 'exportable', 'manageable'];
+/** The six permissions, then the kit's nine finer keys (platform-api.md §6.8), as the editor reads them. */
+const FLAGS = [
+  'readable',
+  'commentable',
+  'editable',
+  'copyable',
+  'exportable',
+  'manageable',
+  'lockable',
+  'unlockable',
+  'formFillable',
+  'copyablePasteClipboard',
+  'attachmentCopyable',
+  'cutable',
+  'attachmentPreviewable',
+  'attachmentDownloadable',
+  'imageDownloadable',
+];
 
 /** The page: title, user, permissions, watermark and the callbacks made; every value escaped. */
 export function renderEditorPage(view: EditorView): string {

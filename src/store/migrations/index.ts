@@ -23,6 +23,7 @@ import { deliveryClaimsMigration } from './100-delivery-claims.js';
 import { directoryChangesMigration } from './110-directory-changes.js';
 import { eventSenderMigration } from './130-event-sender.js';
 import { shareLinksMigration } from './140-share-links.js';
+import { fileAnonymousMigration } from './145-file-anonymous.js';
 import { tailXidsMigration } from './150-tail-xids.js';
 import { dropSearchIndexMigration } from './160-drop-search-index.js';
 import { deliveryMessageKeyMigration } from './180-delivery-message-key.js';
@@ -56,6 +57,7 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
     '110-directory-changes': directoryChangesMigration(dialect),
     '130-event-sender': eventSenderMigration(),
     '140-share-links': shareLinksMigration(dialect),
+    '145-file-anonymous': fileAnonymousMigration(),
     '150-tail-xids': tailXidsMigration(dialect),
     '160-drop-search-index': dropSearchIndexMigration(dialect),
     '180-delivery-message-key': deliveryMessageKeyMigration(),
