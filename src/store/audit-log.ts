@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import { insertRows, storableText, type RowTable } from './row-insert.js';
 import type { Database, Db } from './schema.js';
-import { inTailOrder, tailPage, type TailPosition } from './tail-order.js';
+import { inTailOrder, readTailPage, type TailPosition } from './tail-order.js';
 import { inTailTurn } from './tail-turn.js';
 
 /** One entry of the audit log as the domain writes and reads it. */
@@ -70,10 +70,7 @@ export const auditLog = {
     if (filter.kind !== undefined) query = query.where('kind', '=', filter.kind);
     if (filter.actorId !== undefined) query = query.where('actor_id', '=', filter.actorId);
     if (filter.fileId !== undefined) query = query.where('file_id', '=', filter.fileId);
-    const rows = await inTailOrder(db, query, 'audit_log', 'id', filter.after)
-      .limit(filter.limit + 1)
-      .execute();
-    const { shown, next } = tailPage(rows, filter.limit, (row) => row.id);
+    const { shown, next } = await readTailPage(() => inTailOrder(db, query, 'audit_log', 'id', filter.after).limit(filter.limit + 1).execute(), filter.limit, (row) => row.id);
     return { items: shown.map(fromRow), next };
   },
 

@@ -5,7 +5,7 @@ import { dialectWork } from './dialect-work-for.js';
 import { eventEffects, type ActivityRow } from './event-effects.js';
 import { insertNewTypedRows, insertRows, storableText, type RowTable } from './row-insert.js';
 import type { Database, Db } from './schema.js';
-import { inTailOrder, tailPage, type TailPosition } from './tail-order.js';
+import { inTailOrder, readTailPage, type TailPosition } from './tail-order.js';
 import type { NotificationItem, NotificationStatus } from '../events/listing-shapes.js';
 
 /** A notification to put in the outbox. */
@@ -284,10 +284,7 @@ export const outbox: OutboxStore = {
   async list(db, filter) {
     let query = db.selectFrom('notifications').selectAll();
     if (filter.status !== undefined) query = query.where('status', '=', filter.status);
-    const rows = await inTailOrder(db, query, 'notifications', 'seq', filter.after)
-      .limit(filter.limit + 1)
-      .execute();
-    const { shown, next } = tailPage(rows, filter.limit, (row) => row.seq);
+    const { shown, next } = await readTailPage(() => inTailOrder(db, query, 'notifications', 'seq', filter.after).limit(filter.limit + 1).execute(), filter.limit, (row) => row.seq);
     const deliveries =
       shown.length === 0
         ? []

@@ -3,7 +3,7 @@ import { formatTime } from '../directory/time.js';
 import { dialectWork } from './dialect-work-for.js';
 import { storableText } from './row-insert.js';
 import type { Database, Db } from './schema.js';
-import { inTailOrder, tailPage, type TailPosition } from './tail-order.js';
+import { inTailOrder, readTailPage, type TailPosition } from './tail-order.js';
 import type { ReminderItem, ReminderStatus } from '../events/listing-shapes.js';
 
 export type { ReminderItem, ReminderStatus } from '../events/listing-shapes.js';
@@ -80,10 +80,7 @@ export const reminders: ReminderStore = {
   async list(db, filter) {
     let query = db.selectFrom('reminders').selectAll();
     if (filter.fileId !== undefined) query = query.where('file_id', '=', storableText(filter.fileId));
-    const rows = await inTailOrder(db, query, 'reminders', 'seq', filter.after)
-      .limit(filter.limit + 1)
-      .execute();
-    const { shown, next } = tailPage(rows, filter.limit, (row) => row.seq);
+    const { shown, next } = await readTailPage(() => inTailOrder(db, query, 'reminders', 'seq', filter.after).limit(filter.limit + 1).execute(), filter.limit, (row) => row.seq);
     return { items: shown.map(toItem), next };
   },
 

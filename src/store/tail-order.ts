@@ -76,6 +76,32 @@ export function tailPage<R extends { tail_settled: unknown }>(rows: readonly R[]
   return { shown, next: tailPositionOf(last, seqOf(last)) };
 }
 
+/** How long a listing waits at most for rows of running transactions to settle before answering a shorter page. */
+const SETTLE_WAIT_MS = 2000;
+const SETTLE_POLL_MS = 20;
+
+/**
+ * Reads a page with `read` (up to `limit + 1` rows in tail order) and cuts it with `tailPage`. When rows of
+ * transactions still running (anywhere on the database server: the snapshot's xmin is the server's) cut the
+ * page short while more rows exist, it reads again until they settle, for up to two seconds, so that a
+ * client paging to the end is not told "nothing more" only because another writer was busy; past that it
+ * answers the shorter page (rows are delayed, never skipped).
+ */
+export async function readTailPage<R extends { tail_settled: unknown }>(
+  read: () => Promise<R[]>,
+  limit: number,
+  seqOf: (row: R) => number | string | bigint,
+): Promise<{ shown: R[]; next: TailPosition | null }> {
+  const started = Date.now();
+  for (;;) {
+    const rows = await read();
+    const page = tailPage(rows, limit, seqOf);
+    const cutShort = rows.length > limit && (page.next === null || page.shown.length < limit);
+    if (!cutShort || Date.now() - started >= SETTLE_WAIT_MS) return page;
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
+  }
+}
+
 function settled(value: unknown): boolean {
   return value === true || value === 1 || value === 't';
 }
