@@ -5,7 +5,7 @@ import type { AppContext } from '../app-context.js';
 import { HttpError, notFound } from '../http/errors.js';
 import { errorResponses, TimeSchema } from '../http/schemas.js';
 import { CHANNEL_KINDS, LOCALES, PERSONAL_KINDS, SUBSCRIBABLE_TYPES } from '../notify/channel.js';
-import { getChannel, listChannels, preferencesOf, putChannel, removeChannel, setPreferences, type ChannelRefusal } from '../notify/channel-management.js';
+import { getChannel, listChannels, storedChannelTag, preferencesOf, putChannel, removeChannel, setPreferences, type ChannelRefusal } from '../notify/channel-management.js';
 import { channelDeliveries } from '../store/channel-deliveries.js';
 import { channelReceiver } from '../notify/channel.js';
 import { decodeCursor, DEFAULT_LIMIT, encodeCursor, pageOf, pageQuery } from './cursor.js';
@@ -40,6 +40,9 @@ const ChannelBody = Type.Object({
   updatedAt: Nullable(TimeSchema),
   deliveries: Summary,
 });
+/** `If-Match`: the ETag a GET or PUT of the channel answered (or `*`); a write to another version is refused (412). */
+const IfMatchHeaders = Type.Object({ 'if-match': Type.Optional(Type.String({ maxLength: 1000, description: 'the ETag a GET or PUT answered, or *' })) });
+const ifMatchOf = (headers: Record<string, unknown>) => (typeof headers['if-match'] === 'string' ? headers['if-match'] : undefined);
 const ChannelInputBody = Type.Object(
   {
     kind: literals(CHANNEL_KINDS),
@@ -107,9 +110,11 @@ export const notificationRoutes: FastifyPluginAsync<{ context: AppContext }> = a
         response: { 200: ChannelBody, ...errorResponses(400, 401, 404) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const channel = await getChannel(db, config, request.params.channelId);
       if (!channel) throw notFound(`no channel ${request.params.channelId}`, 'channel_not_found');
+      const tag = await storedChannelTag(db, request.params.channelId);
+      if (tag !== undefined) void reply.header('etag', tag);
       return channel;
     },
   );
@@ -122,14 +127,15 @@ export const notificationRoutes: FastifyPluginAsync<{ context: AppContext }> = a
         tags: ['notifications'],
         security: SECURITY,
         params: Type.Object({ channelId: ChannelId }),
+        headers: IfMatchHeaders,
         body: ChannelInputBody,
-        response: { 200: ChannelBody, 201: ChannelBody, ...errorResponses(400, 401, 409) },
+        response: { 200: ChannelBody, 201: ChannelBody, ...errorResponses(400, 401, 409, 412) },
       },
     },
     async (request, reply) => {
-      const outcome = await putChannel(db, config, request.params.channelId, request.body, Date.now());
+      const outcome = await putChannel(db, config, request.params.channelId, request.body, Date.now(), ifMatchOf(request.headers));
       if ('refused' in outcome) throw refusal(outcome.refused);
-      return reply.code(outcome.created ? 201 : 200).send(outcome.channel);
+      return reply.code(outcome.created ? 201 : 200).header('etag', outcome.tag).send(outcome.channel);
     },
   );
 
@@ -141,11 +147,12 @@ export const notificationRoutes: FastifyPluginAsync<{ context: AppContext }> = a
         tags: ['notifications'],
         security: SECURITY,
         params: Type.Object({ channelId: ChannelId }),
-        response: { 204: Type.Null(), ...errorResponses(400, 401, 404, 409) },
+        headers: IfMatchHeaders,
+        response: { 204: Type.Null(), ...errorResponses(400, 401, 404, 409, 412) },
       },
     },
     async (request, reply) => {
-      const refused = await removeChannel(db, config, request.params.channelId);
+      const refused = await removeChannel(db, config, request.params.channelId, ifMatchOf(request.headers));
       if (refused) throw refusal(refused);
       return reply.code(204).send(null);
     },

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { NotifyConfig } from '../config/notify.js';
 import { formatTime } from '../directory/time.js';
 import { channelDeliveries, EMPTY_SUMMARY } from '../store/channel-deliveries.js';
@@ -27,7 +28,7 @@ export interface ChannelInput {
 
 /** A refusal of a channel change, for the route to answer (4xx). */
 export interface ChannelRefusal {
-  status: 400 | 404 | 409;
+  status: 400 | 404 | 409 | 412;
   code: string;
   message: string;
 }
@@ -57,6 +58,29 @@ export async function getChannel(db: Db, config: NotifyConfig, id: string): Prom
   return (await listChannels(db, config)).find((channel) => channel.id === id);
 }
 
+/**
+ * The entity tag of a stored channel: a digest of everything it is made of (its target and secret
+ * included, which the tag does not reveal), so any change by any writer gives another tag. An
+ * environment channel has none (it is not written through the API).
+ */
+export function channelTag(channel: Channel): string {
+  const { createdAt: _created, updatedAt: _updated, ...made } = channel;
+  return `"${createHash('sha256').update(JSON.stringify(made)).digest('base64url').slice(0, 27)}"`;
+}
+
+/** The stored channel's entity tag, if it is stored. */
+export async function storedChannelTag(db: Db, id: string): Promise<string | undefined> {
+  const stored = await notificationChannels.get(db, id);
+  return stored && channelTag(stored);
+}
+
+/** The refusal (412) of a write whose If-Match (`*` or a list of tags) does not name the stored channel. */
+function preconditionRefusal(id: string, ifMatch: string | undefined, stored: Channel | undefined): ChannelRefusal | undefined {
+  if (ifMatch === undefined) return undefined;
+  const matches = ifMatch.trim() === '*' ? stored !== undefined : stored !== undefined && ifMatch.split(',').some((given) => given.trim().replace(/^W\//, '') === channelTag(stored));
+  return matches ? undefined : { status: 412, code: 'precondition_failed', message: `channel ${id} is not the version If-Match names: read it again` };
+}
+
 const TARGET_RULE: Record<ChannelKind, { pattern: RegExp; words: string }> = {
   email: { pattern: /^smtps?:\/\/[^/]/i, words: 'an smtp:// or smtps:// URL' },
   wecom: { pattern: /^https?:\/\/[^/]/i, words: 'the bot’s http(s):// webhook address' },
@@ -70,15 +94,17 @@ const TARGET_RULE: Record<ChannelKind, { pattern: RegExp; words: string }> = {
  * Creates or replaces a stored channel (the environment's channels are read-only). What the input leaves out (`target`, `secret`, `from`) is kept from the
  * stored channel, read with its row locked in the write's transaction: a concurrent PUT is never undone.
  */
-export function putChannel(db: Db, config: NotifyConfig, id: string, input: ChannelInput, nowMs: number): Promise<{ created: boolean; channel: ChannelView } | { refused: ChannelRefusal }> {
-  return db.transaction().execute((trx) => putChannelIn(trx, config, id, input, nowMs));
+export function putChannel(db: Db, config: NotifyConfig, id: string, input: ChannelInput, nowMs: number, ifMatch?: string): Promise<{ created: boolean; channel: ChannelView; tag: string } | { refused: ChannelRefusal }> {
+  return db.transaction().execute((trx) => putChannelIn(trx, config, id, input, nowMs, ifMatch));
 }
 
-async function putChannelIn(db: Db, config: NotifyConfig, id: string, input: ChannelInput, nowMs: number): Promise<{ created: boolean; channel: ChannelView } | { refused: ChannelRefusal }> {
+async function putChannelIn(db: Db, config: NotifyConfig, id: string, input: ChannelInput, nowMs: number, ifMatch: string | undefined): Promise<{ created: boolean; channel: ChannelView; tag: string } | { refused: ChannelRefusal }> {
   if ((await allChannels(db, config)).some((channel) => channel.id === id && channel.source === 'env')) {
     return { refused: { status: 409, code: 'channel_from_environment', message: `channel ${id} comes from the environment; change its variables instead` } };
   }
   const stored = await notificationChannels.get(db, id, { lock: true });
+  const precondition = preconditionRefusal(id, ifMatch, stored);
+  if (precondition) return { refused: precondition };
   const target = input.target ?? (stored && stored.kind === input.kind ? stored.target : undefined);
   if (target === undefined) return { refused: { status: 400, code: 'target_required', message: `a new ${input.kind} channel needs its target: ${TARGET_RULE[input.kind].words}` } };
   if (!TARGET_RULE[input.kind].pattern.test(target)) return { refused: { status: 400, code: 'invalid_target', message: `target must be ${TARGET_RULE[input.kind].words}` } };
@@ -105,14 +131,18 @@ async function putChannelIn(db: Db, config: NotifyConfig, id: string, input: Cha
     enabled: input.enabled ?? true,
   };
   const outcome = await notificationChannels.put(db, channel, formatTime(nowMs));
-  return { created: outcome === 'created', channel: (await getChannel(db, config, id))! };
+  return { created: outcome === 'created', channel: (await getChannel(db, config, id))!, tag: (await storedChannelTag(db, id))! };
 }
 
-export async function removeChannel(db: Db, config: NotifyConfig, id: string): Promise<ChannelRefusal | undefined> {
-  if ((await allChannels(db, config)).some((channel) => channel.id === id && channel.source === 'env')) {
-    return { status: 409, code: 'channel_from_environment', message: `channel ${id} comes from the environment; unset its variables instead` };
-  }
-  return (await notificationChannels.remove(db, id)) ? undefined : { status: 404, code: 'channel_not_found', message: `no channel ${id}` };
+export function removeChannel(db: Db, config: NotifyConfig, id: string, ifMatch?: string): Promise<ChannelRefusal | undefined> {
+  return db.transaction().execute(async (trx) => {
+    if ((await allChannels(trx, config)).some((channel) => channel.id === id && channel.source === 'env')) {
+      return { status: 409, code: 'channel_from_environment', message: `channel ${id} comes from the environment; unset its variables instead` } as const;
+    }
+    const precondition = ifMatch === undefined ? undefined : preconditionRefusal(id, ifMatch, await notificationChannels.get(trx, id, { lock: true }));
+    if (precondition) return precondition;
+    return (await notificationChannels.remove(trx, id)) ? undefined : ({ status: 404, code: 'channel_not_found', message: `no channel ${id}` } as const);
+  });
 }
 
 /** A person's preferences (the defaults when they set none); undefined for an unknown user. */

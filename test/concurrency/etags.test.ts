@@ -36,6 +36,33 @@ describeEachStore('ETags and If-Match', (store) => {
     expect((await api(app, { method: 'PUT', url: '/api/users/nobody', headers: { 'if-match': '*' }, payload: { name: 'Nobody', teamId: 'acme' } })).statusCode).toBe(412);
   });
 
+  it('a notification channel answers an ETag on GET and PUT; a PUT or DELETE with a stale If-Match is refused (412) and changes nothing', async () => {
+    const body = { kind: 'webhook', name: 'Ops hook', target: 'https://hooks.example.com/a?key=s3cret', secret: 'first-secret' };
+    const created = await api(app, { method: 'PUT', url: '/api/notification-channels/ops', payload: body });
+    expect(created.statusCode).toBe(201);
+    const tag = created.headers.etag as string;
+    expect(tag).toMatch(/^"[\w-]+"$/);
+    expect((await api(app, { method: 'GET', url: '/api/notification-channels/ops' })).headers.etag).toBe(tag);
+    // Only the secret changes (it is never shown): the tag still moves.
+    const rekeyed = await api(app, { method: 'PUT', url: '/api/notification-channels/ops', headers: { 'if-match': tag }, payload: { ...body, secret: 'second-secret' } });
+    expect(rekeyed.statusCode).toBe(200);
+    expect(rekeyed.headers.etag).not.toBe(tag);
+    expect(JSON.stringify(rekeyed.json())).not.toContain('second-secret');
+    expect(rekeyed.headers.etag).not.toContain('second-secret');
+
+    const stale = await api(app, { method: 'PUT', url: '/api/notification-channels/ops', headers: { 'if-match': tag }, payload: { ...body, name: 'Lost' } });
+    expect(stale.statusCode).toBe(412);
+    expect(stale.json().error).toMatchObject({ code: 'precondition_failed' });
+    expect((await api(app, { method: 'DELETE', url: '/api/notification-channels/ops', headers: { 'if-match': tag } })).statusCode).toBe(412);
+    const now = await api(app, { method: 'GET', url: '/api/notification-channels/ops' });
+    expect(now.json()).toMatchObject({ name: 'Ops hook' });
+    expect(now.headers.etag).toBe(rekeyed.headers.etag);
+    // `*` asks only that the channel exists; the current tag deletes it.
+    expect((await api(app, { method: 'PUT', url: '/api/notification-channels/none', headers: { 'if-match': '*' }, payload: body })).statusCode).toBe(412);
+    expect((await api(app, { method: 'GET', url: '/api/notification-channels/none' })).statusCode).toBe(404);
+    expect((await api(app, { method: 'DELETE', url: '/api/notification-channels/ops', headers: { 'if-match': rekeyed.headers.etag as string } })).statusCode).toBe(204);
+  });
+
   it('SCIM resources carry meta.version; a PATCH with a stale If-Match is refused with 412, a current one applies', async () => {
     const created = await scimRequest(app, 'POST', '/Users', { schemas: [USER_SCHEMA], userName: 'etag.user', displayName: 'E Tag', active: true });
     expect(created.statusCode).toBe(201);
