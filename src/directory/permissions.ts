@@ -1,4 +1,5 @@
 import type { CorePermissions, FileRecord, FinePermissionKey, Permissions, Role } from './types.js';
+import { switchedOffKeys } from './restrictions.js';
 import { ROLES } from './types.js';
 
 export const NO_PERMISSIONS: Readonly<Permissions> = Object.freeze({
@@ -30,6 +31,9 @@ export const NO_PERMISSIONS: Readonly<Permissions> = Object.freeze({
  *   cutable                                       editable (and copyable)
  *   attachmentPreviewable                         readable
  *   attachmentDownloadable, imageDownloadable     exportable
+ *
+ * Besides, a file's restrictions may switch any of the nine off (`restrictions.cutable: false`, …): that key
+ * is then false for everyone on the file, managers and guests included (capped).
  */
 export const FINE_PERMISSION_SOURCES: Readonly<Record<FinePermissionKey, keyof CorePermissions>> = Object.freeze({
   lockable: 'manageable',
@@ -51,6 +55,15 @@ function withFineKeys(core: CorePermissions): Permissions {
   return { ...core, ...fine };
 }
 
+/** The permissions with each key the file's restrictions switch off set to false. */
+function capped(permissions: Permissions, restrictions: FileRecord['restrictions']): Permissions {
+  const keys = switchedOffKeys(restrictions);
+  if (keys.length === 0) return permissions;
+  const result = { ...permissions };
+  for (const key of keys) result[key] = false;
+  return result;
+}
+
 /** What a share link lets its guests do (issue 24, docs/sharing.md). */
 export const LINK_ROLES = ['view', 'comment', 'edit', 'form_fill'] as const;
 export type LinkRole = (typeof LINK_ROLES)[number];
@@ -63,10 +76,10 @@ export const LINK_ROLE_TO_ROLE: Readonly<Record<LinkRole, Role>> = { view: 'view
  * `manageable`; a `view` guest only reads (no copy, no export), as does a `form_fill` one.
  */
 export function guestPermissionsFor(role: LinkRole, restrictions: FileRecord['restrictions']): Permissions {
-  if (role === 'view') return withFineKeys({ ...NO_PERMISSIONS, readable: true });
-  if (role === 'form_fill') return { ...withFineKeys({ ...NO_PERMISSIONS, readable: true }), formFillable: true };
+  if (role === 'view') return capped(withFineKeys({ ...NO_PERMISSIONS, readable: true }), restrictions);
+  if (role === 'form_fill') return capped({ ...withFineKeys({ ...NO_PERMISSIONS, readable: true }), formFillable: true }, restrictions);
   const permissions = permissionsFor(LINK_ROLE_TO_ROLE[role], restrictions);
-  return withFineKeys({ ...permissions, manageable: false });
+  return capped(withFineKeys({ ...permissions, manageable: false }), restrictions);
 }
 
 export function roleRank(role: Role): number {
@@ -88,19 +101,21 @@ export function effectiveRole(file: Pick<FileRecord, 'creatorId'>, userId: strin
 /**
  * The permission model of contracts.md: roles give flags, each role including the one before;
  * `restrictions.copy: false` removes `copyable` unless `editable`; `restrictions.export: false`
- * removes `exportable` for everyone but managers; `editable` always implies `copyable`.
+ * removes `exportable` for everyone but managers; `editable` always implies `copyable`; a kit key the
+ * restrictions switch off is false whatever the role.
  */
 export function permissionsFor(role: Role | null, restrictions: FileRecord['restrictions']): Permissions {
   if (role === null) return { ...NO_PERMISSIONS };
   const rank = roleRank(role);
   const editable = rank >= roleRank('editor');
   const manageable = rank >= roleRank('manager');
-  return withFineKeys({
+  const core = {
     readable: true,
     commentable: rank >= roleRank('commenter'),
     editable,
     copyable: editable || restrictions.copy,
     exportable: manageable || restrictions.export,
     manageable,
-  });
+  };
+  return capped(withFineKeys(core), restrictions);
 }

@@ -77,12 +77,17 @@ export interface FileRecord {
 
 export type FileStatus = 'active' | 'pending' | 'failed';
 
-export interface Restrictions {
+/**
+ * What a file's restrictions take away. `copy`, `export`: see below. Any of the kit's nine keys present
+ * (always `false`): that key is false for everyone on the file, managers included (docs/sharing.md
+ * "Permission keys"); absent: derived from the role. Only keys switched off are ever present.
+ */
+export type Restrictions = {
   /** false: `copyable` only for those who may edit. */
   copy: boolean;
   /** false: `exportable` only for managers. */
   export: boolean;
-}
+} & Partial<Record<FinePermissionKey, false>>;
 
 /** Roles, each including the one before. */
 export const ROLES = ['viewer', 'commenter', 'editor', 'manager'] as const;

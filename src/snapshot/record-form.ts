@@ -1,3 +1,4 @@
+import { switchedOff, switchedOffKeys } from '../directory/restrictions.js';
 import type { Department, Grant, Team } from '../directory/types.js';
 import type { FileInput } from '../store/directory-writer.js';
 import type { DirectorySection, StoredRecords, StoredUser } from './directory-store.js';
@@ -53,7 +54,8 @@ export function fileRecord(entry: { file: FileInput; grants: readonly Grant[] },
   if (file.views !== null) record.views = file.views;
   if (entry.grants.length > 0 || form === 'complete') record.sharing = sharingOf(entry.grants);
   const { copy, export: exportable } = file.restrictions;
-  if (!copy || !exportable || form === 'complete') record.restrictions = { copy, export: exportable };
+  const off = switchedOffKeys(file.restrictions);
+  if (!copy || !exportable || off.length > 0 || form === 'complete') record.restrictions = { copy, export: exportable, ...switchedOff(off) };
   if (file.anonymous === 'view') record.anonymous = 'view';
   if (file.ext !== null) record.ext = file.ext;
   if (file.downloadUrl !== null) record.downloadUrl = file.downloadUrl;

@@ -79,8 +79,21 @@ export const SharingEntrySchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** `copy`, `export`; and any of the kit's nine keys, `false` switching that key off for everyone on the file. */
 export const RestrictionsSchema = Type.Object(
-  { copy: Type.Optional(Type.Boolean()), export: Type.Optional(Type.Boolean()) },
+  {
+    copy: Type.Optional(Type.Boolean()),
+    export: Type.Optional(Type.Boolean()),
+    lockable: Type.Optional(Type.Boolean()),
+    unlockable: Type.Optional(Type.Boolean()),
+    formFillable: Type.Optional(Type.Boolean()),
+    copyablePasteClipboard: Type.Optional(Type.Boolean()),
+    attachmentCopyable: Type.Optional(Type.Boolean()),
+    cutable: Type.Optional(Type.Boolean()),
+    attachmentPreviewable: Type.Optional(Type.Boolean()),
+    attachmentDownloadable: Type.Optional(Type.Boolean()),
+    imageDownloadable: Type.Optional(Type.Boolean()),
+  },
   { additionalProperties: false },
 );
 

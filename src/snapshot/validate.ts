@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Compile } from 'typebox/compile';
 import type { TSchema } from 'typebox';
+import { restrictionsOf } from '../directory/restrictions.js';
 import { isInterfaceTime } from '../directory/time.js';
 import type { Department, Grant, Team, User } from '../directory/types.js';
 import type { FileInput } from '../store/directory-writer.js';
@@ -238,7 +239,7 @@ export async function validateSnapshot(input: unknown, options: ValidateOptions 
         ext: complete.ext ?? null,
         downloadUrl: complete.downloadUrl ?? null,
         fullUrl: complete.fullUrl ?? null,
-        restrictions: { copy: complete.restrictions?.copy ?? true, export: complete.restrictions?.export ?? true },
+        restrictions: restrictionsOf(complete.restrictions),
         status: 'active',
         ...(complete.anonymous === 'view' ? { anonymous: 'view' as const } : {}),
       },

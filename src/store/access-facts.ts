@@ -1,5 +1,6 @@
 import type { AccessFacts, AccessFactsSource } from '../directory/access-explanation.js';
 import { namedGrants } from './file-grant-names.js';
+import { restrictionsOfRow } from './directory-rows.js';
 import type { Db } from './schema.js';
 
 /**
@@ -14,7 +15,7 @@ export function sqlAccessFacts(db: Db): AccessFactsSource {
         db
           .selectFrom('files as f')
           .leftJoin('users as c', 'c.id', 'f.creator_id')
-          .select(['f.id', 'f.name', 'f.creator_id', 'f.status', 'f.restrict_copy', 'f.restrict_export', 'c.name as creator_name'])
+          .select(['f.id', 'f.name', 'f.creator_id', 'f.status', 'f.restrict_copy', 'f.restrict_export', 'f.restrict_keys', 'c.name as creator_name'])
           .where('f.id', '=', fileId)
           .executeTakeFirst(),
         db
@@ -35,7 +36,7 @@ export function sqlAccessFacts(db: Db): AccessFactsSource {
           creatorName: file.creator_name,
           status: file.status as AccessFacts['file']['status'],
           // Stored as "is restricted" flags; the domain's restrictions say what is allowed.
-          restrictions: { copy: Number(file.restrict_copy) === 0, export: Number(file.restrict_export) === 0 },
+          restrictions: restrictionsOfRow(file),
         },
         user: { id: user.id, name: user.name, teamId: user.team_id, active: Number(user.active) !== 0 },
         team: user.team_id === null ? null : { id: user.team_id, name: user.team_name ?? user.team_id },

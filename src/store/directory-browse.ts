@@ -9,6 +9,7 @@ import {
   type UserItem,
 } from '../directory/directory-browse.js';
 import type { SearchKeyword } from '../directory/search-keyword.js';
+import { restrictionsOfRow } from './directory-rows.js';
 import { namedGrants } from './file-grant-names.js';
 import type { Db } from './schema.js';
 
@@ -159,7 +160,7 @@ async function fileItems(db: Db, ids: string[]): Promise<FileItem[]> {
   const [files, grants] = await Promise.all([
     db
       .selectFrom('files')
-      .select(['id', 'name', 'type', 'creator_id', 'team_id', 'status', 'updated_at', 'restrict_copy', 'restrict_export'])
+      .select(['id', 'name', 'type', 'creator_id', 'team_id', 'status', 'updated_at', 'restrict_copy', 'restrict_export', 'restrict_keys'])
       .where('id', 'in', ids)
       .execute(),
     namedGrants(db, ids),
@@ -172,7 +173,7 @@ async function fileItems(db: Db, ids: string[]): Promise<FileItem[]> {
     teamId: row.team_id,
     status: row.status,
     updatedAt: row.updated_at,
-    restrictions: { copy: Number(row.restrict_copy) === 0, export: Number(row.restrict_export) === 0 },
+    restrictions: restrictionsOfRow(row),
     sharing: grants
       .filter((grant) => grant.fileId === row.id)
       .map((grant) => ({ principal: `${grant.principalKind}:${grant.principalId}`, principalName: grant.principalName, role: grant.role })),

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
-import type { FileRecord, FileStatus, ImIds, User } from '../directory/types.js';
+import { switchedOff } from '../directory/restrictions.js';
+import type { FileRecord, FileStatus, FinePermissionKey, ImIds, User } from '../directory/types.js';
 import type { Database } from './schema.js';
 
 /** A row of `users` as both dialects return it. */
@@ -38,8 +39,14 @@ export function toFile(row: FileRow): FileRecord {
     downloadUrl: row.download_url,
     fullUrl: row.full_url,
     hasStoredContent: Number(row.has_content ?? 0) === 1,
-    restrictions: { copy: row.restrict_copy === 0, export: row.restrict_export === 0 },
+    restrictions: restrictionsOfRow(row),
     status: row.status as FileStatus,
     ...(row.anonymous_access === 'view' ? { anonymous: 'view' as const } : {}),
   };
+}
+
+/** A file's restrictions from its columns (`restrict_keys`: the JSON array of the kit's keys switched off). */
+export function restrictionsOfRow(row: { restrict_copy: number | string; restrict_export: number | string; restrict_keys: string | null }): FileRecord['restrictions'] {
+  const restrictions = { copy: Number(row.restrict_copy) === 0, export: Number(row.restrict_export) === 0 };
+  return row.restrict_keys === null ? restrictions : { ...restrictions, ...switchedOff(JSON.parse(row.restrict_keys) as FinePermissionKey[]) };
 }

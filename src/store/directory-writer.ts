@@ -1,5 +1,6 @@
 import { nameKeys } from '../directory/search-keys.js';
 import { roleRank } from '../directory/permissions.js';
+import { switchedOffKeys } from '../directory/restrictions.js';
 import type { Department, FileRecord, Grant, Team, User } from '../directory/types.js';
 import { bulkInsertRows, type RowTable } from './bulk-insert.js';
 import { writeInlineContent } from './file-objects.js';
@@ -168,6 +169,7 @@ export function fileRow(file: FileInput): FileRow {
     restrict_export: file.restrictions.export ? 0 : 1,
     status: file.status,
     anonymous_access: file.anonymous ?? null,
+    restrict_keys: restrictedKeysOf(file.restrictions),
     name_pinyin: keys.pinyin,
     name_initials: keys.initials,
   };
@@ -191,6 +193,7 @@ const FILES: RowTable<FileRow> = {
     restrict_export: 'integer',
     status: 'text',
     anonymous_access: 'text',
+    restrict_keys: 'text',
     name_pinyin: 'text',
     name_initials: 'text',
   },
@@ -229,4 +232,10 @@ export async function clearDirectory(db: Db): Promise<void> {
   for (const table of ['file_grants', 'file_contents', 'files', 'user_departments', 'users', 'department_ancestors', 'departments', 'teams'] as const) {
     await db.deleteFrom(table).execute();
   }
+}
+
+/** `files.restrict_keys`: the JSON array of the kit's keys the restrictions switch off, null when none. */
+function restrictedKeysOf(restrictions: FileInput['restrictions']): string | null {
+  const keys = switchedOffKeys(restrictions);
+  return keys.length === 0 ? null : JSON.stringify(keys);
 }

@@ -69,6 +69,8 @@ export interface DirectoryTables {
     name_initials: string;
     /** `view`: the platform's anonymous viewer may read the file (migration 145); null: not. */
     anonymous_access: string | null;
+    /** JSON array of the kit's permission keys the restrictions switch off (migration 147); null: none. */
+    restrict_keys: string | null;
   };
   /** role_rank: 1 viewer, 2 commenter, 3 editor, 4 manager. */
   file_grants: { file_id: string; principal_kind: string; principal_id: string; role_rank: number };

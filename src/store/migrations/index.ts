@@ -24,6 +24,7 @@ import { directoryChangesMigration } from './110-directory-changes.js';
 import { eventSenderMigration } from './130-event-sender.js';
 import { shareLinksMigration } from './140-share-links.js';
 import { fileAnonymousMigration } from './145-file-anonymous.js';
+import { fileRestrictedKeysMigration } from './147-file-restricted-keys.js';
 import { tailXidsMigration } from './150-tail-xids.js';
 import { dropSearchIndexMigration } from './160-drop-search-index.js';
 import { deliveryMessageKeyMigration } from './180-delivery-message-key.js';
@@ -58,6 +59,7 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
     '130-event-sender': eventSenderMigration(),
     '140-share-links': shareLinksMigration(dialect),
     '145-file-anonymous': fileAnonymousMigration(),
+    '147-file-restricted-keys': fileRestrictedKeysMigration(),
     '150-tail-xids': tailXidsMigration(dialect),
     '160-drop-search-index': dropSearchIndexMigration(dialect),
     '180-delivery-message-key': deliveryMessageKeyMigration(),

@@ -8,7 +8,7 @@ const CHUNK = 500;
 
 const FILE_COLUMNS = [
   'id', 'name', 'type', 'creator_id', 'team_id', 'created_at', 'updated_at', 'views', 'ext', 'download_url', 'full_url', 'restrict_copy', 'restrict_export', 'status',
-  'anonymous_access', 'name_pinyin', 'name_initials',
+  'anonymous_access', 'restrict_keys', 'name_pinyin', 'name_initials',
 ] as const;
 
 /** The pinyin keys the store computed on write (src/directory/search-keys.ts). */
