@@ -28,7 +28,7 @@ describeEachStore("restrictions switch the kit's permission keys off", (store) =
   });
 
   const record = async () => (await app.inject({ method: 'GET', url: '/api/files/plan', headers: admin })).json();
-  const put = (payload: unknown) => app.inject({ method: 'PUT', url: '/api/files/plan', headers: admin, payload });
+  const put = (payload: Record<string, unknown>) => app.inject({ method: 'PUT', url: '/api/files/plan', headers: admin, payload });
   const permissionsAs = async (headers: Record<string, string>) => {
     const reply = await app.inject({ method: 'GET', url: '/files/plan', headers });
     expect(reply.statusCode).toBe(200);
