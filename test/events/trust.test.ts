@@ -169,7 +169,8 @@ describeEachStore('POST /events trust rules', (store) => {
     const own = { ...takeover, fileId: 'plan', updateData: { ...takeover.updateData, remindAt: '2030-07-01T00:00:00Z' } };
     expect((await postEvent(app, 'DateMention', own, tokenHeaders('zhang'))).statusCode).toBe(200);
     await settle();
-    const rows = await store().db.selectFrom('reminders').select(['file_id', 'author_id', 'content', 'remind_user_ids', 'remind_at', 'status']).where('id', '=', 'r-ops').orderBy('seq').execute();
+    const rows = await store().db.selectFrom('reminders').select(['file_id', 'author_id', 'content', 'remind_user_ids', 'remind_at', 'status']).where('id', '=', 'r-ops').orderBy('file_id').execute();
+    // By file: the effects of two files may be applied in either order (docs/events.md).
     expect(rows).toEqual([
       { file_id: 'opsdoc', author_id: 'olga', content: '值班', remind_user_ids: '["olga"]', remind_at: '2030-06-01T08:00:00Z', status: 'scheduled' },
       { file_id: 'plan', author_id: 'zhang', content: 'mine now', remind_user_ids: '["zhang"]', remind_at: '2030-07-01T00:00:00Z', status: 'scheduled' },
