@@ -28,6 +28,15 @@ export function encodeCursor(position: string | number | null): string | null {
   return position === null ? null : Buffer.from(JSON.stringify({ after: position }), 'utf8').toString('base64url');
 }
 
+/** What a cursor this API gave out continues after (undefined for anything else). */
+function positionIn(cursor: string): unknown {
+  try {
+    return (JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { after?: unknown }).after;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The cursor after a row of a tailed listing (src/store/tail-order.ts): its sequence number and, on PostgreSQL, its transaction id. */
 export function encodeTailCursor(position: TailPosition | null): string | null {
   return position === null ? null : encodeCursor(position.xid === null ? position.seq : `${position.seq}.${position.xid}`);
@@ -36,12 +45,7 @@ export function encodeTailCursor(position: TailPosition | null): string | null {
 /** The position a tailed listing's cursor continues after (undefined: from the start); 400 `invalid_cursor` for one this API did not give out. */
 export function decodeTailCursor(cursor: string | undefined): TailPosition | undefined {
   if (cursor === undefined) return undefined;
-  let position: unknown;
-  try {
-    position = (JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { after?: unknown }).after;
-  } catch {
-    position = undefined;
-  }
+  const position = positionIn(cursor);
   if (Number.isSafeInteger(position) && (position as number) >= 0) return { seq: position as number, xid: null };
   const match = typeof position === 'string' ? /^(\d{1,15})\.(\d{1,20})$/.exec(position) : null;
   if (!match) throw badRequest('cursor is not one this API gave out', 'invalid_cursor');
@@ -53,12 +57,7 @@ export function decodeCursor(cursor: string | undefined, kind: 'string'): string
 export function decodeCursor(cursor: string | undefined, kind: 'number'): number | undefined;
 export function decodeCursor(cursor: string | undefined, kind: 'string' | 'number'): string | number | undefined {
   if (cursor === undefined) return undefined;
-  let position: unknown;
-  try {
-    position = (JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { after?: unknown }).after;
-  } catch {
-    position = undefined;
-  }
+  const position = positionIn(cursor);
   const valid = kind === 'number' ? Number.isSafeInteger(position) && (position as number) >= 0 : typeof position === 'string' && ID_TEXT.test(position);
   if (!valid) throw badRequest('cursor is not one this API gave out', 'invalid_cursor');
   return position as string | number;
