@@ -19,7 +19,7 @@ import { sqlSyncRuns } from '../../src/store/sync-runs.js';
 import { makeTestConfig, TEST_CONFIG_OVERRIDES, tokenFor } from '../helpers/app.js';
 import { describeEachStore } from '../helpers/stores.js';
 import { patchOp, scim, SCIM_TOKEN, USER_SCHEMA } from '../scim/scim-client.js';
-import { buildConsoleInto, demoActivity, startHookReceiver } from './console-fixtures.js';
+import { buildConsoleInto, demoActivity, startHookReceiver, untilEventsProcessed } from './console-fixtures.js';
 
 /**
  * The console in Debian's Chromium, driven by playwright-core, against collab-host on a real socket over
@@ -88,6 +88,7 @@ describeEachStore('console in a real browser', (store, dialect) => {
       const address = app.server.address();
       base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
       await demoActivity(app);
+      await untilEventsProcessed(store());
       // One attempt per delivery, run by hand: the receiver's 500 fails the notification for good.
       worker = new OutboxWorker(store(), { secret: SECRET, maxAttempts: 1 });
       await worker.runOnce();

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { build } from 'vite';
 import { mintSignature } from '../../src/auth/platform-signature.js';
 import { mintUserToken } from '../../src/auth/user-token.js';
+import type { OpenDatabase } from '../../src/store/database.js';
 import { TEST_CONFIG_OVERRIDES } from '../helpers/app.js';
 
 /** Builds the console's front end from console/ into a fresh temporary folder (what the tests serve). */
@@ -77,4 +78,17 @@ export async function demoActivity(app: FastifyInstance, now = Date.now()): Prom
   await push(app, 'Collaborator', { kind: 'collaborator', action: 'enter', fileId: file, userId: 'zhangsan', collaboratorChanged: { clientId: 'tab-1', timestamp: now } }, 'signature');
   // Alice may only view the plan: her comment is refused (403) and kept aside with its reason.
   await push(app, 'Comment', { kind: 'comment', type: 'comment', action: 'create', fileId: file, userId: 'alice', comment: { guid: 'c-2', content: '我也想评论' } }, 'token', 403);
+}
+
+/**
+ * Until the app's own processor has derived the effects of every acknowledged event (on PostgreSQL they
+ * run in lanes behind the acknowledgement): a test then reads the notifications they made.
+ */
+export async function untilEventsProcessed(store: OpenDatabase, timeoutMs = 20_000): Promise<void> {
+  for (const deadline = Date.now() + timeoutMs; ; ) {
+    const { n } = await store.db.selectFrom('events').select(({ fn }) => fn.countAll<number>().as('n')).where('outcome', '=', 'pending').executeTakeFirstOrThrow();
+    if (Number(n) === 0) return;
+    if (Date.now() > deadline) throw new Error(`${n} events still pending after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }

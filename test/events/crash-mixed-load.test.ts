@@ -229,9 +229,17 @@ async function crashRun(dialect: DialectName, dir: string, cleanups: Array<() =>
   // Drain: every event processed, every due reminder fired, every delivery done (a delivery claimed by a
   // killed instance is taken again once its lease runs out).
   const count1 = (n: unknown) => Number(n);
+  // A reminder that must fire may still be ahead of us when the load stops (sent in its last second and due
+  // up to DUE_IN_MS later, rounded to the second): wait for those by id, not only for those already due.
+  const mustFire = acked.events.flatMap((event) => (event.expected.reminder?.status === 'fired' ? [event.expected.reminder.id] : []));
   for (const deadline = Date.now() + 70_000; ; ) {
     const pending = await store.db.selectFrom('events').select(({ fn }) => fn.countAll<number>().as('n')).where('outcome', '=', 'pending').executeTakeFirstOrThrow();
-    const waiting = await store.db.selectFrom('reminders').select(({ fn }) => fn.countAll<number>().as('n')).where('status', '=', 'scheduled').where('due_at_ms', '<=', Date.now()).executeTakeFirstOrThrow();
+    const waiting = await store.db
+      .selectFrom('reminders')
+      .select(({ fn }) => fn.countAll<number>().as('n'))
+      .where('status', '=', 'scheduled')
+      .where((eb) => eb.or([eb('due_at_ms', '<=', Date.now()), ...(mustFire.length > 0 ? [eb('id', 'in', mustFire)] : [])]))
+      .executeTakeFirstOrThrow();
     const undelivered = await store.db.selectFrom('notification_deliveries').select(({ fn }) => fn.countAll<number>().as('n')).where('status', '=', 'pending').executeTakeFirstOrThrow();
     if (count1(pending.n) + count1(waiting.n) + count1(undelivered.n) === 0) break;
     if (Date.now() > deadline) throw new Error(`not drained: ${pending.n} events pending, ${waiting.n} reminders due, ${undelivered.n} deliveries pending`);
