@@ -269,6 +269,14 @@ describeEachStore('the read model, after random directory writes', (store) => {
     await expectSearchEqualsReference(store(), directory, 'fresh load', KEYWORDS);
     fresh.close();
   }, 60_000);
+
+  it('a model loaded two rows per query (every page edge crossed, a file\'s grants split over pages) answers the same', async () => {
+    const paged = new StoreModelSource(store(), { loadPageRows: 2 });
+    const directory = new ModelDirectory(paged, new SqlDirectory(store().db));
+    await expectModelEqualsReference(store(), directory, 'paged load');
+    await expectSearchEqualsReference(store(), directory, 'paged load', KEYWORDS);
+    paged.close();
+  }, 60_000);
 });
 
 describe.runIf(postgresUrl)('the read model on two instances [postgres]', () => {

@@ -102,14 +102,14 @@ export class DirectoryModel {
       files?.delete(fileId);
       if (files?.size === 0) this.filesOfPrincipal.delete(principal);
     }
-    if (grants.length === 0) this.grants.delete(fileId);
-    else this.grants.set(fileId, FileGrants.of(grants.map((grant) => ({ principal: this.intern(grant.principal), rank: grant.rank }))));
-    for (const grant of grants) {
-      const principal = this.intern(grant.principal);
+    const held = grants.map((grant) => ({ principal: this.intern(grant.principal), rank: grant.rank }));
+    if (held.length === 0) this.grants.delete(fileId);
+    else this.grants.set(fileId, FileGrants.of(held));
+    for (const { principal, rank } of held) {
       const files = this.filesOfPrincipal.get(principal);
       // Two grants to one principal: the stronger counts.
-      if (!files) this.filesOfPrincipal.set(principal, new Map([[fileId, grant.rank]]));
-      else if ((files.get(fileId) ?? 0) < grant.rank) files.set(fileId, grant.rank);
+      if (!files) this.filesOfPrincipal.set(principal, new Map([[fileId, rank]]));
+      else if ((files.get(fileId) ?? 0) < rank) files.set(fileId, rank);
     }
   }
 

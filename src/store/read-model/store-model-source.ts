@@ -23,6 +23,8 @@ export interface StoreModelSourceOptions {
   reloadAbove?: number;
   /** Told of a failed catch-up (the model then stays as it was until the next one). */
   onError?: (error: unknown) => void;
+  /** Rows per query of a whole load (default 20,000; tests make pages small to cross their edges). */
+  loadPageRows?: number;
   /** Monotonic milliseconds, for `loadMs`. */
   now?: () => number;
 }
@@ -67,7 +69,7 @@ export class StoreModelSource implements ModelSource {
     const started = now();
     const from = this.writes();
     this.loaded = this.run(async (trx) => {
-      await loadWholeModel(trx, this.model);
+      await loadWholeModel(trx, this.model, options.loadPageRows);
       this.position = await feedEnd(trx);
     }).then(() => {
       this.loadMs = now() - started;
@@ -111,7 +113,7 @@ export class StoreModelSource implements ModelSource {
     const running = this.run(async (trx) => {
       const read = await readFeed(trx, this.position, reloadAbove);
       // `all`: a TRUNCATE of a directory table (migration 110).
-      if (read.overflow || read.changes.some((change) => change.subject === 'all')) await loadWholeModel(trx, this.model);
+      if (read.overflow || read.changes.some((change) => change.subject === 'all')) await loadWholeModel(trx, this.model, this.options.loadPageRows);
       else await reloadChanged(trx, this.model, read.changes);
       this.position = read.position;
     }).then(() => {
