@@ -125,7 +125,7 @@ export function renderMarkdown(header: ReportHeader, ceiling: RouteResult, repor
       }
       if (report.scim) {
         const scim = report.scim;
-        const stopped = scim.stopped ? `, stopped at ${scim.seconds.toFixed(0)} s` : '';
+        const stopped = scim.stopped ? ', stopped at the time budget' : '';
         lines.push(
           `| ${report.store} | POST /scim/v2/Users (${scim.users} of ${scim.target} new users in ${scim.seconds.toFixed(1)} s${stopped}, p99 ${scim.p99Ms} ms, ${scim.non2xx} non-2xx) | ` +
             `${scim.perSecond.toFixed(scim.perSecond < 10 ? 1 : 0)} | — | ${scim.serverCpuMs.toFixed(2)} | — | — | — |`,
