@@ -13,6 +13,8 @@ export interface RouteFigures {
   p50Ms: number;
   p99Ms: number;
   non2xx: number;
+  /** The non-2xx answers by status (e.g. 503 of the overload protection). */
+  non2xxByStatus: Record<string, number>;
   errors: number;
 }
 
@@ -25,13 +27,16 @@ function percentile(sorted: readonly number[], fraction: number): number {
 class Recorder {
   private readonly latencies: number[] = [];
   non2xx = 0;
+  readonly non2xxByStatus: Record<string, number> = {};
   errors = 0;
 
   constructor(readonly route: string) {}
 
   record(ms: number, status: number): void {
     this.latencies.push(ms);
-    if (status < 200 || status >= 300) this.non2xx += 1;
+    if (status >= 200 && status < 300) return;
+    this.non2xx += 1;
+    this.non2xxByStatus[status] = (this.non2xxByStatus[status] ?? 0) + 1;
   }
 
   figures(seconds: number): RouteFigures {
@@ -44,6 +49,7 @@ class Recorder {
       p50Ms: round(percentile(sorted, 0.5)),
       p99Ms: round(percentile(sorted, 0.99)),
       non2xx: this.non2xx,
+      non2xxByStatus: { ...this.non2xxByStatus },
       errors: this.errors,
     };
   }

@@ -94,7 +94,7 @@ export function renderMarkdown(header: ReportHeader, ceiling: RouteResult, repor
     lines.push('|---|---|---:|---:|---:|---:|---:|---:|');
     for (const report of reports) {
       for (const run of report.openLoop) {
-        lines.push(`| ${report.store} | ${run.route} | ${run.ratePerSecond}/s | ${run.requestsPerSecond.toFixed(0)} | ${run.p50Ms} | ${run.p99Ms} | ${run.non2xx} | ${run.errors} |`);
+        lines.push(`| ${report.store} | ${run.route} | ${run.ratePerSecond}/s | ${run.requestsPerSecond.toFixed(0)} | ${run.p50Ms} | ${run.p99Ms} | ${non2xx(run)} | ${run.errors} |`);
       }
     }
   }
@@ -107,7 +107,7 @@ export function renderMarkdown(header: ReportHeader, ceiling: RouteResult, repor
     lines.push('|---|---|---:|---:|---:|---:|---:|---:|');
     for (const report of reports) {
       for (const route of report.mixed) {
-        lines.push(`| ${report.store} | ${route.route} | ${route.share}% | ${route.requestsPerSecond.toFixed(0)} | ${route.p50Ms} | ${route.p99Ms} | ${route.non2xx} | ${route.errors} |`);
+        lines.push(`| ${report.store} | ${route.route} | ${route.share}% | ${route.requestsPerSecond.toFixed(0)} | ${route.p50Ms} | ${route.p99Ms} | ${non2xx(route)} | ${route.errors} |`);
       }
     }
   }
@@ -153,6 +153,12 @@ export function renderMarkdown(header: ReportHeader, ceiling: RouteResult, repor
     lines.push(...problems);
   }
   return lines.join('\n');
+}
+
+/** `12 (503: 12)`: the count and which statuses. */
+function non2xx(figures: RouteFigures): string {
+  const statuses = Object.entries(figures.non2xxByStatus ?? {});
+  return statuses.length === 0 ? `${figures.non2xx}` : `${figures.non2xx} (${statuses.map(([status, count]) => `${status}: ${count}`).join(', ')})`;
 }
 
 function row(store: string, result: RouteResult): string {
