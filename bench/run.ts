@@ -278,7 +278,9 @@ async function serveAndDrive(store: string, databaseUrl: string, data: ScenarioD
       });
       if (!run) continue;
       report.openLoop.push(run);
-      log(`[${store}] ${name} at ${rate}/s: p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms, ${run.requestsPerSecond.toFixed(0)} answered/s, ${run.errors} errors`);
+      log(`[${store}] ${name} at ${rate}/s: p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms, ${run.requestsPerSecond.toFixed(0)} answered/s, ${run.non2xx} non-2xx, ${run.errors} errors`);
+      // A loop the server could not keep up with leaves work behind; the next run should not pay for it.
+      await settle(store, base);
     }
 
     if (selected('mixed')) {
@@ -289,7 +291,7 @@ async function serveAndDrive(store: string, databaseUrl: string, data: ScenarioD
       ];
       const figures = await steps.run('mixed run', runLength + STEP_SLACK_MS, () => mixedRun(base, shares, connections, warmup, duration));
       figures?.forEach((figure, index) => report.mixed.push({ ...figure, share: shares[index]?.share ?? 0 }));
-      for (const figure of figures ?? []) log(`[${store}] ${figure.route}: ${figure.requestsPerSecond.toFixed(0)} req/s, p99 ${figure.p99Ms} ms`);
+      for (const figure of figures ?? []) log(`[${store}] ${figure.route}: ${figure.requestsPerSecond.toFixed(0)} req/s, p99 ${figure.p99Ms} ms, ${figure.non2xx} non-2xx, ${figure.errors} errors`);
     }
 
     // Last: the new users change the directory every other run reads.
@@ -363,6 +365,24 @@ async function timed<T>(ms: number, work: () => Promise<T>): Promise<T> {
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Waits (at most 60 s) until `/healthz` answers within 100 ms again, saying how long that took when it was long. */
+async function settle(store: string, base: string): Promise<void> {
+  const started = Date.now();
+  while (Date.now() - started < 60_000) {
+    const asked = performance.now();
+    try {
+      const response = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(10_000) });
+      await response.arrayBuffer();
+      if (performance.now() - asked < 100) break;
+    } catch {
+      // still busy
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const waited = Date.now() - started;
+  if (waited > 1_000) log(`[${store}] the server took ${(waited / 1000).toFixed(1)} s to answer /healthz quickly again`);
 }
 
 /** Whether the server answers `/healthz` within 10 s (and its process is still there). */
