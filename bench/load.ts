@@ -2,6 +2,9 @@ import http from 'node:http';
 import autocannon from 'autocannon';
 import type { BenchRequest } from './scenarios.js';
 
+/** An open-loop request not answered within this is counted as an error (and its socket closed). */
+export const OPEN_LOOP_REQUEST_TIMEOUT_MS = 30_000;
+
 /** What one route did in a run. */
 export interface RouteFigures {
   route: string;
@@ -10,6 +13,8 @@ export interface RouteFigures {
   p50Ms: number;
   p99Ms: number;
   non2xx: number;
+  /** The non-2xx answers by status (e.g. 503 of the overload protection). */
+  non2xxByStatus: Record<string, number>;
   errors: number;
 }
 
@@ -22,13 +27,16 @@ function percentile(sorted: readonly number[], fraction: number): number {
 class Recorder {
   private readonly latencies: number[] = [];
   non2xx = 0;
+  readonly non2xxByStatus: Record<string, number> = {};
   errors = 0;
 
   constructor(readonly route: string) {}
 
   record(ms: number, status: number): void {
     this.latencies.push(ms);
-    if (status < 200 || status >= 300) this.non2xx += 1;
+    if (status >= 200 && status < 300) return;
+    this.non2xx += 1;
+    this.non2xxByStatus[status] = (this.non2xxByStatus[status] ?? 0) + 1;
   }
 
   figures(seconds: number): RouteFigures {
@@ -41,6 +49,7 @@ class Recorder {
       p50Ms: round(percentile(sorted, 0.5)),
       p99Ms: round(percentile(sorted, 0.99)),
       non2xx: this.non2xx,
+      non2xxByStatus: { ...this.non2xxByStatus },
       errors: this.errors,
     };
   }
@@ -72,20 +81,26 @@ export async function openLoop(base: string, route: string, ratePerSecond: numbe
 
 function send(agent: http.Agent, url: URL, request: BenchRequest, due: number, recorder: Recorder): Promise<void> {
   return new Promise((resolve) => {
+    let settled = false;
+    const settle = (status: number | undefined) => {
+      if (settled) return;
+      settled = true;
+      if (status === undefined) recorder.errors += 1;
+      else recorder.record(performance.now() - due, status);
+      resolve();
+    };
     const outgoing = http.request(
-      { agent, host: url.hostname, port: url.port, method: request.method, path: request.path, headers: request.headers, timeout: 30_000 },
+      { agent, host: url.hostname, port: url.port, method: request.method, path: request.path, headers: request.headers, timeout: OPEN_LOOP_REQUEST_TIMEOUT_MS },
       (response) => {
         response.resume();
-        response.on('end', () => {
-          recorder.record(performance.now() - due, response.statusCode ?? 0);
-          resolve();
-        });
+        response.on('end', () => settle(response.statusCode ?? 0));
+        // A body cut off midway: an error (`close` comes without `end`).
+        response.on('close', () => settle(undefined));
       },
     );
-    outgoing.on('error', () => {
-      recorder.errors += 1;
-      resolve();
-    });
+    // `timeout` only tells; the request is ended here, so an answer that never comes is an error, not a hang.
+    outgoing.on('timeout', () => outgoing.destroy(new Error(`no answer within ${OPEN_LOOP_REQUEST_TIMEOUT_MS / 1000} s`)));
+    outgoing.on('error', () => settle(undefined));
     outgoing.end(request.body);
   });
 }

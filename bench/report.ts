@@ -25,15 +25,32 @@ export interface EventRun {
 
 /** Users created through SCIM, as an identity provider's first push. */
 export interface ScimRun {
+  /** Created (2xx). */
   users: number;
+  /** Meant to be created. */
+  target: number;
+  seconds: number;
+  /** Stopped at the run's time budget before `target` requests were answered. */
+  stopped: boolean;
   perSecond: number;
   p99Ms: number;
   serverCpuMs: number;
   non2xx: number;
 }
 
+/** From spawning `collab-host serve` to `/readyz` 200 (the directory in memory). */
+export interface StartUp {
+  readyMs: number;
+  /** The load time the banner's `directory in memory: … loaded in N ms` line says. */
+  directoryLoadMs?: number;
+  bannerLine?: string;
+}
+
 export interface StoreReport {
   store: string;
+  startup?: StartUp;
+  /** Steps that failed, hung past their bound or were skipped, each saying which and why. */
+  problems: string[];
   importSeconds: number;
   residentMemoryMb: number;
   peakMemoryMb: number;
@@ -77,7 +94,7 @@ export function renderMarkdown(header: ReportHeader, ceiling: RouteResult, repor
     lines.push('|---|---|---:|---:|---:|---:|---:|---:|');
     for (const report of reports) {
       for (const run of report.openLoop) {
-        lines.push(`| ${report.store} | ${run.route} | ${run.ratePerSecond}/s | ${run.requestsPerSecond.toFixed(0)} | ${run.p50Ms} | ${run.p99Ms} | ${run.non2xx} | ${run.errors} |`);
+        lines.push(`| ${report.store} | ${run.route} | ${run.ratePerSecond}/s | ${run.requestsPerSecond.toFixed(0)} | ${run.p50Ms} | ${run.p99Ms} | ${non2xx(run)} | ${run.errors} |`);
       }
     }
   }
@@ -90,7 +107,7 @@ export function renderMarkdown(header: ReportHeader, ceiling: RouteResult, repor
     lines.push('|---|---|---:|---:|---:|---:|---:|---:|');
     for (const report of reports) {
       for (const route of report.mixed) {
-        lines.push(`| ${report.store} | ${route.route} | ${route.share}% | ${route.requestsPerSecond.toFixed(0)} | ${route.p50Ms} | ${route.p99Ms} | ${route.non2xx} | ${route.errors} |`);
+        lines.push(`| ${report.store} | ${route.route} | ${route.share}% | ${route.requestsPerSecond.toFixed(0)} | ${route.p50Ms} | ${route.p99Ms} | ${non2xx(route)} | ${route.errors} |`);
       }
     }
   }
@@ -108,19 +125,40 @@ export function renderMarkdown(header: ReportHeader, ceiling: RouteResult, repor
       }
       if (report.scim) {
         const scim = report.scim;
-        lines.push(`| ${report.store} | POST /scim/v2/Users (${scim.users} new users, p99 ${scim.p99Ms} ms, ${scim.non2xx} non-2xx) | ${scim.perSecond.toFixed(0)} | — | ${scim.serverCpuMs.toFixed(2)} | — | — | — |`);
+        const stopped = scim.stopped ? ', stopped at the time budget' : '';
+        lines.push(
+          `| ${report.store} | POST /scim/v2/Users (${scim.users} of ${scim.target} new users in ${scim.seconds.toFixed(1)} s${stopped}, p99 ${scim.p99Ms} ms, ${scim.non2xx} non-2xx) | ` +
+            `${scim.perSecond.toFixed(scim.perSecond < 10 ? 1 : 0)} | — | ${scim.serverCpuMs.toFixed(2)} | — | — | — |`,
+        );
       }
     }
   }
 
   lines.push('');
-  lines.push('| store | snapshot import | resident memory after the run | peak | effect lag of events |');
-  lines.push('|---|---:|---:|---:|---|');
+  lines.push('| store | snapshot import | start-up to ready | directory load (banner) | resident memory after the run | peak | effect lag of events |');
+  lines.push('|---|---:|---:|---:|---:|---:|---|');
   for (const report of reports) {
-    const seconds = Number.isNaN(report.importSeconds) ? '—' : `${report.importSeconds.toFixed(1)} s`;
-    lines.push(`| ${report.store} | ${seconds} | ${report.residentMemoryMb.toFixed(0)} MB | ${report.peakMemoryMb.toFixed(0)} MB | ${report.effectLag} |`);
+    const seconds = (value: number | undefined) => (value === undefined || Number.isNaN(value) ? '—' : `${value.toFixed(1)} s`);
+    const mb = (value: number) => (Number.isNaN(value) ? '—' : `${value.toFixed(0)} MB`);
+    const ready = seconds(report.startup && report.startup.readyMs / 1000);
+    const load = seconds(report.startup?.directoryLoadMs === undefined ? undefined : report.startup.directoryLoadMs / 1000);
+    lines.push(`| ${report.store} | ${seconds(report.importSeconds)} | ${ready} | ${load} | ${mb(report.residentMemoryMb)} | ${mb(report.peakMemoryMb)} | ${report.effectLag} |`);
+  }
+
+  const problems = reports.flatMap((report) => report.problems.map((problem) => `- ${report.store}: ${problem}`));
+  if (problems.length > 0) {
+    lines.push('');
+    lines.push('Problems (steps that failed, did not end within their bound, or were skipped; their rows are missing above):');
+    lines.push('');
+    lines.push(...problems);
   }
   return lines.join('\n');
+}
+
+/** `12 (503: 12)`: the count and which statuses. */
+function non2xx(figures: RouteFigures): string {
+  const statuses = Object.entries(figures.non2xxByStatus ?? {});
+  return statuses.length === 0 ? `${figures.non2xx}` : `${figures.non2xx} (${statuses.map(([status, count]) => `${status}: ${count}`).join(', ')})`;
 }
 
 function row(store: string, result: RouteResult): string {

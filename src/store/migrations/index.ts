@@ -28,6 +28,7 @@ import { fileRestrictedKeysMigration } from './147-file-restricted-keys.js';
 import { tailXidsMigration } from './150-tail-xids.js';
 import { dropSearchIndexMigration } from './160-drop-search-index.js';
 import { deliveryMessageKeyMigration } from './180-delivery-message-key.js';
+import { usersTeamEmailMigration } from './185-users-team-email.js';
 
 /**
  * Every migration, by name; names sort in the order they apply. A feature adds its own file here;
@@ -63,5 +64,6 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
     '150-tail-xids': tailXidsMigration(dialect),
     '160-drop-search-index': dropSearchIndexMigration(dialect),
     '180-delivery-message-key': deliveryMessageKeyMigration(),
+    '185-users-team-email': usersTeamEmailMigration(),
   };
 }
