@@ -1,6 +1,7 @@
 import type { StoreDirectory } from '../directory/directory.js';
 import type { DirectoryService } from '../directory/directory-service.js';
 import type { Permissions } from '../directory/types.js';
+import { yieldToEventLoop } from './polling-task.js';
 
 /** Whether a user may act at all: known and active. */
 export type UserState = 'active' | 'deactivated' | 'unknown';
@@ -10,13 +11,15 @@ const MAX_ENTRIES = 50_000;
 
 /**
  * The directory facts the event trust rules ask (a user's state, a user's permissions on a file), kept in
- * memory while the directory's change version stays the same: one small read per event instead of a
- * user and a file lookup, and none of the rows' mapping. Every directory write moves the version (the
+ * memory while the directory's change version stays the same: one small read per turn of the event loop
+ * (shared by the events that arrived in it) instead of a user and a file lookup per event, and none of
+ * the rows' mapping. Every directory write moves the version (the
  * store's triggers, whoever writes), so a deactivation or a revoked grant is in force for the next event
  * on every instance. A directory without a change version (a host application's) is asked every time.
  */
 export class TrustCache {
   private version: string | undefined;
+  private following: Promise<void> | undefined;
   private readonly users = new Map<string, UserState>();
   private readonly permissions = new Map<string, Permissions | null>();
 
@@ -25,8 +28,20 @@ export class TrustCache {
     private readonly maxEntries = MAX_ENTRIES,
   ) {}
 
-  /** Reads the change version once for the lookups that follow (one event's), dropping what it outdated. */
-  async follow(): Promise<void> {
+  /**
+   * Reads the change version for the lookups that follow, dropping what it outdated. The events that
+   * arrive in one turn of the event loop share one read, made on the next turn, after the last of them
+   * arrived: each still sees every directory write committed before it came in.
+   */
+  follow(): Promise<void> {
+    this.following ??= yieldToEventLoop().then(() => {
+      this.following = undefined;
+      return this.readVersion();
+    });
+    return this.following;
+  }
+
+  private async readVersion(): Promise<void> {
     const version = await this.directory.directory.changeVersion?.();
     if (version === undefined || version !== this.version) {
       this.users.clear();

@@ -22,6 +22,17 @@ describe('HS256 JWTs (verified through jose)', () => {
     expect(await verifyHs256(old, SECRET)).toEqual({ ok: false, failure: 'signature' });
   });
 
+  it('refuses, as jose does, a signature made with another key or over another body', async () => {
+    const otherKey = await new SignJWT({ sub: 'u1' }).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode('another-secret-0123456789'));
+    const [head, , signature] = signHs256({ sub: 'u1' }, SECRET).split('.');
+    const otherBody = `${head}.${b64('{"sub":"admin"}')}.${signature}`;
+    const truncated = signHs256({ sub: 'u1' }, SECRET).slice(0, -4);
+    for (const token of [otherKey, otherBody, truncated]) {
+      expect(await verifyHs256(token, SECRET)).toEqual({ ok: false, failure: 'signature' });
+      await expect(jwtVerify(token, key, { algorithms: ['HS256'] })).rejects.toThrow();
+    }
+  });
+
   it.each([
     ['three segments only', 'a.b', 'malformed'],
     ['a header that is not JSON', `${b64('nope')}.${b64('{}')}.${b64('sig')}`, 'malformed'],
