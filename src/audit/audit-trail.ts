@@ -180,7 +180,7 @@ export class AuditTrail {
     if (this.buffer.length === 0) return false;
     const batch = this.buffer.splice(0, this.batchSize);
     try {
-      await auditLog.append(this.db, batch);
+      await auditLog.appendBatch(this.db, batch);
     } catch (error) {
       const kept = [...batch, ...this.buffer];
       const room = this.maxBuffered;
