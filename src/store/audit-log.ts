@@ -1,6 +1,5 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import { insertRows, storableText, type RowTable } from './row-insert.js';
-import { dialectWork } from './dialect-work-for.js';
 import type { Database, Db } from './schema.js';
 import { inTailOrder, readTailPage, type TailPosition } from './tail-order.js';
 import { inTailTurn } from './tail-turn.js';
@@ -54,19 +53,13 @@ export const auditLog = {
    */
   async append(db: Db, records: readonly AuditRecord[]): Promise<void> {
     if (records.length === 0) return;
-    if (db.isTransaction) await inTailTurn(db, (into) => writeChunks(into, records));
-    else await writeChunks(db, records);
-  },
-
-  /**
-   * Appends the request path's batch (src/audit/audit-trail.ts) in one transaction, on disk when the
-   * promise settles, without the event loop waiting for the disk (on SQLite a commit at
-   * synchronous=FULL holds every request while it syncs: the document opens' p99). Not in the tail
-   * turn, as `append` outside a transaction.
-   */
-  async appendBatch(db: Kysely<Database>, records: readonly AuditRecord[]): Promise<void> {
-    if (records.length === 0) return;
-    await dialectWork(db).durableTransaction(db, (trx) => writeChunks(trx, records));
+    const write = async (into: Db) => {
+      for (let start = 0; start < records.length; start += INSERT_CHUNK) {
+        await insertRows(into, AUDIT_TABLE, records.slice(start, start + INSERT_CHUNK).map(toRow));
+      }
+    };
+    if (db.isTransaction) await inTailTurn(db, write);
+    else await write(db);
   },
 
   /** Entries oldest first (in tail order, src/store/tail-order.ts), by the filter; `next` is the position to continue after, or null on the last page. */
@@ -93,12 +86,6 @@ export const auditLog = {
     return Number(row.n);
   },
 };
-
-async function writeChunks(db: Db, records: readonly AuditRecord[]): Promise<void> {
-  for (let start = 0; start < records.length; start += INSERT_CHUNK) {
-    await insertRows(db, AUDIT_TABLE, records.slice(start, start + INSERT_CHUNK).map(toRow));
-  }
-}
 
 function toRow(record: AuditRecord): AuditRow {
   return {

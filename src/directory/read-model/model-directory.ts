@@ -66,9 +66,12 @@ export class ModelDirectory implements Directory {
   async getUsers(userIds: readonly string[]): Promise<User[]> {
     await this.source.current();
     const users: User[] = [];
-    for (const id of new Set(userIds)) {
+    // A batch is small (at most a few hundred ids): a repeated id is its user found again, dropped here
+    // by identity rather than by a set of the ids.
+    const small = userIds.length <= 64;
+    for (const id of small ? userIds : new Set(userIds)) {
       const user = this.model.users.get(id);
-      if (user) users.push(user);
+      if (user && !(small && users.includes(user))) users.push(user);
     }
     return users;
   }
