@@ -66,12 +66,9 @@ export class ModelDirectory implements Directory {
   async getUsers(userIds: readonly string[]): Promise<User[]> {
     await this.source.current();
     const users: User[] = [];
-    // A batch is small (at most a few hundred ids): a repeated id is its user found again, dropped here
-    // by identity rather than by a set of the ids.
-    const small = userIds.length <= 64;
-    for (const id of small ? userIds : new Set(userIds)) {
+    for (const id of new Set(userIds)) {
       const user = this.model.users.get(id);
-      if (user && !(small && users.includes(user))) users.push(user);
+      if (user) users.push(user);
     }
     return users;
   }
