@@ -84,6 +84,8 @@ export class AuditTrail {
   private readonly flushMs: number;
   private readonly coalesceMs: number;
   private warnedFull = false;
+  private formattedSecond = Number.NaN;
+  private formatted = '';
   readonly counts: Omit<AuditCounts, 'buffered'> = { recorded: 0, coalesced: 0, written: 0, dropped: 0 };
 
   constructor(
@@ -121,7 +123,7 @@ export class AuditTrail {
       return;
     }
     this.counts.recorded += 1;
-    const record = { ...entry, at: formatTime(now) };
+    const record = { ...entry, at: this.timeText(now) };
     this.buffer.push(record);
     if (key !== undefined) {
       // Bounded: past MAX_GATHERING distinct decisions, the oldest window ends early (its repeats are written).
@@ -130,6 +132,16 @@ export class AuditTrail {
       this.open.set(key, { record, until: now + this.coalesceMs, count: 0, firstAt: now, lastAt: now, actions: [] });
     }
     if (this.buffer.length >= this.batchSize) this.task?.wake();
+  }
+
+  /** `formatTime(now)`, made once a second (a document open otherwise formats a date each). */
+  private timeText(now: number): string {
+    const second = Math.floor(now / 1000);
+    if (second !== this.formattedSecond) {
+      this.formattedSecond = second;
+      this.formatted = formatTime(second * 1000);
+    }
+    return this.formatted;
   }
 
   /** Moves access entries whose window has ended (all of them: `everything`) to the buffer. */

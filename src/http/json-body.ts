@@ -66,19 +66,35 @@ export function parseBoundedJson(text: string, options: { empty: 'refuse' | 'und
  * parser checked the nesting bound before, so the recursion is bounded.
  */
 export function jsonBodyProblem(value: unknown, path = '$', depth = 0): string | undefined {
-  if (depth > MAX_JSON_DEPTH) return `${path} nests deeper than ${MAX_JSON_DEPTH} levels of arrays and objects`;
+  const found = problemWithin(value, depth);
+  if (found === undefined) return undefined;
+  // The path is spelt out only for the value refused (never a string per element of a body that passes).
+  let at = path;
+  for (let index = found.keys.length - 1; index >= 0; index -= 1) at = childPath(at, found.keys[index]!);
+  return `${at} ${found.problem}`;
+}
+
+/** The first problem under `value` and the keys that lead to it, innermost first. */
+function problemWithin(value: unknown, depth: number): { keys: Array<string | number>; problem: string } | undefined {
+  if (depth > MAX_JSON_DEPTH) return { keys: [], problem: `nests deeper than ${MAX_JSON_DEPTH} levels of arrays and objects` };
   if (typeof value === 'string') {
     const problem = textProblem(value);
-    return problem === undefined ? undefined : `${path} ${problem}`;
+    return problem === undefined ? undefined : { keys: [], problem };
   }
-  if (typeof value === 'number') return Number.isFinite(value) ? undefined : `${path} has a number too large to represent`;
+  if (typeof value === 'number') return Number.isFinite(value) ? undefined : { keys: [], problem: 'has a number too large to represent' };
   if (typeof value !== 'object' || value === null) return undefined;
-  const entries: Iterable<[string | number, unknown]> = Array.isArray(value) ? value.entries() : Object.entries(value);
-  for (const [key, item] of entries) {
-    const keyProblem = typeof key === 'string' ? textProblem(key) : undefined;
-    if (keyProblem !== undefined) return `${path} has a field name that ${keyProblem}`;
-    const problem = jsonBodyProblem(item, childPath(path, key), depth + 1);
-    if (problem) return problem;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index += 1) {
+      const found = problemWithin(value[index], depth + 1);
+      if (found) return (found.keys.push(index), found);
+    }
+    return undefined;
+  }
+  for (const key of Object.keys(value)) {
+    const keyProblem = textProblem(key);
+    if (keyProblem !== undefined) return { keys: [], problem: `has a field name that ${keyProblem}` };
+    const found = problemWithin((value as Record<string, unknown>)[key], depth + 1);
+    if (found) return (found.keys.push(key), found);
   }
   return undefined;
 }

@@ -22,10 +22,11 @@ export function securityHeadersFor(publicUrl: string): Readonly<Record<string, s
  * routes, so that every plugin inherits the hook.
  */
 export function installSecurityHeaders(app: FastifyInstance, options: { publicUrl: string }): void {
-  const headers = securityHeadersFor(options.publicUrl);
-  app.addHook('onSend', async (_request, reply, payload) => {
-    for (const [name, value] of Object.entries(headers)) if (!reply.hasHeader(name)) reply.header(name, value);
-    return payload;
+  const headers = Object.entries(securityHeadersFor(options.publicUrl));
+  // A callback hook, not an async one: no promise per answer.
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    for (const [name, value] of headers) if (!reply.hasHeader(name)) reply.header(name, value);
+    done(null, payload);
   });
 }
 

@@ -5,6 +5,9 @@ import type { NameKeys } from '../search-keys.js';
 import { SearchState } from './search-state.js';
 import { byNameThenId } from './text-order.js';
 
+/** Users whose principals are remembered at most (about 1 MB). */
+const PRINCIPALS_REMEMBERED = 10_000;
+
 /**
  * The directory in memory (one per serving process): teams, departments, users and their memberships,
  * files and their grants, as the store's rows say, with what the callbacks derive from them (children,
@@ -34,11 +37,13 @@ export class DirectoryModel {
   private readonly members = new Map<string, Set<string>>();
   /** Per team: its users' ids (active or not). */
   private readonly teamUsers = new Map<string, Set<string>>();
-  private readonly sortedMembers = new Map<string, readonly string[]>();
-  private readonly sortedTeamUsers = new Map<string, readonly string[]>();
+  private readonly sortedMembers = new Map<string, SortedPeople>();
+  private readonly sortedTeamUsers = new Map<string, SortedPeople>();
   private readonly subtreeCounts = new Map<string, number>();
   /** One copy of each principal key (`kind:id`), shared by every file granted to it. */
   private readonly principalKeys = new Map<string, string>();
+  /** Per user, the principals of `principalsOf` (bounded; dropped by a change of the user, their departments or the tree). */
+  private readonly principalsByUser = new Map<string, readonly string[]>();
 
   setTeam(id: string, team: Team | undefined): void {
     if (team) this.teams.set(id, team);
@@ -50,12 +55,14 @@ export class DirectoryModel {
     if (department) this.departments.set(id, department);
     else this.departments.delete(id);
     this.tree.invalidate();
+    this.principalsByUser.clear();
     this.subtreeCounts.clear();
   }
 
   setUser(id: string, user: User | undefined, keys?: NameKeys): void {
     const before = this.users.get(id);
     this.search.userChanged(id, before, user, keys);
+    this.principalsByUser.delete(id);
     if (before?.teamId) this.unlink(this.teamUsers, this.sortedTeamUsers, before.teamId, id);
     if (user) this.users.set(id, user);
     else this.users.delete(id);
@@ -65,6 +72,7 @@ export class DirectoryModel {
   }
 
   setMemberships(userId: string, departmentIds: readonly string[]): void {
+    this.principalsByUser.delete(userId);
     for (const departmentId of this.memberships.get(userId) ?? []) this.unlink(this.members, this.sortedMembers, departmentId, userId);
     if (departmentIds.length > 0) this.memberships.set(userId, departmentIds);
     else this.memberships.delete(userId);
@@ -127,16 +135,26 @@ export class DirectoryModel {
    * Who a grant must name to reach the user: the user, their team (a known user's), and each of their
    * known departments with its ancestors.
    */
-  principalsOf(userId: string): string[] {
-    const principals = [`user:${userId}`];
+  principalsOf(userId: string): readonly string[] {
+    let principals = this.principalsByUser.get(userId);
+    if (principals !== undefined) return principals;
+    principals = this.computePrincipals(userId);
+    // Bounded: past the bound the oldest entry goes (the platform asks for the same few users again and again).
+    if (this.principalsByUser.size >= PRINCIPALS_REMEMBERED) this.principalsByUser.delete(this.principalsByUser.keys().next().value as string);
+    this.principalsByUser.set(userId, principals);
+    return principals;
+  }
+
+  private computePrincipals(userId: string): readonly string[] {
+    const principals = [this.known(`user:${userId}`)];
     const teamId = this.users.get(userId)?.teamId;
-    if (teamId != null) principals.push(`team:${teamId}`);
+    if (teamId != null) principals.push(this.known(`team:${teamId}`));
     const seen = new Set<string>();
     for (const departmentId of this.memberships.get(userId) ?? []) {
       for (const id of this.tree.chainOf(departmentId)) {
         if (!seen.has(id)) {
           seen.add(id);
-          principals.push(`department:${id}`);
+          principals.push(this.known(`department:${id}`));
         }
       }
     }
@@ -151,12 +169,22 @@ export class DirectoryModel {
 
   /** The active direct members of the department, by name then id. */
   activeMembers(departmentId: string): readonly string[] {
-    return this.sortedActive(this.members, this.sortedMembers, departmentId);
+    return this.sortedActive(this.members, this.sortedMembers, departmentId).ids;
+  }
+
+  /** `activeMembers`' users themselves (a page of members is a slice, no look-up per member). */
+  activeMemberUsers(departmentId: string): readonly User[] {
+    return this.sortedActive(this.members, this.sortedMembers, departmentId).users;
   }
 
   /** The active users of the team, by name then id. */
   activeTeamUsers(teamId: string): readonly string[] {
-    return this.sortedActive(this.teamUsers, this.sortedTeamUsers, teamId);
+    return this.sortedActive(this.teamUsers, this.sortedTeamUsers, teamId).ids;
+  }
+
+  /** `activeTeamUsers`' users themselves. */
+  activeTeamUserRecords(teamId: string): readonly User[] {
+    return this.sortedActive(this.teamUsers, this.sortedTeamUsers, teamId).users;
   }
 
   /** Distinct active users in the department and every department under it. */
@@ -172,17 +200,19 @@ export class DirectoryModel {
     return count;
   }
 
-  private sortedActive(sets: Map<string, Set<string>>, sorted: Map<string, readonly string[]>, key: string): readonly string[] {
-    let ids = sorted.get(key);
-    if (ids) return ids;
+  /** Kept until a change of one of the people or of the set (setUser drops the lists its user is in). */
+  private sortedActive(sets: Map<string, Set<string>>, sorted: Map<string, SortedPeople>, key: string): SortedPeople {
+    let found = sorted.get(key);
+    if (found) return found;
     const people: User[] = [];
     for (const id of sets.get(key) ?? []) {
       const user = this.users.get(id);
       if (user && isActive(user)) people.push(user);
     }
-    ids = people.sort(byNameThenId).map((user) => user.id);
-    sorted.set(key, ids);
-    return ids;
+    people.sort(byNameThenId);
+    found = { users: people, ids: people.map((user) => user.id) };
+    sorted.set(key, found);
+    return found;
   }
 
   private link(sets: Map<string, Set<string>>, sorted: Map<string, unknown>, key: string, id: string): void {
@@ -201,9 +231,15 @@ export class DirectoryModel {
 
   private forgetDerived(): void {
     this.tree.invalidate();
+    this.principalsByUser.clear();
     this.sortedMembers.clear();
     this.sortedTeamUsers.clear();
     this.subtreeCounts.clear();
+  }
+
+  /** The one copy of a principal key some grant names, or the key itself (never added: most users have no grant of their own). */
+  private known(key: string): string {
+    return this.principalKeys.get(key) ?? key;
   }
 
   private intern(key: string): string {
@@ -212,6 +248,11 @@ export class DirectoryModel {
     this.principalKeys.set(key, key);
     return key;
   }
+}
+
+interface SortedPeople {
+  users: readonly User[];
+  ids: readonly string[];
 }
 
 function isActive(user: User | undefined): user is User {

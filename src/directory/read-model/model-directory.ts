@@ -85,8 +85,8 @@ export class ModelDirectory implements Directory {
 
   async listTeamMembers(teamId: string, page: PageRequest | null): Promise<User[]> {
     await this.source.current();
-    const ids = this.model.activeTeamUsers(teamId);
-    return this.usersOf(page ? ids.slice(page.offset, page.offset + page.limit) : ids);
+    const users = this.model.activeTeamUserRecords(teamId);
+    return page ? users.slice(page.offset, page.offset + page.limit) : [...users];
   }
 
   async getDepartment(departmentId: string): Promise<Department | undefined> {
@@ -110,8 +110,8 @@ export class ModelDirectory implements Directory {
 
   async listDepartmentMembers(departmentId: string, page: PageRequest): Promise<Paged<User>> {
     await this.source.current();
-    const ids = this.model.activeMembers(departmentId);
-    return { total: ids.length, items: this.usersOf(ids.slice(page.offset, page.offset + page.limit)) };
+    const users = this.model.activeMemberUsers(departmentId);
+    return { total: users.length, items: users.slice(page.offset, page.offset + page.limit) };
   }
 
   async listDepartmentAncestors(departmentId: string): Promise<DepartmentPathNode[]> {
@@ -163,9 +163,5 @@ export class ModelDirectory implements Directory {
       if (user && user.active !== false && role) found.push({ user, role });
     });
     return found.sort((a, b) => byNameThenId(a.user, b.user));
-  }
-
-  private usersOf(ids: readonly string[]): User[] {
-    return ids.flatMap((id) => this.model.users.get(id) ?? []);
   }
 }
