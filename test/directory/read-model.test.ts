@@ -144,6 +144,8 @@ async function expectSearchEqualsReference(store: OpenDatabase, directory: Model
       const files = await directory.searchReadableFiles({ ...query, excludeFileId: 'f2' });
       const expected = reference.readableFiles(viewerId, text, 'f2');
       expect({ total: files.total, files: filesOf(files) }, `${at} files`).toEqual({ total: expected.length, files: expected });
+      const filePage = await directory.searchReadableFiles({ ...query, excludeFileId: 'f2', page: { offset: 1, limit: 2 } });
+      expect({ total: filePage.total, files: filesOf(filePage) }, `${at} files page`).toEqual({ total: expected.length, files: expected.slice(1, 3) });
     }
     for (const options of [
       { limit: 3, orderBy: 'updated_at' as const },

@@ -3,10 +3,12 @@ import { roleFromRank } from '../permissions.js';
 import type { SearchKeyword } from '../search-keyword.js';
 import { SEARCH_COUNT_CAP } from '../search-page.js';
 import { DEPARTMENT_FALLBACK_USERS, type DepartmentHit, type DirectorySearch, type SearchHits, type SearchQuery } from '../search-port.js';
-import { matchTier, type MatchTier } from '../search-ranking.js';
+import { MATCH_TIERS, matchTier, type MatchTier } from '../search-ranking.js';
 import type { FileRecord, FileWithGrant, PageRequest, User } from '../types.js';
 import type { DirectoryModel } from './directory-model.js';
 import { FileAccess } from './file-access.js';
+import type { NameIndex } from './name-index.js';
+import { readablePositions } from './readable-entries.js';
 import type { ModelSource } from './model-source.js';
 import { compareText } from './text-order.js';
 import { topRanked } from './top-ranked.js';
@@ -32,6 +34,12 @@ export interface ModelSearchBounds {
 }
 
 export const MODEL_SEARCH_BOUNDS: ModelSearchBounds = Object.freeze({ peopleScan: 5_000, fileScan: 20_000, readableScan: 2_000 });
+
+interface RankedFile {
+  file: FileRecord;
+  tier: MatchTier;
+  lastAt: string | null;
+}
 
 interface RankedUser {
   user: User;
@@ -177,39 +185,94 @@ export class ModelSearch implements DirectorySearch {
     const access = new FileAccess(model, viewerId);
     const wanted = (file: FileRecord | undefined): file is FileRecord =>
       file !== undefined && file.status === 'active' && file.id !== excludeFileId && access.mayRead(file.id);
-    let candidates: Iterable<string>;
     let truncated = false;
+    const ranked: RankedFile[] = [];
+    let total: number;
     if (keyword.text === '') {
       const walked = access.sizeBound <= this.bounds.readableScan ? { ids: access.ids(), truncated: false } : this.newestReadable(wanted, touched);
-      candidates = union(walked.ids, touched.keys());
       truncated = walked.truncated;
-    } else {
-      const names = model.search.fileNames;
-      // Fewer readable files than candidates, and no more than a bounded search reads: those are
-      // matched one by one (exact); else the index's candidates, at most `fileScan` of them.
-      if (access.sizeBound < names.candidateCount(keyword) && access.sizeBound <= this.bounds.fileScan) candidates = union(access.ids(), touched.keys());
-      else {
-        const found = names.candidates(keyword, this.bounds.fileScan);
-        candidates = union(found.ids, touched.keys());
-        truncated = found.truncated;
+      for (const id of union(walked.ids, touched.keys())) {
+        const file = model.files.get(id);
+        if (wanted(file)) ranked.push({ file, tier: MATCH_TIERS.exact, lastAt: touched.get(id) ?? null });
       }
+      total = ranked.length;
+    } else {
+      const found = this.readableMatches(query, access, touched, ranked);
+      total = found.total;
+      truncated = found.truncated;
     }
-    const ranked: Array<{ file: FileRecord; tier: number; lastAt: string | null }> = [];
-    for (const id of candidates) {
-      const file = model.files.get(id);
-      if (!wanted(file)) continue;
-      const keys = model.search.keysOfFile(file);
-      const tier = matchTier(keyword, { name: file.name, pinyin: keys.pinyin, initials: keys.initials });
-      if (tier !== null) ranked.push({ file, tier, lastAt: touched.get(id) ?? null });
-    }
-    const order = (a: (typeof ranked)[number], b: (typeof ranked)[number]) =>
+    const order = (a: RankedFile, b: RankedFile) =>
       a.tier - b.tier ||
       newestFirst(a.lastAt, b.lastAt) ||
       newestFirst(a.file.updatedAt, b.file.updatedAt) ||
       compareText(a.file.name, b.file.name) ||
       compareText(a.file.id, b.file.id);
     const items = pageOf(ranked, query.page, order).map(({ file }) => ({ file, grantedRole: roleFromRank(access.rankOf(file.id)) }));
-    return counted(ranked.length, truncated, items);
+    return counted(total, truncated, items);
+  }
+
+  /**
+   * The readable files matching a non-empty keyword, into `ranked`: those the page may show (every match
+   * of the tiers up to the one that fills the page), and how many match in all. The keyword's candidates
+   * in the file-name index are merged with the viewer's principals' sorted entries; a keyword of up to
+   * three characters has its tiers in the postings, so only the shown tiers read a file record. Files
+   * written since the index was built and the files the viewer worked on are checked one by one.
+   */
+  private readableMatches(
+    query: SearchQuery & { excludeFileId?: string },
+    access: FileAccess,
+    touched: ReadonlyMap<string, string>,
+    ranked: RankedFile[],
+  ): { total: number; truncated: boolean } {
+    const { keyword, viewerId, excludeFileId, page } = query;
+    const model = this.model;
+    const found = model.search.fileNames.lookup(keyword);
+    const { index, entries, tiers, stale } = found;
+    // Entries to leave to the one-by-one checks: the excluded file and the files worked on.
+    const aside = new Set<number>();
+    for (const id of touched.keys()) addNumber(aside, index, id);
+    if (excludeFileId !== undefined) addNumber(aside, index, excludeFileId);
+    const checked = new Set<string>([...found.changed, ...touched.keys()]);
+    for (const id of checked) {
+      const file = model.files.get(id);
+      if (file === undefined || file.status !== 'active' || file.id === excludeFileId || !access.mayRead(id)) continue;
+      const tier = this.fileTier(keyword, file);
+      if (tier !== null) ranked.push({ file, tier, lastAt: touched.get(id) ?? null });
+    }
+    let total = ranked.length;
+    const readable = model.principalsOf(viewerId).map((principal) => model.search.readable.of(index, principal, () => model.filesOfPrincipal.get(principal)?.keys()));
+    readable.push(model.search.readable.of(index, `creator:${viewerId}`, () => model.createdFiles.get(viewerId)));
+    const { positions, truncated } = readablePositions(entries, readable, this.bounds.fileScan);
+    const usable = (entry: number) => stale[entry] === 0 && !aside.has(entry);
+    if (tiers === null) {
+      // A longer keyword: its rarest 3-gram's readable candidates, each checked.
+      for (const position of positions) {
+        const entry = entries[position]!;
+        if (!usable(entry)) continue;
+        const file = model.files.get(index.ids[entry]!)!;
+        const tier = this.fileTier(keyword, file);
+        if (tier === null) continue;
+        ranked.push({ file, tier, lastAt: null });
+        total += 1;
+      }
+      return { total, truncated };
+    }
+    // The tiers up to `shown` hold at least a page's end of matches: no later tier reaches the page.
+    const perTier = [0, 0, 0, 0, 0];
+    for (const position of positions) if (usable(entries[position]!)) perTier[tiers[position]!] += 1;
+    let shown = 0;
+    for (let seen = perTier[0]!; shown < perTier.length - 1 && seen < page.offset + page.limit; seen += perTier[shown]!) shown += 1;
+    for (const position of positions) {
+      const entry = entries[position]!;
+      const tier = tiers[position]! as MatchTier;
+      if (tier <= shown && usable(entry)) ranked.push({ file: model.files.get(index.ids[entry]!)!, tier, lastAt: null });
+    }
+    return { total: total + perTier.reduce((sum, count) => sum + count, 0), truncated };
+  }
+
+  private fileTier(keyword: SearchKeyword, file: FileRecord): MatchTier | null {
+    const keys = this.model.search.keysOfFile(file);
+    return matchTier(keyword, { name: file.name, pinyin: keys.pinyin, initials: keys.initials });
   }
 
   /** GET /files: the newest active files the user may read (by `orderBy`, then id, both descending). */
@@ -308,6 +371,11 @@ export class ModelSearch implements DirectorySearch {
 
 function isActive(user: User | undefined): boolean {
   return user !== undefined && user.active !== false;
+}
+
+function addNumber(numbers: Set<number>, index: NameIndex, id: string): void {
+  const number = index.numberOf(id);
+  if (number !== undefined) numbers.add(number);
 }
 
 /** Each id once, in the order first seen. */

@@ -1,0 +1,116 @@
+import type { NameIndex } from './name-index.js';
+
+/**
+ * Per principal (`kind:id`, and `creator:<userId>` for the files a user created): the entry numbers of
+ * its files in the file-name index, ascending, so the files one user may read among a keyword's
+ * candidates are a merge of sorted arrays rather than a map lookup per candidate and principal. Built on
+ * first use for the current index, dropped when the principal's grants change or the index is built
+ * again. A file written since the index was built has a stale entry (or none): the caller checks those
+ * one by one, so a list may keep a stale entry.
+ */
+export class ReadableEntries {
+  private index: NameIndex | undefined;
+  private readonly lists = new Map<string, Int32Array>();
+
+  /** The entries of `fileIds` (the principal's files now) in `index`, ascending. */
+  of(index: NameIndex, principal: string, fileIds: () => Iterable<string> | undefined): Int32Array {
+    if (index !== this.index) {
+      this.lists.clear();
+      this.index = index;
+    }
+    let list = this.lists.get(principal);
+    if (!list) {
+      const numbers: number[] = [];
+      for (const id of fileIds() ?? []) {
+        const number = index.numberOf(id);
+        if (number !== undefined) numbers.push(number);
+      }
+      list = Int32Array.from(numbers).sort();
+      this.lists.set(principal, list);
+    }
+    return list;
+  }
+
+  /** The principal's files changed. */
+  forget(principal: string): void {
+    this.lists.delete(principal);
+  }
+
+  clear(): void {
+    this.lists.clear();
+    this.index = undefined;
+  }
+}
+
+/**
+ * The positions in `candidates` (ascending entry numbers) of the entries in any of `lists`, ascending,
+ * each once; at most `limit` of them (`truncated` when more were met). Each list is merged along the
+ * candidates, or galloped into them when it is much shorter.
+ */
+export function readablePositions(candidates: Int32Array, lists: readonly Int32Array[], limit: number): { positions: Int32Array; truncated: boolean } {
+  const found: number[] = [];
+  let truncated = false;
+  let contributing = 0;
+  for (const list of lists) {
+    if (list.length === 0 || candidates.length === 0) continue;
+    const before = found.length;
+    if (list.length * 16 < candidates.length) gallop(list, candidates, found);
+    else merge(list, candidates, found);
+    if (found.length > before) contributing += 1;
+    if (found.length > limit) {
+      truncated = true;
+      break;
+    }
+  }
+  let positions = Int32Array.from(found);
+  if (contributing > 1) {
+    positions.sort();
+    let kept = 0;
+    for (let index = 0; index < positions.length; index += 1) if (index === 0 || positions[index] !== positions[index - 1]) positions[kept++] = positions[index]!;
+    positions = positions.subarray(0, kept);
+  }
+  if (positions.length > limit) positions = positions.subarray(0, limit);
+  return { positions, truncated };
+}
+
+function merge(list: Int32Array, candidates: Int32Array, found: number[]): void {
+  let i = 0;
+  let j = 0;
+  while (i < list.length && j < candidates.length) {
+    const a = list[i]!;
+    const b = candidates[j]!;
+    if (a < b) i += 1;
+    else if (a > b) j += 1;
+    else {
+      found.push(j);
+      i += 1;
+      j += 1;
+    }
+  }
+}
+
+/** For each of the few in `list`, an exponential then binary search in `candidates` from the last place. */
+function gallop(list: Int32Array, candidates: Int32Array, found: number[]): void {
+  let low = 0;
+  for (let i = 0; i < list.length && low < candidates.length; i += 1) {
+    const wanted = list[i]!;
+    let step = 1;
+    let high = low;
+    while (high < candidates.length && candidates[high]! < wanted) {
+      low = high + 1;
+      high += step;
+      step *= 2;
+    }
+    if (high > candidates.length - 1) high = candidates.length - 1;
+    // The first position in [low, high] holding at least `wanted`.
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (candidates[middle]! < wanted) low = middle + 1;
+      else high = middle;
+    }
+    if (low < candidates.length && candidates[low] === wanted) {
+      found.push(low);
+      low += 1;
+    }
+  }
+}
