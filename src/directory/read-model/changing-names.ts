@@ -45,8 +45,12 @@ export class ChangingNames {
 
   /** The keyword's postings (see `NameIndex.lookup`), whose stale entries the caller skips. */
   lookup(keyword: SearchKeyword): ChangingPosting {
-    const index = this.prepare();
-    return { ...index.lookup(keyword), index, stale: this.stale, changed: this.changed };
+    return { ...this.prepare().lookup(keyword), ...this.current() };
+  }
+
+  /** The index, its stale entries and the ids changed since it was built. */
+  current(): Omit<ChangingPosting, keyof Posting> {
+    return { index: this.prepare(), stale: this.stale, changed: this.changed };
   }
 
   forget(): void {

@@ -7,7 +7,7 @@ import { MATCH_TIERS, matchTier, type MatchTier } from '../search-ranking.js';
 import type { FileRecord, FileWithGrant, PageRequest, User } from '../types.js';
 import type { DirectoryModel } from './directory-model.js';
 import { FileAccess } from './file-access.js';
-import type { NameIndex } from './name-index.js';
+import { tierRuns, type NameIndex } from './name-index.js';
 import { readablePositions } from './readable-entries.js';
 import type { ModelSource } from './model-source.js';
 import { compareText } from './text-order.js';
@@ -98,9 +98,33 @@ export class ModelSearch implements DirectorySearch {
       }
       return counted(all.length, false, items);
     }
-    const found = model.search.peopleOf(teamId).candidates(keyword, this.bounds.peopleScan);
-    const ranked = this.rankUsers(keyword, union(found.ids, contacts.keys()), contacts, inTeam);
-    return counted(ranked.length, found.truncated, pageOf(ranked, page, byContact).map((entry) => entry.user));
+    const names = model.search.peopleOf(teamId);
+    const posting = names.lookup(keyword);
+    if (!posting.exact) {
+      const found = names.candidates(keyword, this.bounds.peopleScan);
+      const ranked = this.rankUsers(keyword, union(found.ids, contacts.keys()), contacts, inTeam);
+      return counted(ranked.length, found.truncated, pageOf(ranked, page, byContact).map((entry) => entry.user));
+    }
+    // A keyword of up to three characters: its posting holds the matches by tier, then by name and id
+    // (the order of the team's people), so past the contacts and the people written since (checked one
+    // by one) a page needs only the first entries; the rest are counted up to the cap.
+    const { index, entries, tiers, stale } = posting;
+    const aside = new Set<number>();
+    for (const id of contacts.keys()) addNumber(aside, index, id);
+    const ranked = this.rankUsers(keyword, union(posting.changed, contacts.keys()), contacts, inTeam);
+    const need = page.offset + page.limit;
+    let total = ranked.length;
+    let taken = 0;
+    for (let position = 0; position < entries.length; position += 1) {
+      const entry = entries[position]!;
+      if (stale[entry] !== 0 || aside.has(entry)) continue;
+      total += 1;
+      if (taken < need) {
+        ranked.push({ user: model.users.get(index.ids[entry]!)!, tier: tiers[position]! as MatchTier, lastAt: null, source: 0 });
+        taken += 1;
+      } else if (total > SEARCH_COUNT_CAP) break;
+    }
+    return counted(total, false, pageOf(ranked, page, byContact).map((entry) => entry.user));
   }
 
   async searchCollaborators(query: SearchQuery & { fileId: string }): Promise<SearchHits<User>> {
@@ -189,13 +213,14 @@ export class ModelSearch implements DirectorySearch {
     const ranked: RankedFile[] = [];
     let total: number;
     if (keyword.text === '') {
-      const walked = access.sizeBound <= this.bounds.readableScan ? { ids: access.ids(), truncated: false } : this.newestReadable(wanted, touched);
+      const few = access.sizeBound <= this.bounds.readableScan;
+      const walked = few ? { ids: access.ids(), truncated: false } : this.newestReadable(wanted, touched, query.page.offset + query.page.limit);
       truncated = walked.truncated;
       for (const id of union(walked.ids, touched.keys())) {
         const file = model.files.get(id);
         if (wanted(file)) ranked.push({ file, tier: MATCH_TIERS.exact, lastAt: touched.get(id) ?? null });
       }
-      total = ranked.length;
+      total = few ? ranked.length : this.readableCount(viewerId, access, excludeFileId);
     } else {
       const found = this.readableMatches(query, access, touched, ranked);
       total = found.total;
@@ -213,10 +238,11 @@ export class ModelSearch implements DirectorySearch {
 
   /**
    * The readable files matching a non-empty keyword, into `ranked`: those the page may show (every match
-   * of the tiers up to the one that fills the page), and how many match in all. The keyword's candidates
-   * in the file-name index are merged with the viewer's principals' sorted entries; a keyword of up to
-   * three characters has its tiers in the postings, so only the shown tiers read a file record. Files
-   * written since the index was built and the files the viewer worked on are checked one by one.
+   * of the tiers up to the one that fills the page), and how many match (exact up to the count's cap).
+   * The keyword's candidates in the file-name index are merged with the viewer's principals' sorted
+   * entries; a keyword of up to three characters has its tiers in the postings, so only the shown tiers
+   * read a file record. Files written since the index was built and the files the viewer worked on are
+   * checked one by one.
    */
   private readableMatches(
     query: SearchQuery & { excludeFileId?: string },
@@ -227,7 +253,7 @@ export class ModelSearch implements DirectorySearch {
     const { keyword, viewerId, excludeFileId, page } = query;
     const model = this.model;
     const found = model.search.fileNames.lookup(keyword);
-    const { index, entries, tiers, stale } = found;
+    const { index, entries, tiers, exact, stale } = found;
     // Entries to leave to the one-by-one checks: the excluded file and the files worked on.
     const aside = new Set<number>();
     for (const id of touched.keys()) addNumber(aside, index, id);
@@ -240,34 +266,64 @@ export class ModelSearch implements DirectorySearch {
       if (tier !== null) ranked.push({ file, tier, lastAt: touched.get(id) ?? null });
     }
     let total = ranked.length;
-    const readable = model.principalsOf(viewerId).map((principal) => model.search.readable.of(index, principal, () => model.filesOfPrincipal.get(principal)?.keys()));
-    readable.push(model.search.readable.of(index, `creator:${viewerId}`, () => model.createdFiles.get(viewerId)));
-    const { positions, truncated } = readablePositions(entries, readable, this.bounds.fileScan);
+    const readable = this.readableLists(index, viewerId);
     const usable = (entry: number) => stale[entry] === 0 && !aside.has(entry);
-    if (tiers === null) {
-      // A longer keyword: its rarest 3-gram's readable candidates, each checked.
-      for (const position of positions) {
-        const entry = entries[position]!;
+    // Tier by tier (the postings are grouped by tier): a tier's readable candidates are a merge of its
+    // run with the viewer's sorted lists. Records are read only while the page is not full; the walk
+    // stops once the page is full and more than the count's cap match (a longer keyword's candidates
+    // are checked one by one, so all of them are read).
+    const runs = tierRuns(tiers);
+    const need = page.offset + page.limit;
+    let budget = this.bounds.fileScan;
+    let truncated = false;
+    let before = 0;
+    for (let run = 0; run < 5 && !truncated; run += 1) {
+      const candidates = entries.subarray(runs[run]!, runs[run + 1]!);
+      const found = readablePositions(candidates, readable, budget);
+      budget -= found.positions.length;
+      truncated = found.truncated;
+      let matches = 0;
+      for (const position of found.positions) {
+        const entry = candidates[position]!;
         if (!usable(entry)) continue;
+        if (exact) {
+          matches += 1;
+          if (before < need) ranked.push({ file: model.files.get(index.ids[entry]!)!, tier: run as MatchTier, lastAt: null });
+          continue;
+        }
         const file = model.files.get(index.ids[entry]!)!;
         const tier = this.fileTier(keyword, file);
         if (tier === null) continue;
+        matches += 1;
         ranked.push({ file, tier, lastAt: null });
-        total += 1;
       }
-      return { total, truncated };
+      total += matches;
+      before += matches;
+      if (exact && total > SEARCH_COUNT_CAP && before >= need) break;
     }
-    // The tiers up to `shown` hold at least a page's end of matches: no later tier reaches the page.
-    const perTier = [0, 0, 0, 0, 0];
-    for (const position of positions) if (usable(entries[position]!)) perTier[tiers[position]!] += 1;
-    let shown = 0;
-    for (let seen = perTier[0]!; shown < perTier.length - 1 && seen < page.offset + page.limit; seen += perTier[shown]!) shown += 1;
-    for (const position of positions) {
-      const entry = entries[position]!;
-      const tier = tiers[position]! as MatchTier;
-      if (tier <= shown && usable(entry)) ranked.push({ file: model.files.get(index.ids[entry]!)!, tier, lastAt: null });
+    return { total, truncated };
+  }
+
+  /** Per principal of the viewer, and for the files they created: their entries in `index`, ascending. */
+  private readableLists(index: NameIndex, viewerId: string): Int32Array[] {
+    const model = this.model;
+    const lists = model.principalsOf(viewerId).map((principal) => model.search.readable.of(index, principal, () => model.filesOfPrincipal.get(principal)?.keys()));
+    lists.push(model.search.readable.of(index, `creator:${viewerId}`, () => model.createdFiles.get(viewerId)));
+    return lists;
+  }
+
+  /** How many active files the viewer may read, `excludeFileId` left out: exact up to past the count's cap. */
+  private readableCount(viewerId: string, access: FileAccess, excludeFileId: string | undefined): number {
+    const model = this.model;
+    const { index, stale, changed } = model.search.fileNames.current();
+    const excluded = excludeFileId === undefined ? undefined : index.numberOf(excludeFileId);
+    let count = model.search.readable.countDistinct(this.readableLists(index, viewerId), (entry) => stale[entry] !== 0 || entry === excluded, SEARCH_COUNT_CAP);
+    for (const id of changed) {
+      if (count > SEARCH_COUNT_CAP) break;
+      const file = model.files.get(id);
+      if (file !== undefined && file.status === 'active' && id !== excludeFileId && access.mayRead(id)) count += 1;
     }
-    return { total: total + perTier.reduce((sum, count) => sum + count, 0), truncated };
+    return count;
   }
 
   private fileTier(keyword: SearchKeyword, file: FileRecord): MatchTier | null {
@@ -302,10 +358,11 @@ export class ModelSearch implements DirectorySearch {
   }
 
   /**
-   * The newest readable files for the empty keyword: walked newest first until more than the count's
-   * cap are found (and the run of their `updatedAt` is complete) or `fileScan` files were read.
+   * The newest readable files for the empty keyword: walked newest first until a page's end (`need`) is
+   * found (and the run of their `updatedAt` is complete) or `fileScan` files were read. The count comes
+   * from the readable lists (`readableCount`).
    */
-  private newestReadable(wanted: (file: FileRecord) => boolean, touched: ReadonlyMap<string, string>): { ids: string[]; truncated: boolean } {
+  private newestReadable(wanted: (file: FileRecord) => boolean, touched: ReadonlyMap<string, string>, need: number): { ids: string[]; truncated: boolean } {
     const ids: string[] = [];
     let read = 0;
     let truncated = false;
@@ -319,7 +376,7 @@ export class ModelSearch implements DirectorySearch {
       read += 1;
       if (!touched.has(file.id) && wanted(file)) {
         ids.push(file.id);
-        if (ids.length > SEARCH_COUNT_CAP && fullAt === undefined) fullAt = file.updatedAt;
+        if (ids.length >= need && fullAt === undefined) fullAt = file.updatedAt;
       }
       return true;
     });

@@ -11,13 +11,15 @@ export interface IndexedName {
 }
 
 /**
- * One keyword's postings: entry numbers, ascending, and for keywords of up to three characters (a
- * posting of the keyword itself) each entry's tier, so they need no check (`tiers` null: a longer
- * keyword's rarest 3-gram, a superset of its matches to check one by one with `matchTier`).
+ * One keyword's postings: entry numbers grouped by tier, best first, ascending within a tier (`tiers`
+ * gives each one's tier). For keywords of up to three characters (a posting of the keyword itself) the
+ * tiers are the keyword's and every entry matches (`exact`); a longer keyword gets its rarest 3-gram's
+ * posting, a superset of its matches to check one by one with `matchTier`.
  */
 export interface Posting {
   entries: Int32Array;
-  tiers: Uint8Array | null;
+  tiers: Uint8Array;
+  exact: boolean;
 }
 
 /** The longest keyword whose posting is exact (its own gram). */
@@ -30,8 +32,8 @@ const EXACT_CHARS = 3;
  * keyword, has on each entry: 0 a whole text, 1 a text's start, 2 inside a text, 3 a key's start, 4
  * inside a key (3-grams only: shorter keywords do not match inside keys). A keyword of 1 to 3
  * characters is its own posting, exact with tiers; a longer one is looked up by its rarest 3-gram and
- * the caller checks each candidate with `matchTier`. Postings are Int32Arrays of entry numbers,
- * ascending.
+ * the caller checks each candidate with `matchTier`. Postings are Int32Arrays of entry numbers, by
+ * tier, then ascending.
  */
 export class NameIndex {
   private constructor(
@@ -69,12 +71,19 @@ export class NameIndex {
     }
     const postings = new Map<string, Int32Array>();
     const tiers = new Map<string, Uint8Array>();
+    const starts = new Int32Array(6);
     for (const [gram, list] of lists) {
+      // A counting sort by tier (the list is ascending by entry already).
+      starts.fill(0);
+      for (const item of list) starts[(item & 7) + 1] = starts[(item & 7) + 1]! + 1;
+      for (let tier = 1; tier < starts.length; tier += 1) starts[tier] = starts[tier]! + starts[tier - 1]!;
       const numbers = new Int32Array(list.length);
       const gramTiers = new Uint8Array(list.length);
-      for (let position = 0; position < list.length; position += 1) {
-        numbers[position] = list[position]! >> 3;
-        gramTiers[position] = list[position]! & 7;
+      for (const item of list) {
+        const position = starts[item & 7]!;
+        starts[item & 7] = position + 1;
+        numbers[position] = item >> 3;
+        gramTiers[position] = item & 7;
       }
       postings.set(gram, numbers);
       tiers.set(gram, gramTiers);
@@ -95,20 +104,41 @@ export class NameIndex {
   /** The entries that may match a non-empty keyword (see `Posting`). */
   lookup(keyword: SearchKeyword): Posting {
     const chars = [...keyword.text];
-    if (chars.length <= EXACT_CHARS) return { entries: this.postings.get(keyword.text) ?? EMPTY, tiers: this.tiers.get(keyword.text) ?? NO_TIERS };
-    let best: Int32Array | undefined;
+    if (chars.length <= EXACT_CHARS) return this.posting(keyword.text, true);
+    let best: string | undefined;
     for (let start = 0; start + 3 <= chars.length; start += 1) {
-      const list = this.postings.get(chars[start]! + chars[start + 1]! + chars[start + 2]!);
-      if (!list) return { entries: EMPTY, tiers: null };
-      if (!best || list.length < best.length) best = list;
+      const gram = chars[start]! + chars[start + 1]! + chars[start + 2]!;
+      const list = this.postings.get(gram);
+      if (!list) return { entries: EMPTY, tiers: NO_TIERS, exact: false };
+      if (best === undefined || list.length < this.postings.get(best)!.length) best = gram;
     }
-    return { entries: best ?? EMPTY, tiers: null };
+    return this.posting(best ?? '', false);
   }
 
-  /** The entries that may match a non-empty keyword (a superset of the matches), ascending. */
+  /** The entries that may match a non-empty keyword (a superset of the matches), best tiers first. */
   candidates(keyword: SearchKeyword): Int32Array {
     return this.lookup(keyword).entries;
   }
+
+  private posting(gram: string, exact: boolean): Posting {
+    return { entries: this.postings.get(gram) ?? EMPTY, tiers: this.tiers.get(gram) ?? NO_TIERS, exact };
+  }
+}
+
+/** Where each tier's run starts in a posting's `tiers` (ascending), and where the last ends: 6 numbers. */
+export function tierRuns(tiers: Uint8Array): number[] {
+  const runs = [0, 0, 0, 0, 0, tiers.length];
+  for (let tier = 1; tier < 5; tier += 1) {
+    let low = runs[tier - 1]!;
+    let high = tiers.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (tiers[middle]! < tier) low = middle + 1;
+      else high = middle;
+    }
+    runs[tier] = low;
+  }
+  return runs;
 }
 
 const EMPTY = new Int32Array(0);

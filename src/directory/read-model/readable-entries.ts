@@ -11,6 +11,8 @@ import type { NameIndex } from './name-index.js';
 export class ReadableEntries {
   private index: NameIndex | undefined;
   private readonly lists = new Map<string, Int32Array>();
+  /** Scratch marks for `countDistinct`, one per entry, all 0 between calls. */
+  private marks = new Uint8Array(0);
 
   /** The entries of `fileIds` (the principal's files now) in `index`, ascending. */
   of(index: NameIndex, principal: string, fileIds: () => Iterable<string> | undefined): Int32Array {
@@ -29,6 +31,26 @@ export class ReadableEntries {
       this.lists.set(principal, list);
     }
     return list;
+  }
+
+  /**
+   * How many distinct entries `lists` hold, those `skip` says left out, counting stops past `limit`.
+   */
+  countDistinct(lists: readonly Int32Array[], skip: (entry: number) => boolean, limit: number): number {
+    const size = this.index?.size ?? 0;
+    if (this.marks.length !== size) this.marks = new Uint8Array(size);
+    const marks = this.marks;
+    let count = 0;
+    let done = 0;
+    for (; done < lists.length && count <= limit; done += 1) {
+      for (const entry of lists[done]!) {
+        if (marks[entry] === 1 || skip(entry)) continue;
+        marks[entry] = 1;
+        count += 1;
+      }
+    }
+    for (let list = 0; list < done; list += 1) for (const entry of lists[list]!) marks[entry] = 0;
+    return count;
   }
 
   /** The principal's files changed. */
