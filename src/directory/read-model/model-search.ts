@@ -7,7 +7,7 @@ import { MATCH_TIERS, matchTier, type MatchTier } from '../search-ranking.js';
 import type { FileRecord, FileWithGrant, PageRequest, User } from '../types.js';
 import type { DirectoryModel } from './directory-model.js';
 import { FileAccess } from './file-access.js';
-import { tierRuns, type NameIndex } from './name-index.js';
+import { tierRuns, type NameIndex, type Posting } from './name-index.js';
 import { readablePositions } from './readable-entries.js';
 import type { ModelSource } from './model-source.js';
 import { compareText } from './text-order.js';
@@ -100,20 +100,35 @@ export class ModelSearch implements DirectorySearch {
     }
     const names = model.search.peopleOf(teamId);
     const posting = names.lookup(keyword);
-    if (!posting.exact) {
-      const found = names.candidates(keyword, this.bounds.peopleScan);
-      const ranked = this.rankUsers(keyword, union(found.ids, contacts.keys()), contacts, inTeam);
-      return counted(ranked.length, found.truncated, pageOf(ranked, page, byContact).map((entry) => entry.user));
-    }
-    // A keyword of up to three characters: its posting holds the matches by tier, then by name and id
-    // (the order of the team's people), so past the contacts and the people written since (checked one
-    // by one) a page needs only the first entries; the rest are counted up to the cap.
     const { index, entries, tiers, stale } = posting;
     const aside = new Set<number>();
     for (const id of contacts.keys()) addNumber(aside, index, id);
+    // The contacts and the people written since the index was built are checked one by one.
     const ranked = this.rankUsers(keyword, union(posting.changed, contacts.keys()), contacts, inTeam);
     const need = page.offset + page.limit;
     let total = ranked.length;
+    if (!posting.exact) {
+      // A longer keyword: its 3-gram's candidates checked one by one, tier by tier, at most `peopleScan`.
+      const runs = tierRuns(tiers);
+      const perTier = [0, 0, 0, 0, 0];
+      let checked = 0;
+      for (let run = 0; run < 5 && checked <= this.bounds.peopleScan; run += 1) {
+        for (let position = runs[run]!; position < runs[run + 1]! && checked <= this.bounds.peopleScan; position += 1) {
+          const entry = entries[position]!;
+          if (stale[entry] !== 0 || aside.has(entry) || ++checked > this.bounds.peopleScan) continue;
+          const user = model.users.get(index.ids[entry]!)!;
+          const tier = this.userTier(keyword, user);
+          if (tier === null) continue;
+          perTier[tier] += 1;
+          ranked.push({ user, tier, lastAt: null, source: 0 });
+        }
+        if (pageSettled(perTier, run, need, posting) && total + sum(perTier) > SEARCH_COUNT_CAP) break;
+      }
+      return counted(total + sum(perTier), checked > this.bounds.peopleScan, pageOf(ranked, page, byContact).map((entry) => entry.user));
+    }
+    // A keyword of up to three characters: its posting holds the matches by tier, then by name and id
+    // (the order of the team's people), so a page needs only the first entries; the rest are counted up
+    // to the cap.
     let taken = 0;
     for (let position = 0; position < entries.length; position += 1) {
       const entry = entries[position]!;
@@ -252,13 +267,13 @@ export class ModelSearch implements DirectorySearch {
   ): { total: number; truncated: boolean } {
     const { keyword, viewerId, excludeFileId, page } = query;
     const model = this.model;
-    const found = model.search.fileNames.lookup(keyword);
-    const { index, entries, tiers, exact, stale } = found;
+    const posting = model.search.fileNames.lookup(keyword);
+    const { index, entries, tiers, exact, stale } = posting;
     // Entries to leave to the one-by-one checks: the excluded file and the files worked on.
     const aside = new Set<number>();
     for (const id of touched.keys()) addNumber(aside, index, id);
     if (excludeFileId !== undefined) addNumber(aside, index, excludeFileId);
-    const checked = new Set<string>([...found.changed, ...touched.keys()]);
+    const checked = new Set<string>([...posting.changed, ...touched.keys()]);
     for (const id of checked) {
       const file = model.files.get(id);
       if (file === undefined || file.status !== 'active' || file.id === excludeFileId || !access.mayRead(id)) continue;
@@ -269,39 +284,36 @@ export class ModelSearch implements DirectorySearch {
     const readable = this.readableLists(index, viewerId);
     const usable = (entry: number) => stale[entry] === 0 && !aside.has(entry);
     // Tier by tier (the postings are grouped by tier): a tier's readable candidates are a merge of its
-    // run with the viewer's sorted lists. Records are read only while the page is not full; the walk
-    // stops once the page is full and more than the count's cap match (a longer keyword's candidates
-    // are checked one by one, so all of them are read).
+    // run with the viewer's sorted lists. Records are read only while the page is not full, and the
+    // walk stops once the page is full and more than the count's cap match (see `pageSettled`).
     const runs = tierRuns(tiers);
     const need = page.offset + page.limit;
+    const perTier = [0, 0, 0, 0, 0];
     let budget = this.bounds.fileScan;
     let truncated = false;
-    let before = 0;
     for (let run = 0; run < 5 && !truncated; run += 1) {
       const candidates = entries.subarray(runs[run]!, runs[run + 1]!);
       const found = readablePositions(candidates, readable, budget);
       budget -= found.positions.length;
       truncated = found.truncated;
-      let matches = 0;
+      const reading = exact && sum(perTier) < need;
       for (const position of found.positions) {
         const entry = candidates[position]!;
         if (!usable(entry)) continue;
         if (exact) {
-          matches += 1;
-          if (before < need) ranked.push({ file: model.files.get(index.ids[entry]!)!, tier: run as MatchTier, lastAt: null });
+          perTier[run] += 1;
+          if (reading) ranked.push({ file: model.files.get(index.ids[entry]!)!, tier: run as MatchTier, lastAt: null });
           continue;
         }
         const file = model.files.get(index.ids[entry]!)!;
         const tier = this.fileTier(keyword, file);
         if (tier === null) continue;
-        matches += 1;
+        perTier[tier] += 1;
         ranked.push({ file, tier, lastAt: null });
       }
-      total += matches;
-      before += matches;
-      if (exact && total > SEARCH_COUNT_CAP && before >= need) break;
+      if (pageSettled(perTier, run, need, posting) && total + sum(perTier) > SEARCH_COUNT_CAP) break;
     }
-    return { total, truncated };
+    return { total: total + sum(perTier), truncated };
   }
 
   /** Per principal of the viewer, and for the files they created: their entries in `index`, ascending. */
@@ -428,6 +440,20 @@ export class ModelSearch implements DirectorySearch {
 
 function isActive(user: User | undefined): boolean {
   return user !== undefined && user.active !== false;
+}
+
+function sum(counts: readonly number[]): number {
+  return counts.reduce((total, count) => total + count, 0);
+}
+
+/**
+ * Whether the page is settled after walking a posting's runs up to `run`: every entry after them has a
+ * worse tier for the keyword than `run` (exact postings; a bounding one past run 1, as 0 and 1 are one
+ * there), and at least `need` matches of tier `run` or better were found.
+ */
+function pageSettled(perTier: readonly number[], run: number, need: number, posting: Posting): boolean {
+  if (!posting.exact && (!posting.bounding || run < 1)) return false;
+  return sum(perTier.slice(0, run + 1)) >= need;
 }
 
 function addNumber(numbers: Set<number>, index: NameIndex, id: string): void {

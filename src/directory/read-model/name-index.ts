@@ -13,13 +13,15 @@ export interface IndexedName {
 /**
  * One keyword's postings: entry numbers grouped by tier, best first, ascending within a tier (`tiers`
  * gives each one's tier). For keywords of up to three characters (a posting of the keyword itself) the
- * tiers are the keyword's and every entry matches (`exact`); a longer keyword gets its rarest 3-gram's
- * posting, a superset of its matches to check one by one with `matchTier`.
+ * tiers are the keyword's and every entry matches (`exact`); a longer keyword gets the posting of one
+ * of its 3-grams, a superset of its matches to check one by one with `matchTier`.
  */
 export interface Posting {
   entries: Int32Array;
   tiers: Uint8Array;
   exact: boolean;
+  /** Each entry's tier here is at most its tier for the keyword (0 and 1 taken as one). */
+  bounding: boolean;
 }
 
 /** The longest keyword whose posting is exact (its own gram). */
@@ -31,8 +33,8 @@ const EXACT_CHARS = 3;
  * 3-gram of them, each posting with the tier (src/directory/search-ranking.ts) its gram, taken as the
  * keyword, has on each entry: 0 a whole text, 1 a text's start, 2 inside a text, 3 a key's start, 4
  * inside a key (3-grams only: shorter keywords do not match inside keys). A keyword of 1 to 3
- * characters is its own posting, exact with tiers; a longer one is looked up by its rarest 3-gram and
- * the caller checks each candidate with `matchTier`. Postings are Int32Arrays of entry numbers, by
+ * characters is its own posting, exact with tiers; a longer one is looked up by one of its 3-grams
+ * (see `lookup`) and the caller checks each candidate with `matchTier`. Postings are Int32Arrays of entry numbers, by
  * tier, then ascending.
  */
 export class NameIndex {
@@ -104,15 +106,21 @@ export class NameIndex {
   /** The entries that may match a non-empty keyword (see `Posting`). */
   lookup(keyword: SearchKeyword): Posting {
     const chars = [...keyword.text];
-    if (chars.length <= EXACT_CHARS) return this.posting(keyword.text, true);
-    let best: string | undefined;
+    if (chars.length <= EXACT_CHARS) return this.posting(keyword.text, true, true);
+    // A longer keyword matches only entries holding each of its 3-grams. Its first 3-gram's tier on an
+    // entry is at most the keyword's (taking 0 and 1 as one: a text that starts with the keyword starts
+    // with the 3-gram), so walking that posting tier by tier may stop early; the rarest is used instead
+    // when it is much shorter.
+    const first = chars[0]! + chars[1]! + chars[2]!;
+    let rarest = first;
     for (let start = 0; start + 3 <= chars.length; start += 1) {
       const gram = chars[start]! + chars[start + 1]! + chars[start + 2]!;
       const list = this.postings.get(gram);
-      if (!list) return { entries: EMPTY, tiers: NO_TIERS, exact: false };
-      if (best === undefined || list.length < this.postings.get(best)!.length) best = gram;
+      if (!list) return { entries: EMPTY, tiers: NO_TIERS, exact: false, bounding: true };
+      if (list.length < this.postings.get(rarest)!.length) rarest = gram;
     }
-    return this.posting(best ?? '', false);
+    const rareEnough = this.postings.get(rarest)!.length * 4 < this.postings.get(first)!.length;
+    return rareEnough ? this.posting(rarest, false, false) : this.posting(first, false, true);
   }
 
   /** The entries that may match a non-empty keyword (a superset of the matches), best tiers first. */
@@ -120,8 +128,8 @@ export class NameIndex {
     return this.lookup(keyword).entries;
   }
 
-  private posting(gram: string, exact: boolean): Posting {
-    return { entries: this.postings.get(gram) ?? EMPTY, tiers: this.tiers.get(gram) ?? NO_TIERS, exact };
+  private posting(gram: string, exact: boolean, bounding: boolean): Posting {
+    return { entries: this.postings.get(gram) ?? EMPTY, tiers: this.tiers.get(gram) ?? NO_TIERS, exact, bounding };
   }
 }
 
