@@ -241,12 +241,7 @@ export class ModelSearch implements DirectorySearch {
       total = found.total;
       truncated = found.truncated;
     }
-    const order = (a: RankedFile, b: RankedFile) =>
-      a.tier - b.tier ||
-      newestFirst(a.lastAt, b.lastAt) ||
-      newestFirst(a.file.updatedAt, b.file.updatedAt) ||
-      compareText(a.file.name, b.file.name) ||
-      compareText(a.file.id, b.file.id);
+    const order = (a: RankedFile, b: RankedFile) => a.tier - b.tier || newestFirst(a.lastAt, b.lastAt) || byNewest(a.file, b.file);
     const items = pageOf(ranked, query.page, order).map(({ file }) => ({ file, grantedRole: roleFromRank(access.rankOf(file.id)) }));
     return counted(total, truncated, items);
   }
@@ -296,13 +291,15 @@ export class ModelSearch implements DirectorySearch {
       const found = readablePositions(candidates, readable, budget);
       budget -= found.positions.length;
       truncated = found.truncated;
-      const reading = exact && sum(perTier) < need;
+      // This tier's files, while the page is not full: only its first `need` by the order within a
+      // tier are kept (the tiers are complete in the postings, so no later one can displace them).
+      const shown: FileRecord[] | null = exact && sum(perTier) < need ? [] : null;
       for (const position of found.positions) {
         const entry = candidates[position]!;
         if (!usable(entry)) continue;
         if (exact) {
           perTier[run] += 1;
-          if (reading) ranked.push({ file: model.files.get(index.ids[entry]!)!, tier: run as MatchTier, lastAt: null });
+          shown?.push(model.files.get(index.ids[entry]!)!);
           continue;
         }
         const file = model.files.get(index.ids[entry]!)!;
@@ -311,6 +308,7 @@ export class ModelSearch implements DirectorySearch {
         perTier[tier] += 1;
         ranked.push({ file, tier, lastAt: null });
       }
+      for (const file of shown === null ? [] : topRanked(shown, need, byNewest)) ranked.push({ file, tier: run as MatchTier, lastAt: null });
       if (pageSettled(perTier, run, need, posting) && total + sum(perTier) > SEARCH_COUNT_CAP) break;
     }
     return { total: total + sum(perTier), truncated };
@@ -471,6 +469,11 @@ function union(first: Iterable<string>, second: Iterable<string>): Set<string> {
 /** One page of `ranked` in the order of `order` (only the entries up to the page's end are sorted). */
 function pageOf<T>(ranked: readonly T[], page: PageRequest, order: (a: T, b: T) => number): T[] {
   return topRanked(ranked, page.offset + page.limit, order).slice(page.offset);
+}
+
+/** Files within a tier, past the ones worked on: `updatedAt` (newest first), name, id. */
+function byNewest(a: FileRecord, b: FileRecord): number {
+  return newestFirst(a.updatedAt, b.updatedAt) || compareText(a.name, b.name) || compareText(a.id, b.id);
 }
 
 /** People by tier, last contact (newest first, none last), name, id. */
