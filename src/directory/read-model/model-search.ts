@@ -25,11 +25,11 @@ export interface ActivityReads {
 
 /** The most work one search does, whatever the keyword (docs/search.md "Bounds"). */
 export interface ModelSearchBounds {
-  /** Index candidates of people or departments checked per keyword. */
+  /** Candidates of people (a keyword of 4+ characters) or departments checked per keyword. */
   peopleScan: number;
-  /** Index candidates of files checked per keyword; files walked newest first for the empty keyword. */
+  /** Readable file candidates of a keyword's posting; files walked newest first for the empty keyword. */
   fileScan: number;
-  /** A user who may read at most this many files has them checked one by one (exact) instead. */
+  /** Empty keyword: a user who may read at most this many files has them listed one by one instead. */
   readableScan: number;
 }
 
