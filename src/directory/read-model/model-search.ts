@@ -119,7 +119,7 @@ export class ModelSearch implements DirectorySearch {
           const user = model.users.get(index.ids[entry]!)!;
           const tier = this.userTier(keyword, user);
           if (tier === null) continue;
-          perTier[tier] += 1;
+          perTier[tier] = perTier[tier]! + 1;
           ranked.push({ user, tier, lastAt: null, source: 0 });
         }
         if (pageSettled(perTier, run, need, posting) && total + sum(perTier) > SEARCH_COUNT_CAP) break;
@@ -275,7 +275,7 @@ export class ModelSearch implements DirectorySearch {
       const tier = this.fileTier(keyword, file);
       if (tier !== null) ranked.push({ file, tier, lastAt: touched.get(id) ?? null });
     }
-    let total = ranked.length;
+    const oneByOne = ranked.length;
     const readable = this.readableLists(index, viewerId);
     const usable = (entry: number) => stale[entry] === 0 && !aside.has(entry);
     // Tier by tier (the postings are grouped by tier): a tier's readable candidates are a merge of its
@@ -298,20 +298,20 @@ export class ModelSearch implements DirectorySearch {
         const entry = candidates[position]!;
         if (!usable(entry)) continue;
         if (exact) {
-          perTier[run] += 1;
+          perTier[run] = perTier[run]! + 1;
           shown?.push(model.files.get(index.ids[entry]!)!);
           continue;
         }
         const file = model.files.get(index.ids[entry]!)!;
         const tier = this.fileTier(keyword, file);
         if (tier === null) continue;
-        perTier[tier] += 1;
+        perTier[tier] = perTier[tier]! + 1;
         ranked.push({ file, tier, lastAt: null });
       }
       for (const file of shown === null ? [] : topRanked(shown, need, byNewest)) ranked.push({ file, tier: run as MatchTier, lastAt: null });
-      if (pageSettled(perTier, run, need, posting) && total + sum(perTier) > SEARCH_COUNT_CAP) break;
+      if (pageSettled(perTier, run, need, posting) && oneByOne + sum(perTier) > SEARCH_COUNT_CAP) break;
     }
-    return { total: total + sum(perTier), truncated };
+    return { total: oneByOne + sum(perTier), truncated };
   }
 
   /** Per principal of the viewer, and for the files they created: their entries in `index`, ascending. */
