@@ -317,8 +317,8 @@ export class ModelSearch implements DirectorySearch {
   /** Per principal of the viewer, and for the files they created: their entries in `index`, ascending. */
   private readableLists(index: NameIndex, viewerId: string): Int32Array[] {
     const model = this.model;
-    const lists = model.principalsOf(viewerId).map((principal) => model.search.readable.of(index, principal, () => model.filesOfPrincipal.get(principal)?.keys()));
-    lists.push(model.search.readable.of(index, `creator:${viewerId}`, () => model.createdFiles.get(viewerId)));
+    const lists = model.principalsOf(viewerId).map((principal) => model.search.readable.of(index, principal, model.filesOfPrincipal.get(principal)));
+    lists.push(model.search.readable.of(index, `creator:${viewerId}`, model.createdFiles.get(viewerId)));
     return lists;
   }
 

@@ -1,5 +1,8 @@
 import type { NameIndex } from './name-index.js';
 
+/** Principals with at most this many files have their list built on each use, not kept. */
+const UNCACHED_FILES = 32;
+
 /**
  * Per principal (`kind:id`, and `creator:<userId>` for the files a user created): the entry numbers of
  * its files in the file-name index, ascending, so the files one user may read among a keyword's
@@ -14,8 +17,8 @@ export class ReadableEntries {
   /** Scratch marks for `countDistinct`, one per entry, all 0 between calls. */
   private marks = new Uint8Array(0);
 
-  /** The entries of `fileIds` (the principal's files now) in `index`, ascending. */
-  of(index: NameIndex, principal: string, fileIds: () => Iterable<string> | undefined): Int32Array {
+  /** The entries of `files` (the principal's files now) in `index`, ascending. */
+  of(index: NameIndex, principal: string, files: { size: number; keys(): Iterable<string> } | undefined): Int32Array {
     if (index !== this.index) {
       this.lists.clear();
       this.index = index;
@@ -23,12 +26,13 @@ export class ReadableEntries {
     let list = this.lists.get(principal);
     if (!list) {
       const numbers: number[] = [];
-      for (const id of fileIds() ?? []) {
+      for (const id of files?.keys() ?? []) {
         const number = index.numberOf(id);
         if (number !== undefined) numbers.push(number);
       }
       list = Int32Array.from(numbers).sort();
-      this.lists.set(principal, list);
+      // A few files are looked up again each time: one kept array per user would cost more memory.
+      if ((files?.size ?? 0) > UNCACHED_FILES) this.lists.set(principal, list);
     }
     return list;
   }
