@@ -1,5 +1,14 @@
 import type { SearchKeyword } from '../search-keyword.js';
-import { NameIndex, type IndexedName } from './name-index.js';
+import { NameIndex, type IndexedName, type Posting } from './name-index.js';
+
+/** A keyword's postings in the current index, and what was written since (see `ChangingNames.lookup`). */
+export interface ChangingPosting extends Posting {
+  index: NameIndex;
+  /** Entries changed since the index was built (their postings are stale): 1, else 0. */
+  stale: Uint8Array;
+  /** The ids changed since: each to check one by one. */
+  changed: ReadonlySet<string>;
+}
 
 /** Changes kept beside a built index before it is built again: at least this many, or an eighth of it. */
 const CHANGES_KEPT = 512;
@@ -12,6 +21,7 @@ const CHANGES_KEPT = 512;
 export class ChangingNames {
   private index: NameIndex | undefined;
   private readonly changed = new Set<string>();
+  private stale = new Uint8Array(0);
 
   constructor(private readonly entries: () => IndexedName[]) {}
 
@@ -19,12 +29,28 @@ export class ChangingNames {
   touch(id: string): void {
     if (!this.index) return;
     this.changed.add(id);
+    const number = this.index.numberOf(id);
+    if (number !== undefined) this.stale[number] = 1;
     if (this.changed.size > Math.max(CHANGES_KEPT, this.index.size / 8)) this.forget();
   }
 
   /** Builds the index now (after a load), so no search pays for it. */
-  prepare(): void {
-    this.index ??= NameIndex.build(this.entries());
+  prepare(): NameIndex {
+    if (!this.index) {
+      this.index = NameIndex.build(this.entries());
+      this.stale = new Uint8Array(this.index.size);
+    }
+    return this.index;
+  }
+
+  /** The keyword's postings (see `NameIndex.lookup`), whose stale entries the caller skips. */
+  lookup(keyword: SearchKeyword): ChangingPosting {
+    return { ...this.prepare().lookup(keyword), ...this.current() };
+  }
+
+  /** The index, its stale entries and the ids changed since it was built. */
+  current(): Omit<ChangingPosting, keyof Posting> {
+    return { index: this.prepare(), stale: this.stale, changed: this.changed };
   }
 
   forget(): void {
@@ -34,8 +60,7 @@ export class ChangingNames {
 
   /** How many candidates `candidates` would give without a bound (cheap: no id is read). */
   candidateCount(keyword: SearchKeyword): number {
-    this.index ??= NameIndex.build(this.entries());
-    return this.index.candidates(keyword).length + this.changed.size;
+    return this.prepare().candidates(keyword).length + this.changed.size;
   }
 
   /**
@@ -43,14 +68,13 @@ export class ChangingNames {
    * more), then every id changed since the index was built. Each id once; the caller checks each.
    */
   candidates(keyword: SearchKeyword, scan: number): { ids: string[]; truncated: boolean } {
-    this.index ??= NameIndex.build(this.entries());
-    const index = this.index;
+    const index = this.prepare();
     const entries = index.candidates(keyword);
     const ids: string[] = [];
     const end = Math.min(entries.length, scan);
     for (let position = 0; position < end; position += 1) {
-      const id = index.ids[entries[position]!]!;
-      if (!this.changed.has(id)) ids.push(id);
+      const entry = entries[position]!;
+      if (this.stale[entry] === 0) ids.push(index.ids[entry]!);
     }
     for (const id of this.changed) ids.push(id);
     return { ids, truncated: entries.length > scan };

@@ -83,6 +83,10 @@ export class DirectoryModel {
   setFile(id: string, file: Omit<FileRecord, 'hasStoredContent'> | undefined, keys?: NameKeys): void {
     const before = this.files.get(id);
     const after = file && { ...file, hasStoredContent: this.contents.has(id) };
+    if (before?.creatorId !== after?.creatorId) {
+      if (before) this.search.readable.forget(`creator:${before.creatorId}`);
+      if (after) this.search.readable.forget(`creator:${after.creatorId}`);
+    }
     if (before && before.creatorId !== after?.creatorId) {
       const created = this.createdFiles.get(before.creatorId);
       created?.delete(id);
@@ -106,6 +110,7 @@ export class DirectoryModel {
 
   setGrants(fileId: string, grants: readonly HeldGrant[]): void {
     for (const principal of this.grants.get(fileId)?.principals ?? []) {
+      this.search.readable.forget(principal);
       const files = this.filesOfPrincipal.get(principal);
       files?.delete(fileId);
       if (files?.size === 0) this.filesOfPrincipal.delete(principal);
@@ -114,6 +119,7 @@ export class DirectoryModel {
     if (held.length === 0) this.grants.delete(fileId);
     else this.grants.set(fileId, FileGrants.of(held));
     for (const { principal, rank } of held) {
+      this.search.readable.forget(principal);
       const files = this.filesOfPrincipal.get(principal);
       // Two grants to one principal: the stronger counts.
       if (!files) this.filesOfPrincipal.set(principal, new Map([[fileId, rank]]));

@@ -3,10 +3,12 @@ import { roleFromRank } from '../permissions.js';
 import type { SearchKeyword } from '../search-keyword.js';
 import { SEARCH_COUNT_CAP } from '../search-page.js';
 import { DEPARTMENT_FALLBACK_USERS, type DepartmentHit, type DirectorySearch, type SearchHits, type SearchQuery } from '../search-port.js';
-import { matchTier, type MatchTier } from '../search-ranking.js';
+import { MATCH_TIERS, matchTier, type MatchTier } from '../search-ranking.js';
 import type { FileRecord, FileWithGrant, PageRequest, User } from '../types.js';
 import type { DirectoryModel } from './directory-model.js';
 import { FileAccess } from './file-access.js';
+import { tierRuns, type NameIndex, type Posting } from './name-index.js';
+import { readablePositions } from './readable-entries.js';
 import type { ModelSource } from './model-source.js';
 import { compareText } from './text-order.js';
 import { topRanked } from './top-ranked.js';
@@ -23,15 +25,21 @@ export interface ActivityReads {
 
 /** The most work one search does, whatever the keyword (docs/search.md "Bounds"). */
 export interface ModelSearchBounds {
-  /** Index candidates of people or departments checked per keyword. */
+  /** Candidates of people (a keyword of 4+ characters) or departments checked per keyword. */
   peopleScan: number;
-  /** Index candidates of files checked per keyword; files walked newest first for the empty keyword. */
+  /** Readable file candidates of a keyword's posting; files walked newest first for the empty keyword. */
   fileScan: number;
-  /** A user who may read at most this many files has them checked one by one (exact) instead. */
+  /** Empty keyword: a user who may read at most this many files has them listed one by one instead. */
   readableScan: number;
 }
 
 export const MODEL_SEARCH_BOUNDS: ModelSearchBounds = Object.freeze({ peopleScan: 5_000, fileScan: 20_000, readableScan: 2_000 });
+
+interface RankedFile {
+  file: FileRecord;
+  tier: MatchTier;
+  lastAt: string | null;
+}
 
 interface RankedUser {
   user: User;
@@ -90,9 +98,48 @@ export class ModelSearch implements DirectorySearch {
       }
       return counted(all.length, false, items);
     }
-    const found = model.search.peopleOf(teamId).candidates(keyword, this.bounds.peopleScan);
-    const ranked = this.rankUsers(keyword, union(found.ids, contacts.keys()), contacts, inTeam);
-    return counted(ranked.length, found.truncated, pageOf(ranked, page, byContact).map((entry) => entry.user));
+    const names = model.search.peopleOf(teamId);
+    const posting = names.lookup(keyword);
+    const { index, entries, tiers, stale } = posting;
+    const aside = new Set<number>();
+    for (const id of contacts.keys()) addNumber(aside, index, id);
+    // The contacts and the people written since the index was built are checked one by one.
+    const ranked = this.rankUsers(keyword, union(posting.changed, contacts.keys()), contacts, inTeam);
+    const need = page.offset + page.limit;
+    let total = ranked.length;
+    if (!posting.exact) {
+      // A longer keyword: its 3-gram's candidates checked one by one, tier by tier, at most `peopleScan`.
+      const runs = tierRuns(tiers);
+      const perTier = [0, 0, 0, 0, 0];
+      let checked = 0;
+      for (let run = 0; run < 5 && checked <= this.bounds.peopleScan; run += 1) {
+        for (let position = runs[run]!; position < runs[run + 1]! && checked <= this.bounds.peopleScan; position += 1) {
+          const entry = entries[position]!;
+          if (stale[entry] !== 0 || aside.has(entry) || ++checked > this.bounds.peopleScan) continue;
+          const user = model.users.get(index.ids[entry]!)!;
+          const tier = this.userTier(keyword, user);
+          if (tier === null) continue;
+          perTier[tier] = perTier[tier]! + 1;
+          ranked.push({ user, tier, lastAt: null, source: 0 });
+        }
+        if (pageSettled(perTier, run, need, posting) && total + sum(perTier) > SEARCH_COUNT_CAP) break;
+      }
+      return counted(total + sum(perTier), checked > this.bounds.peopleScan, pageOf(ranked, page, byContact).map((entry) => entry.user));
+    }
+    // A keyword of up to three characters: its posting holds the matches by tier, then by name and id
+    // (the order of the team's people), so a page needs only the first entries; the rest are counted up
+    // to the cap.
+    let taken = 0;
+    for (let position = 0; position < entries.length; position += 1) {
+      const entry = entries[position]!;
+      if (stale[entry] !== 0 || aside.has(entry)) continue;
+      total += 1;
+      if (taken < need) {
+        ranked.push({ user: model.users.get(index.ids[entry]!)!, tier: tiers[position]! as MatchTier, lastAt: null, source: 0 });
+        taken += 1;
+      } else if (total > SEARCH_COUNT_CAP) break;
+    }
+    return counted(total, false, pageOf(ranked, page, byContact).map((entry) => entry.user));
   }
 
   async searchCollaborators(query: SearchQuery & { fileId: string }): Promise<SearchHits<User>> {
@@ -177,39 +224,121 @@ export class ModelSearch implements DirectorySearch {
     const access = new FileAccess(model, viewerId);
     const wanted = (file: FileRecord | undefined): file is FileRecord =>
       file !== undefined && file.status === 'active' && file.id !== excludeFileId && access.mayRead(file.id);
-    let candidates: Iterable<string>;
     let truncated = false;
+    const ranked: RankedFile[] = [];
+    let total: number;
     if (keyword.text === '') {
-      const walked = access.sizeBound <= this.bounds.readableScan ? { ids: access.ids(), truncated: false } : this.newestReadable(wanted, touched);
-      candidates = union(walked.ids, touched.keys());
+      const few = access.sizeBound <= this.bounds.readableScan;
+      const walked = few ? { ids: access.ids(), truncated: false } : this.newestReadable(wanted, touched, query.page.offset + query.page.limit);
       truncated = walked.truncated;
-    } else {
-      const names = model.search.fileNames;
-      // Fewer readable files than candidates, and no more than a bounded search reads: those are
-      // matched one by one (exact); else the index's candidates, at most `fileScan` of them.
-      if (access.sizeBound < names.candidateCount(keyword) && access.sizeBound <= this.bounds.fileScan) candidates = union(access.ids(), touched.keys());
-      else {
-        const found = names.candidates(keyword, this.bounds.fileScan);
-        candidates = union(found.ids, touched.keys());
-        truncated = found.truncated;
+      for (const id of union(walked.ids, touched.keys())) {
+        const file = model.files.get(id);
+        if (wanted(file)) ranked.push({ file, tier: MATCH_TIERS.exact, lastAt: touched.get(id) ?? null });
       }
+      total = few ? ranked.length : this.readableCount(viewerId, access, excludeFileId);
+    } else {
+      const found = this.readableMatches(query, access, touched, ranked);
+      total = found.total;
+      truncated = found.truncated;
     }
-    const ranked: Array<{ file: FileRecord; tier: number; lastAt: string | null }> = [];
-    for (const id of candidates) {
+    const order = (a: RankedFile, b: RankedFile) => a.tier - b.tier || newestFirst(a.lastAt, b.lastAt) || byNewest(a.file, b.file);
+    const items = pageOf(ranked, query.page, order).map(({ file }) => ({ file, grantedRole: roleFromRank(access.rankOf(file.id)) }));
+    return counted(total, truncated, items);
+  }
+
+  /**
+   * The readable files matching a non-empty keyword, into `ranked`: those the page may show (every match
+   * of the tiers up to the one that fills the page), and how many match (exact up to the count's cap).
+   * The keyword's candidates in the file-name index are merged with the viewer's principals' sorted
+   * entries; a keyword of up to three characters has its tiers in the postings, so only the shown tiers
+   * read a file record. Files written since the index was built and the files the viewer worked on are
+   * checked one by one.
+   */
+  private readableMatches(
+    query: SearchQuery & { excludeFileId?: string },
+    access: FileAccess,
+    touched: ReadonlyMap<string, string>,
+    ranked: RankedFile[],
+  ): { total: number; truncated: boolean } {
+    const { keyword, viewerId, excludeFileId, page } = query;
+    const model = this.model;
+    const posting = model.search.fileNames.lookup(keyword);
+    const { index, entries, tiers, exact, stale } = posting;
+    // Entries to leave to the one-by-one checks: the excluded file and the files worked on.
+    const aside = new Set<number>();
+    for (const id of touched.keys()) addNumber(aside, index, id);
+    if (excludeFileId !== undefined) addNumber(aside, index, excludeFileId);
+    const checked = new Set<string>([...posting.changed, ...touched.keys()]);
+    for (const id of checked) {
       const file = model.files.get(id);
-      if (!wanted(file)) continue;
-      const keys = model.search.keysOfFile(file);
-      const tier = matchTier(keyword, { name: file.name, pinyin: keys.pinyin, initials: keys.initials });
+      if (file === undefined || file.status !== 'active' || file.id === excludeFileId || !access.mayRead(id)) continue;
+      const tier = this.fileTier(keyword, file);
       if (tier !== null) ranked.push({ file, tier, lastAt: touched.get(id) ?? null });
     }
-    const order = (a: (typeof ranked)[number], b: (typeof ranked)[number]) =>
-      a.tier - b.tier ||
-      newestFirst(a.lastAt, b.lastAt) ||
-      newestFirst(a.file.updatedAt, b.file.updatedAt) ||
-      compareText(a.file.name, b.file.name) ||
-      compareText(a.file.id, b.file.id);
-    const items = pageOf(ranked, query.page, order).map(({ file }) => ({ file, grantedRole: roleFromRank(access.rankOf(file.id)) }));
-    return counted(ranked.length, truncated, items);
+    const oneByOne = ranked.length;
+    const readable = this.readableLists(index, viewerId);
+    const usable = (entry: number) => stale[entry] === 0 && !aside.has(entry);
+    // Tier by tier (the postings are grouped by tier): a tier's readable candidates are a merge of its
+    // run with the viewer's sorted lists. Records are read only while the page is not full, and the
+    // walk stops once the page is full and more than the count's cap match (see `pageSettled`).
+    const runs = tierRuns(tiers);
+    const need = page.offset + page.limit;
+    const perTier = [0, 0, 0, 0, 0];
+    let budget = this.bounds.fileScan;
+    let truncated = false;
+    for (let run = 0; run < 5 && !truncated; run += 1) {
+      const candidates = entries.subarray(runs[run]!, runs[run + 1]!);
+      const found = readablePositions(candidates, readable, budget);
+      budget -= found.positions.length;
+      truncated = found.truncated;
+      // This tier's files, while the page is not full: only its first `need` by the order within a
+      // tier are kept (the tiers are complete in the postings, so no later one can displace them).
+      const shown: FileRecord[] | null = exact && sum(perTier) < need ? [] : null;
+      for (const position of found.positions) {
+        const entry = candidates[position]!;
+        if (!usable(entry)) continue;
+        if (exact) {
+          perTier[run] = perTier[run]! + 1;
+          shown?.push(model.files.get(index.ids[entry]!)!);
+          continue;
+        }
+        const file = model.files.get(index.ids[entry]!)!;
+        const tier = this.fileTier(keyword, file);
+        if (tier === null) continue;
+        perTier[tier] = perTier[tier]! + 1;
+        ranked.push({ file, tier, lastAt: null });
+      }
+      for (const file of shown === null ? [] : topRanked(shown, need, byNewest)) ranked.push({ file, tier: run as MatchTier, lastAt: null });
+      if (pageSettled(perTier, run, need, posting) && oneByOne + sum(perTier) > SEARCH_COUNT_CAP) break;
+    }
+    return { total: oneByOne + sum(perTier), truncated };
+  }
+
+  /** Per principal of the viewer, and for the files they created: their entries in `index`, ascending. */
+  private readableLists(index: NameIndex, viewerId: string): Int32Array[] {
+    const model = this.model;
+    const lists = model.principalsOf(viewerId).map((principal) => model.search.readable.of(index, principal, model.filesOfPrincipal.get(principal)));
+    lists.push(model.search.readable.of(index, `creator:${viewerId}`, model.createdFiles.get(viewerId)));
+    return lists;
+  }
+
+  /** How many active files the viewer may read, `excludeFileId` left out: exact up to past the count's cap. */
+  private readableCount(viewerId: string, access: FileAccess, excludeFileId: string | undefined): number {
+    const model = this.model;
+    const { index, stale, changed } = model.search.fileNames.current();
+    const excluded = excludeFileId === undefined ? undefined : index.numberOf(excludeFileId);
+    let count = model.search.readable.countDistinct(this.readableLists(index, viewerId), (entry) => stale[entry] !== 0 || entry === excluded, SEARCH_COUNT_CAP);
+    for (const id of changed) {
+      if (count > SEARCH_COUNT_CAP) break;
+      const file = model.files.get(id);
+      if (file !== undefined && file.status === 'active' && id !== excludeFileId && access.mayRead(id)) count += 1;
+    }
+    return count;
+  }
+
+  private fileTier(keyword: SearchKeyword, file: FileRecord): MatchTier | null {
+    const keys = this.model.search.keysOfFile(file);
+    return matchTier(keyword, { name: file.name, pinyin: keys.pinyin, initials: keys.initials });
   }
 
   /** GET /files: the newest active files the user may read (by `orderBy`, then id, both descending). */
@@ -239,10 +368,11 @@ export class ModelSearch implements DirectorySearch {
   }
 
   /**
-   * The newest readable files for the empty keyword: walked newest first until more than the count's
-   * cap are found (and the run of their `updatedAt` is complete) or `fileScan` files were read.
+   * The newest readable files for the empty keyword: walked newest first until a page's end (`need`) is
+   * found (and the run of their `updatedAt` is complete) or `fileScan` files were read. The count comes
+   * from the readable lists (`readableCount`).
    */
-  private newestReadable(wanted: (file: FileRecord) => boolean, touched: ReadonlyMap<string, string>): { ids: string[]; truncated: boolean } {
+  private newestReadable(wanted: (file: FileRecord) => boolean, touched: ReadonlyMap<string, string>, need: number): { ids: string[]; truncated: boolean } {
     const ids: string[] = [];
     let read = 0;
     let truncated = false;
@@ -256,7 +386,7 @@ export class ModelSearch implements DirectorySearch {
       read += 1;
       if (!touched.has(file.id) && wanted(file)) {
         ids.push(file.id);
-        if (ids.length > SEARCH_COUNT_CAP && fullAt === undefined) fullAt = file.updatedAt;
+        if (ids.length >= need && fullAt === undefined) fullAt = file.updatedAt;
       }
       return true;
     });
@@ -310,6 +440,25 @@ function isActive(user: User | undefined): boolean {
   return user !== undefined && user.active !== false;
 }
 
+function sum(counts: readonly number[]): number {
+  return counts.reduce((total, count) => total + count, 0);
+}
+
+/**
+ * Whether the page is settled after walking a posting's runs up to `run`: every entry after them has a
+ * worse tier for the keyword than `run` (exact postings; a bounding one past run 1, as 0 and 1 are one
+ * there), and at least `need` matches of tier `run` or better were found.
+ */
+function pageSettled(perTier: readonly number[], run: number, need: number, posting: Posting): boolean {
+  if (!posting.exact && (!posting.bounding || run < 1)) return false;
+  return sum(perTier.slice(0, run + 1)) >= need;
+}
+
+function addNumber(numbers: Set<number>, index: NameIndex, id: string): void {
+  const number = index.numberOf(id);
+  if (number !== undefined) numbers.add(number);
+}
+
 /** Each id once, in the order first seen. */
 function union(first: Iterable<string>, second: Iterable<string>): Set<string> {
   const ids = new Set(first);
@@ -320,6 +469,11 @@ function union(first: Iterable<string>, second: Iterable<string>): Set<string> {
 /** One page of `ranked` in the order of `order` (only the entries up to the page's end are sorted). */
 function pageOf<T>(ranked: readonly T[], page: PageRequest, order: (a: T, b: T) => number): T[] {
   return topRanked(ranked, page.offset + page.limit, order).slice(page.offset);
+}
+
+/** Files within a tier, past the ones worked on: `updatedAt` (newest first), name, id. */
+function byNewest(a: FileRecord, b: FileRecord): number {
+  return newestFirst(a.updatedAt, b.updatedAt) || compareText(a.name, b.name) || compareText(a.id, b.id);
 }
 
 /** People by tier, last contact (newest first, none last), name, id. */

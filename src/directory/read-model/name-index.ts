@@ -1,4 +1,5 @@
 import type { SearchKeyword } from '../search-keyword.js';
+import { MATCH_TIERS } from '../search-ranking.js';
 
 /** What one candidate is found by: its texts (name, e-mail local part, lower case) and pinyin keys. */
 export interface IndexedName {
@@ -10,72 +11,154 @@ export interface IndexedName {
 }
 
 /**
+ * One keyword's postings: entry numbers grouped by tier, best first, ascending within a tier (`tiers`
+ * gives each one's tier). For keywords of up to three characters (a posting of the keyword itself) the
+ * tiers are the keyword's and every entry matches (`exact`); a longer keyword gets the posting of one
+ * of its 3-grams, a superset of its matches to check one by one with `matchTier`.
+ */
+export interface Posting {
+  entries: Int32Array;
+  tiers: Uint8Array;
+  exact: boolean;
+  /** Each entry's tier here is at most its tier for the keyword (0 and 1 taken as one). */
+  bounding: boolean;
+}
+
+/** The longest keyword whose posting is exact (its own gram). */
+const EXACT_CHARS = 3;
+
+/**
  * The candidates of a keyword among a fixed set of names, found in postings of n-grams (code points):
  * every 1-, 2- and 3-gram of the texts, the 1- and 2-character prefixes of the pinyin keys and every
- * 3-gram of them. A keyword of 1 or 2 characters is looked up as one gram; a longer one by its rarest
- * 3-gram. Every candidate a tier can match is among them (src/directory/search-ranking.ts); the caller
- * checks each with `matchTier`. Postings are Int32Arrays of entry numbers, ascending.
+ * 3-gram of them, each posting with the tier (src/directory/search-ranking.ts) its gram, taken as the
+ * keyword, has on each entry: 0 a whole text, 1 a text's start, 2 inside a text, 3 a key's start, 4
+ * inside a key (3-grams only: shorter keywords do not match inside keys). A keyword of 1 to 3
+ * characters is its own posting, exact with tiers; a longer one is looked up by one of its 3-grams
+ * (see `lookup`) and the caller checks each candidate with `matchTier`. Postings are Int32Arrays of entry numbers, by
+ * tier, then ascending.
  */
 export class NameIndex {
   private constructor(
     readonly ids: readonly string[],
     private readonly postings: ReadonlyMap<string, Int32Array>,
+    private readonly tiers: ReadonlyMap<string, Uint8Array>,
+    private readonly numbers: ReadonlyMap<string, number>,
   ) {}
 
   static build(entries: readonly IndexedName[]): NameIndex {
+    // Each list holds number * 8 + tier; entries come in order, so a gram met twice in one entry is
+    // the list's last item already (then the better tier is kept).
     const lists = new Map<string, number[]>();
-    // Entries come in order, so a gram met twice in one entry is the list's last number already.
     let number = 0;
-    const add = (gram: string) => {
+    const add = (gram: string, tier: number) => {
       const list = lists.get(gram);
-      if (!list) lists.set(gram, [number]);
-      else if (list[list.length - 1] !== number) list.push(number);
+      if (!list) lists.set(gram, [number * 8 + tier]);
+      else {
+        const last = list[list.length - 1]!;
+        if (last >> 3 !== number) list.push(number * 8 + tier);
+        else if ((last & 7) > tier) list[list.length - 1] = number * 8 + tier;
+      }
     };
     for (; number < entries.length; number += 1) {
       const entry = entries[number]!;
-      for (const text of entry.texts) addGrams(add, [...text], 3);
+      for (const text of entry.texts) addTextGrams(add, [...text]);
       for (const key of entry.keys) {
         const chars = [...key];
-        if (chars.length > 0) add(chars[0]!);
-        if (chars.length > 1) add(chars[0]! + chars[1]!);
-        addTrigrams(add, chars);
+        if (chars.length > 0) add(chars[0]!, MATCH_TIERS.pinyinPrefix);
+        if (chars.length > 1) add(chars[0]! + chars[1]!, MATCH_TIERS.pinyinPrefix);
+        for (let start = 0; start + 3 <= chars.length; start += 1) {
+          add(chars[start]! + chars[start + 1]! + chars[start + 2]!, start === 0 ? MATCH_TIERS.pinyinPrefix : MATCH_TIERS.pinyinSubstring);
+        }
       }
     }
     const postings = new Map<string, Int32Array>();
-    for (const [gram, list] of lists) postings.set(gram, Int32Array.from(list));
-    return new NameIndex(entries.map((entry) => entry.id), postings);
+    const tiers = new Map<string, Uint8Array>();
+    const starts = new Int32Array(6);
+    for (const [gram, list] of lists) {
+      // A counting sort by tier (the list is ascending by entry already).
+      starts.fill(0);
+      for (const item of list) starts[(item & 7) + 1] = starts[(item & 7) + 1]! + 1;
+      for (let tier = 1; tier < starts.length; tier += 1) starts[tier] = starts[tier]! + starts[tier - 1]!;
+      const numbers = new Int32Array(list.length);
+      const gramTiers = new Uint8Array(list.length);
+      for (const item of list) {
+        const position = starts[item & 7]!;
+        starts[item & 7] = position + 1;
+        numbers[position] = item >> 3;
+        gramTiers[position] = item & 7;
+      }
+      postings.set(gram, numbers);
+      tiers.set(gram, gramTiers);
+    }
+    const ids = entries.map((entry) => entry.id);
+    return new NameIndex(ids, postings, tiers, new Map(ids.map((id, position) => [id, position])));
   }
 
   get size(): number {
     return this.ids.length;
   }
 
-  /** The entries that may match a non-empty keyword (a superset of the matches), ascending. */
-  candidates(keyword: SearchKeyword): Int32Array {
-    const chars = [...keyword.text];
-    if (chars.length <= 2) return this.postings.get(keyword.text) ?? EMPTY;
-    let best: Int32Array | undefined;
-    for (let start = 0; start + 3 <= chars.length; start += 1) {
-      const list = this.postings.get(chars[start]! + chars[start + 1]! + chars[start + 2]!);
-      if (!list) return EMPTY;
-      if (!best || list.length < best.length) best = list;
-    }
-    return best ?? EMPTY;
+  /** The entry number of `id` (undefined: not in the index). */
+  numberOf(id: string): number | undefined {
+    return this.numbers.get(id);
   }
+
+  /** The entries that may match a non-empty keyword (see `Posting`). */
+  lookup(keyword: SearchKeyword): Posting {
+    const chars = [...keyword.text];
+    if (chars.length <= EXACT_CHARS) return this.posting(keyword.text, true, true);
+    // A longer keyword matches only entries holding each of its 3-grams. Its first 3-gram's tier on an
+    // entry is at most the keyword's (taking 0 and 1 as one: a text that starts with the keyword starts
+    // with the 3-gram), so walking that posting tier by tier may stop early; the rarest is used instead
+    // when it is much shorter.
+    const first = chars[0]! + chars[1]! + chars[2]!;
+    let rarest = first;
+    for (let start = 0; start + 3 <= chars.length; start += 1) {
+      const gram = chars[start]! + chars[start + 1]! + chars[start + 2]!;
+      const list = this.postings.get(gram);
+      if (!list) return { entries: EMPTY, tiers: NO_TIERS, exact: false, bounding: true };
+      if (list.length < this.postings.get(rarest)!.length) rarest = gram;
+    }
+    const rareEnough = this.postings.get(rarest)!.length * 4 < this.postings.get(first)!.length;
+    return rareEnough ? this.posting(rarest, false, false) : this.posting(first, false, true);
+  }
+
+  /** The entries that may match a non-empty keyword (a superset of the matches), best tiers first. */
+  candidates(keyword: SearchKeyword): Int32Array {
+    return this.lookup(keyword).entries;
+  }
+
+  private posting(gram: string, exact: boolean, bounding: boolean): Posting {
+    return { entries: this.postings.get(gram) ?? EMPTY, tiers: this.tiers.get(gram) ?? NO_TIERS, exact, bounding };
+  }
+}
+
+/** Where each tier's run starts in a posting's `tiers` (ascending), and where the last ends: 6 numbers. */
+export function tierRuns(tiers: Uint8Array): number[] {
+  const runs = [0, 0, 0, 0, 0, tiers.length];
+  for (let tier = 1; tier < 5; tier += 1) {
+    let low = runs[tier - 1]!;
+    let high = tiers.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (tiers[middle]! < tier) low = middle + 1;
+      else high = middle;
+    }
+    runs[tier] = low;
+  }
+  return runs;
 }
 
 const EMPTY = new Int32Array(0);
+const NO_TIERS = new Uint8Array(0);
 
-function addGrams(add: (gram: string) => void, chars: readonly string[], longest: number): void {
+/** Every 1-, 2- and 3-gram of a text with its tier: the whole text 0, its start 1, inside 2. */
+function addTextGrams(add: (gram: string, tier: number) => void, chars: readonly string[]): void {
   for (let start = 0; start < chars.length; start += 1) {
     let gram = '';
-    for (let length = 1; length <= longest && start + length <= chars.length; length += 1) {
+    for (let length = 1; length <= 3 && start + length <= chars.length; length += 1) {
       gram += chars[start + length - 1]!;
-      add(gram);
+      add(gram, start > 0 ? MATCH_TIERS.substring : length === chars.length ? MATCH_TIERS.exact : MATCH_TIERS.prefix);
     }
   }
-}
-
-function addTrigrams(add: (gram: string) => void, chars: readonly string[]): void {
-  for (let start = 0; start + 3 <= chars.length; start += 1) add(chars[start]! + chars[start + 1]! + chars[start + 2]!);
 }

@@ -4,6 +4,7 @@ import type { Department, FileRecord, User } from '../types.js';
 import { ChangingNames } from './changing-names.js';
 import type { IndexedName } from './name-index.js';
 import { NewestFiles } from './newest-files.js';
+import { ReadableEntries } from './readable-entries.js';
 
 /** What the search indexes read from the model. */
 export interface SearchSource {
@@ -28,6 +29,8 @@ export class SearchState {
   private readonly teamPeople = new Map<string, ChangingNames>();
   private readonly teamDepartments = new Map<string, ChangingNames>();
   readonly fileNames: ChangingNames;
+  /** Per principal: its files' entries in `fileNames` (the model drops a principal's on a grant change). */
+  readonly readable = new ReadableEntries();
 
   constructor(private readonly source: SearchSource) {
     this.newestUpdated = new NewestFiles(source.files, 'updatedAt');
@@ -123,6 +126,7 @@ export class SearchState {
     this.teamPeople.clear();
     this.teamDepartments.clear();
     this.fileNames.forget();
+    this.readable.clear();
     this.newestUpdated.forget();
     this.newestCreated.forget();
   }

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { NameIndex, tierRuns, type IndexedName } from '../../src/directory/read-model/name-index.js';
+import { readablePositions } from '../../src/directory/read-model/readable-entries.js';
+import { normaliseKeyword } from '../../src/directory/search-keyword.js';
+import { nameKeys } from '../../src/directory/search-keys.js';
+import { emailLocalPart, matchTier } from '../../src/directory/search-ranking.js';
+
+const PEOPLE: Array<{ name: string; email: string | null }> = [
+  { name: 'Ann', email: 'ann.lee@example.com' },
+  { name: 'ann', email: null },
+  { name: 'Joann Smith', email: 'js@example.com' },
+  { name: '韩梅梅', email: 'hmm@example.com' },
+  { name: '梅', email: null },
+  { name: '张三', email: 'zhangsan@example.com' },
+  { name: '𝒜lpha', email: 'alpha@example.com' },
+  { name: 'an', email: 'nan@example.com' },
+  { name: '重庆 Plan', email: null },
+  { name: 'hmm', email: 'meimei@example.com' },
+];
+
+const entries: IndexedName[] = PEOPLE.map((person, number) => {
+  const keys = nameKeys(person.name);
+  const name = person.name.toLowerCase();
+  return { id: `u${number}`, texts: person.email ? [name, emailLocalPart(person.email)] : [name], keys: [keys.pinyin, keys.initials] };
+});
+
+/** Every piece of 1 to 4 code points of the texts and keys: the keywords worth trying. */
+function pieces(): string[] {
+  const found = new Set<string>(['x', 'zz', 'qqq', 'hanmeimei', 'ann.lee']);
+  for (const entry of entries) {
+    for (const text of [...entry.texts, ...entry.keys]) {
+      const chars = [...text];
+      for (let start = 0; start < chars.length; start += 1) for (let length = 1; length <= 4 && start + length <= chars.length; length += 1) found.add(chars.slice(start, start + length).join(''));
+    }
+  }
+  return [...found].filter((piece) => piece.trim() === piece && piece !== '');
+}
+
+describe('the name index', () => {
+  const index = NameIndex.build(entries);
+
+  it('holds, for a keyword of up to three characters, exactly the matches with their tiers, best tier first', () => {
+    for (const text of pieces()) {
+      const keyword = normaliseKeyword(text);
+      const expected = PEOPLE.flatMap((person, number) => {
+        const keys = nameKeys(person.name);
+        const tier = matchTier(keyword, { name: person.name, email: person.email, pinyin: keys.pinyin, initials: keys.initials });
+        return tier === null ? [] : [{ number, tier }];
+      });
+      const posting = index.lookup(keyword);
+      const found = [...posting.entries].map((number, position) => ({ number, tier: posting.tiers[position]! }));
+      if (keyword.length <= 3) {
+        expect(posting.exact, text).toBe(true);
+        expect(found, text).toEqual([...expected].sort((a, b) => a.tier - b.tier || a.number - b.number));
+      } else {
+        // A longer keyword: a superset of its matches, to check one by one.
+        expect(posting.exact, text).toBe(false);
+        for (const match of expected) {
+          const position = posting.entries.indexOf(match.number);
+          expect(position, text).toBeGreaterThanOrEqual(0);
+          // Walking such a posting tier by tier may stop early: no later entry ranks better.
+          if (posting.bounding) expect(Math.max(match.tier, 1), text).toBeGreaterThanOrEqual(posting.tiers[position]!);
+        }
+      }
+      const runs = tierRuns(posting.tiers);
+      for (let tier = 0; tier < 5; tier += 1) expect([...posting.tiers.subarray(runs[tier], runs[tier + 1])].every((t) => t === tier), `${text} tier ${tier}`).toBe(true);
+    }
+  });
+
+  it('finds each id by its entry number', () => {
+    entries.forEach((entry, number) => expect(index.numberOf(entry.id)).toBe(number));
+    expect(index.numberOf('nobody')).toBeUndefined();
+  });
+});
+
+describe('the readable candidates of a keyword', () => {
+  it('are the positions of the candidates held by any list, ascending, each once, at most the limit', () => {
+    let state = 11;
+    const next = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const sortedSample = (size: number, share: number) => Int32Array.from(Array.from({ length: size }, (_, n) => n).filter(() => next() < share));
+    for (const [size, candidateShare, listShares] of [
+      [0, 0.5, [0.5]],
+      [50, 0.5, [0.1, 0.5, 0.9]],
+      [5000, 0.3, [0.001, 0.05, 0.2]],
+      [5000, 0.01, [0.9, 0.001]],
+    ] as const) {
+      const candidates = sortedSample(size, candidateShare);
+      const lists = listShares.map((share) => sortedSample(size, share));
+      const expected = [...candidates.keys()].filter((position) => lists.some((list) => list.includes(candidates[position]!)));
+      expect([...readablePositions(candidates, lists, 1e9).positions], `${size}`).toEqual(expected);
+      const bounded = readablePositions(candidates, lists, 10);
+      expect(bounded.positions.length, `${size} bounded`).toBe(Math.min(10, expected.length));
+      // More than the limit: it says so (it may also say so when lists overlap, having met more).
+      if (expected.length > 10) expect(bounded.truncated, `${size} bounded`).toBe(true);
+      else expect(bounded.positions.length).toBe(expected.length);
+    }
+  });
+});
