@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { prng } from '../../bench/generate.js';
 import { ModelDirectory } from '../../src/directory/read-model/model-directory.js';
 import { MODEL_SEARCH_BOUNDS } from '../../src/directory/read-model/model-search.js';
 import { normaliseKeyword } from '../../src/directory/search-keyword.js';
@@ -27,13 +28,7 @@ const PAGES = [
 ];
 
 function random(seed: number) {
-  let state = seed;
-  const next = () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = prng(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
   return { next, pick };
 }
