@@ -141,10 +141,11 @@ describeEachStore('notification delivery', (store) => {
 
   it("a live worker renews its lease while a slow receiver answers: another instance does not send it again", async () => {
     const id = await newNotification();
-    // Two and a half leases long; a lease of 2 s, renewed every third of it, leaves a loaded machine
-    // more than a second of slack before another instance could take the delivery.
-    receiver.state.delayMs = 5_000;
-    const leaseMs = 2_000;
+    // Two and a half leases long; a lease of 3 s, renewed every third of it, leaves a loaded machine
+    // two seconds of slack before another instance could take the delivery (1 s was seen to run out
+    // with a dozen processes on two cores).
+    receiver.state.delayMs = 7_500;
+    const leaseMs = 3_000;
     const sending = new OutboxWorker(store(), { secret: SECRET, leaseMs }).runOnce();
     let done = false;
     void sending.finally(() => (done = true));
