@@ -63,7 +63,7 @@ export class SearchState {
         this.source.activeTeamUsers(teamId).map((id) => {
           const user = this.source.users.get(id)!;
           const keys = this.keysOfUser(user);
-          return { id, texts: user.email ? [user.name.toLowerCase(), emailLocalPart(user.email)] : [user.name.toLowerCase()], keys: [keys.pinyin, keys.initials] };
+          return { id, texts: user.email ? [lowerCase(user.name), emailLocalPart(user.email)] : [lowerCase(user.name)], keys: [keys.pinyin, keys.initials] };
         }),
       );
       this.teamPeople.set(teamId, names);
@@ -79,7 +79,7 @@ export class SearchState {
         for (const department of this.source.departments.values()) {
           if (department.teamId !== teamId) continue;
           const keys = this.keysOfDepartment(department);
-          entries.push({ id: department.id, texts: [department.name.toLowerCase()], keys: [keys.pinyin, keys.initials] });
+          entries.push({ id: department.id, texts: [lowerCase(department.name)], keys: [keys.pinyin, keys.initials] });
         }
         return entries;
       });
@@ -133,8 +133,14 @@ export class SearchState {
 
   private fileEntry(file: FileRecord): IndexedName {
     const keys = this.keysOfFile(file);
-    return { id: file.id, texts: [file.name.toLowerCase()], keys: [keys.pinyin, keys.initials] };
+    return { id: file.id, texts: [lowerCase(file.name)], keys: [keys.pinyin, keys.initials] };
   }
+}
+
+/** The text in lower case: the text itself when it is already (the index keeps one string, not two). */
+function lowerCase(text: string): string {
+  const lower = text.toLowerCase();
+  return lower === text ? text : lower;
 }
 
 function keysOf(known: Map<string, NameKeys>, id: string, name: string): NameKeys {
