@@ -317,8 +317,7 @@ export class ModelSearch implements DirectorySearch {
     }
     // Each tier's first `need` files by the order within a tier: no later one can displace them.
     for (let tier = 0, shown = 0; tier < 5 && shown < need; tier += 1) {
-      const files = matched[tier]!.map((entry) => model.files.get(index.ids[entry]!)!);
-      for (const file of topRanked(files, need, byNewest)) {
+      for (const file of newestOf(matched[tier]!, (entry) => model.files.get(index.ids[entry]!)!, need)) {
         ranked.push({ file, tier: tier as MatchTier, lastAt: null });
         shown += 1;
       }
@@ -485,6 +484,33 @@ function pageOf<T>(ranked: readonly T[], page: PageRequest, order: (a: T, b: T) 
 
 function ascending(a: number, b: number): number {
   return a - b;
+}
+
+/** Pages up to this long are picked by `newestOf` with a sorted array, longer ones with `topRanked`. */
+const SHORT_PAGE = 64;
+
+/**
+ * The first `need` of the entries' files by `byNewest`, sorted. For a short page, a sorted array that
+ * most files skip with one comparison of `updatedAt` (each tier may hold thousands of files).
+ */
+function newestOf(entries: readonly number[], fileOf: (entry: number) => FileRecord, need: number): FileRecord[] {
+  if (need > SHORT_PAGE || entries.length <= need * 4) return topRanked(entries.map(fileOf), need, byNewest);
+  const best: FileRecord[] = [];
+  for (const entry of entries) {
+    const file = fileOf(entry);
+    if (best.length === need && file.updatedAt < best[need - 1]!.updatedAt) continue;
+    let low = 0;
+    let high = best.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (byNewest(best[middle]!, file) <= 0) low = middle + 1;
+      else high = middle;
+    }
+    if (low >= need) continue;
+    best.splice(low, 0, file);
+    if (best.length > need) best.pop();
+  }
+  return best;
 }
 
 /** Files within a tier, past the ones worked on: `updatedAt` (newest first), name, id. */
