@@ -316,9 +316,10 @@ export class ModelSearch implements DirectorySearch {
       if (pageSettled(perTier, run, need, posting) && oneByOne + sum(perTier) > SEARCH_COUNT_CAP) break;
     }
     // Each tier's first `need` files by the order within a tier: no later one can displace them.
+    const byEntry = model.search.filesByEntry(index);
     for (let tier = 0, shown = 0; tier < 5 && shown < need; tier += 1) {
-      for (const file of newestOf(matched[tier]!, (entry) => model.files.get(index.ids[entry]!)!, need)) {
-        ranked.push({ file, tier: tier as MatchTier, lastAt: null });
+      for (const file of newestOf(matched[tier]!, (entry) => byEntry[entry]!, need)) {
+        ranked.push({ file: model.files.get(file.id)!, tier: tier as MatchTier, lastAt: null });
         shown += 1;
       }
     }
