@@ -32,15 +32,21 @@ export interface MatchFields {
 
 /** The tier of the candidate for the keyword, or null when it does not match. */
 export function matchTier(keyword: SearchKeyword, fields: MatchFields): MatchTier | null {
-  const k = keyword.text;
-  if (k === '') return MATCH_TIERS.exact;
-  // No arrays: this runs for every candidate of every keystroke.
-  const name = fields.name.toLowerCase();
+  if (keyword.text === '') return MATCH_TIERS.exact;
   const local = fields.email ? emailLocalPart(fields.email) : null;
+  return textsTier(keyword, fields.name.toLowerCase(), local, fields.pinyin, fields.initials);
+}
+
+/**
+ * `matchTier` on texts already in lower case (`name`, and `local` the e-mail local part or null) and
+ * the pinyin keys: what the name indexes keep per entry, so a candidate is checked with no allocation.
+ * The keyword is not empty.
+ */
+export function textsTier(keyword: SearchKeyword, name: string, local: string | null, pinyin: string, initials: string): MatchTier | null {
+  const k = keyword.text;
   if (name === k || local === k) return MATCH_TIERS.exact;
   if (name.startsWith(k) || (local !== null && local.startsWith(k))) return MATCH_TIERS.prefix;
   if (name.includes(k) || (local !== null && local.includes(k))) return MATCH_TIERS.substring;
-  const { pinyin, initials } = fields;
   if ((pinyin !== '' && pinyin.startsWith(k)) || (initials !== '' && initials.startsWith(k))) return MATCH_TIERS.pinyinPrefix;
   if (!isShortKeyword(keyword) && ((pinyin !== '' && pinyin.includes(k)) || (initials !== '' && initials.includes(k)))) return MATCH_TIERS.pinyinSubstring;
   return null;

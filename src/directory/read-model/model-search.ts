@@ -108,21 +108,30 @@ export class ModelSearch implements DirectorySearch {
     const need = page.offset + page.limit;
     let total = ranked.length;
     if (!posting.exact) {
-      // A longer keyword: its 3-gram's candidates checked one by one, tier by tier, at most `peopleScan`.
+      // A longer keyword: its 3-gram's candidates checked one by one (on the index's texts), tier by
+      // tier, at most `peopleScan`. Within a tier the posting's people rank by name, then id: their
+      // entry numbers (the contacts, ranked by last contact, are checked above), so only each tier's
+      // `need` smallest entries may reach the page.
       const runs = tierRuns(tiers);
       const perTier = [0, 0, 0, 0, 0];
+      const matched: number[][] = [[], [], [], [], []];
       let checked = 0;
       for (let run = 0; run < 5 && checked <= this.bounds.peopleScan; run += 1) {
         for (let position = runs[run]!; position < runs[run + 1]! && checked <= this.bounds.peopleScan; position += 1) {
           const entry = entries[position]!;
           if (stale[entry] !== 0 || aside.has(entry) || ++checked > this.bounds.peopleScan) continue;
-          const user = model.users.get(index.ids[entry]!)!;
-          const tier = this.userTier(keyword, user);
+          const tier = index.tierOf(entry, keyword);
           if (tier === null) continue;
           perTier[tier] = perTier[tier]! + 1;
-          ranked.push({ user, tier, lastAt: null, source: 0 });
+          matched[tier]!.push(entry);
         }
         if (pageSettled(perTier, run, need, posting) && total + sum(perTier) > SEARCH_COUNT_CAP) break;
+      }
+      for (let tier = 0, shown = 0; tier < 5 && shown < need; tier += 1) {
+        for (const entry of topRanked(matched[tier]!, need, ascending)) {
+          ranked.push({ user: model.users.get(index.ids[entry]!)!, tier: tier as MatchTier, lastAt: null, source: 0 });
+          shown += 1;
+        }
       }
       return counted(total + sum(perTier), checked > this.bounds.peopleScan, pageOf(ranked, page, byContact).map((entry) => entry.user));
     }
@@ -284,6 +293,7 @@ export class ModelSearch implements DirectorySearch {
     const runs = tierRuns(tiers);
     const need = page.offset + page.limit;
     const perTier = [0, 0, 0, 0, 0];
+    const matched: number[][] = [[], [], [], [], []];
     let budget = this.bounds.fileScan;
     let truncated = false;
     for (let run = 0; run < 5 && !truncated; run += 1) {
@@ -291,25 +301,27 @@ export class ModelSearch implements DirectorySearch {
       const found = readablePositions(candidates, readable, budget);
       budget -= found.positions.length;
       truncated = found.truncated;
-      // This tier's files, while the page is not full: only its first `need` by the order within a
-      // tier are kept (the tiers are complete in the postings, so no later one can displace them).
-      const shown: FileRecord[] | null = exact && sum(perTier) < need ? [] : null;
+      // Files are read only for the tiers that may reach the page: a short keyword's tiers come run by
+      // run, so none past the one that fills the page; a longer one's come in any run.
+      const keep = !exact || sum(perTier) < need;
       for (const position of found.positions) {
         const entry = candidates[position]!;
         if (!usable(entry)) continue;
-        if (exact) {
-          perTier[run] = perTier[run]! + 1;
-          shown?.push(model.files.get(index.ids[entry]!)!);
-          continue;
-        }
-        const file = model.files.get(index.ids[entry]!)!;
-        const tier = this.fileTier(keyword, file);
+        // A short keyword's tier is the run's; a longer one's is checked on the index's texts.
+        const tier = exact ? run : index.tierOf(entry, keyword);
         if (tier === null) continue;
         perTier[tier] = perTier[tier]! + 1;
-        ranked.push({ file, tier, lastAt: null });
+        if (keep) matched[tier]!.push(entry);
       }
-      for (const file of shown === null ? [] : topRanked(shown, need, byNewest)) ranked.push({ file, tier: run as MatchTier, lastAt: null });
       if (pageSettled(perTier, run, need, posting) && oneByOne + sum(perTier) > SEARCH_COUNT_CAP) break;
+    }
+    // Each tier's first `need` files by the order within a tier: no later one can displace them.
+    const byEntry = model.search.filesByEntry(index);
+    for (let tier = 0, shown = 0; tier < 5 && shown < need; tier += 1) {
+      for (const file of newestOf(matched[tier]!, (entry) => byEntry[entry]!, need)) {
+        ranked.push({ file: model.files.get(file.id)!, tier: tier as MatchTier, lastAt: null });
+        shown += 1;
+      }
     }
     return { total: oneByOne + sum(perTier), truncated };
   }
@@ -469,6 +481,37 @@ function union(first: Iterable<string>, second: Iterable<string>): Set<string> {
 /** One page of `ranked` in the order of `order` (only the entries up to the page's end are sorted). */
 function pageOf<T>(ranked: readonly T[], page: PageRequest, order: (a: T, b: T) => number): T[] {
   return topRanked(ranked, page.offset + page.limit, order).slice(page.offset);
+}
+
+function ascending(a: number, b: number): number {
+  return a - b;
+}
+
+/** Pages up to this long are picked by `newestOf` with a sorted array, longer ones with `topRanked`. */
+const SHORT_PAGE = 64;
+
+/**
+ * The first `need` of the entries' files by `byNewest`, sorted. For a short page, a sorted array that
+ * most files skip with one comparison of `updatedAt` (each tier may hold thousands of files).
+ */
+function newestOf(entries: readonly number[], fileOf: (entry: number) => FileRecord, need: number): FileRecord[] {
+  if (need > SHORT_PAGE || entries.length <= need * 4) return topRanked(entries.map(fileOf), need, byNewest);
+  const best: FileRecord[] = [];
+  for (const entry of entries) {
+    const file = fileOf(entry);
+    if (best.length === need && file.updatedAt < best[need - 1]!.updatedAt) continue;
+    let low = 0;
+    let high = best.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (byNewest(best[middle]!, file) <= 0) low = middle + 1;
+      else high = middle;
+    }
+    if (low >= need) continue;
+    best.splice(low, 0, file);
+    if (best.length > need) best.pop();
+  }
+  return best;
 }
 
 /** Files within a tier, past the ones worked on: `updatedAt` (newest first), name, id. */

@@ -1,13 +1,13 @@
 import type { SearchKeyword } from '../search-keyword.js';
-import { MATCH_TIERS } from '../search-ranking.js';
+import { MATCH_TIERS, textsTier, type MatchTier } from '../search-ranking.js';
 
 /** What one candidate is found by: its texts (name, e-mail local part, lower case) and pinyin keys. */
 export interface IndexedName {
   id: string;
-  /** Matched anywhere (tiers 0 to 2). */
-  texts: readonly string[];
+  /** Matched anywhere (tiers 0 to 2): the name, and for people the e-mail local part (at most two). */
+  texts: readonly [string] | readonly [string, string];
   /** Full pinyin and initials: matched at the start (tier 3), or anywhere for 3+ characters (tier 4). */
-  keys: readonly string[];
+  keys: readonly [string, string];
 }
 
 /**
@@ -43,6 +43,11 @@ export class NameIndex {
     private readonly postings: ReadonlyMap<string, Int32Array>,
     private readonly tiers: ReadonlyMap<string, Uint8Array>,
     private readonly numbers: ReadonlyMap<string, number>,
+    // Each entry's texts and keys, kept so that `tierOf` checks a candidate with no allocation.
+    private readonly names: readonly string[],
+    private readonly locals: readonly (string | null)[],
+    private readonly pinyins: readonly string[],
+    private readonly initials: readonly string[],
   ) {}
 
   static build(entries: readonly IndexedName[]): NameIndex {
@@ -91,7 +96,21 @@ export class NameIndex {
       tiers.set(gram, gramTiers);
     }
     const ids = entries.map((entry) => entry.id);
-    return new NameIndex(ids, postings, tiers, new Map(ids.map((id, position) => [id, position])));
+    return new NameIndex(
+      ids,
+      postings,
+      tiers,
+      new Map(ids.map((id, position) => [id, position])),
+      entries.map((entry) => entry.texts[0]),
+      entries.map((entry) => entry.texts[1] ?? null),
+      entries.map((entry) => entry.keys[0]),
+      entries.map((entry) => entry.keys[1]),
+    );
+  }
+
+  /** The tier of entry `entry` for a non-empty keyword, or null (`matchTier` on the texts it was built from). */
+  tierOf(entry: number, keyword: SearchKeyword): MatchTier | null {
+    return textsTier(keyword, this.names[entry]!, this.locals[entry] ?? null, this.pinyins[entry]!, this.initials[entry]!);
   }
 
   get size(): number {

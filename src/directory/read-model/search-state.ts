@@ -2,7 +2,7 @@ import { emailLocalPart } from '../search-ranking.js';
 import { nameKeys, type NameKeys } from '../search-keys.js';
 import type { Department, FileRecord, User } from '../types.js';
 import { ChangingNames } from './changing-names.js';
-import type { IndexedName } from './name-index.js';
+import type { IndexedName, NameIndex } from './name-index.js';
 import { NewestFiles } from './newest-files.js';
 import { ReadableEntries } from './readable-entries.js';
 
@@ -31,6 +31,8 @@ export class SearchState {
   readonly fileNames: ChangingNames;
   /** Per principal: its files' entries in `fileNames` (the model drops a principal's on a grant change). */
   readonly readable = new ReadableEntries();
+  /** Per entry of the file-name index, the file's record as of its last change (see `filesByEntry`). */
+  private fileRecords: { index: NameIndex; records: Array<FileRecord | undefined> } | undefined;
 
   constructor(private readonly source: SearchSource) {
     this.newestUpdated = new NewestFiles(source.files, 'updatedAt');
@@ -54,6 +56,17 @@ export class SearchState {
     return keysOf(this.fileKeys, file.id, file.name);
   }
 
+  /**
+   * Each entry's file in `index` (the current file-name index), by entry number: a search ranks
+   * thousands of a keyword's files by time, and reading them by number costs less than by id. A record
+   * may lag in what search does not rank on (the model sets `hasStoredContent` without telling), so the
+   * files a page shows are read by id again.
+   */
+  filesByEntry(index: NameIndex): ReadonlyArray<FileRecord | undefined> {
+    if (this.fileRecords?.index !== index) this.fileRecords = { index, records: index.ids.map((id) => this.source.files.get(id)) };
+    return this.fileRecords.records;
+  }
+
   // ---- indexes ----
 
   peopleOf(teamId: string): ChangingNames {
@@ -63,7 +76,7 @@ export class SearchState {
         this.source.activeTeamUsers(teamId).map((id) => {
           const user = this.source.users.get(id)!;
           const keys = this.keysOfUser(user);
-          return { id, texts: user.email ? [user.name.toLowerCase(), emailLocalPart(user.email)] : [user.name.toLowerCase()], keys: [keys.pinyin, keys.initials] };
+          return { id, texts: user.email ? [lowerCase(user.name), emailLocalPart(user.email)] : [lowerCase(user.name)], keys: [keys.pinyin, keys.initials] };
         }),
       );
       this.teamPeople.set(teamId, names);
@@ -79,7 +92,7 @@ export class SearchState {
         for (const department of this.source.departments.values()) {
           if (department.teamId !== teamId) continue;
           const keys = this.keysOfDepartment(department);
-          entries.push({ id: department.id, texts: [department.name.toLowerCase()], keys: [keys.pinyin, keys.initials] });
+          entries.push({ id: department.id, texts: [lowerCase(department.name)], keys: [keys.pinyin, keys.initials] });
         }
         return entries;
       });
@@ -115,6 +128,8 @@ export class SearchState {
 
   fileChanged(id: string, before: FileRecord | undefined, after: FileRecord | undefined, keys: NameKeys | undefined): void {
     setKeys(this.fileKeys, id, after, keys);
+    const number = this.fileRecords?.index.numberOf(id);
+    if (number !== undefined) this.fileRecords!.records[number] = after;
     // Only a change of name or status changes what the name index finds.
     if (before?.name !== after?.name || before?.status !== after?.status) this.fileNames.touch(id);
     if (before?.updatedAt !== after?.updatedAt || before?.status !== after?.status || !before || !after) this.newestUpdated.touch(id);
@@ -126,6 +141,7 @@ export class SearchState {
     this.teamPeople.clear();
     this.teamDepartments.clear();
     this.fileNames.forget();
+    this.fileRecords = undefined;
     this.readable.clear();
     this.newestUpdated.forget();
     this.newestCreated.forget();
@@ -133,8 +149,14 @@ export class SearchState {
 
   private fileEntry(file: FileRecord): IndexedName {
     const keys = this.keysOfFile(file);
-    return { id: file.id, texts: [file.name.toLowerCase()], keys: [keys.pinyin, keys.initials] };
+    return { id: file.id, texts: [lowerCase(file.name)], keys: [keys.pinyin, keys.initials] };
   }
+}
+
+/** The text in lower case: the text itself when it is already (the index keeps one string, not two). */
+function lowerCase(text: string): string {
+  const lower = text.toLowerCase();
+  return lower === text ? text : lower;
 }
 
 function keysOf(known: Map<string, NameKeys>, id: string, name: string): NameKeys {
