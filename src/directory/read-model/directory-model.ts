@@ -137,15 +137,15 @@ export class DirectoryModel {
 
   private putGrants(fileId: string, principals: readonly string[], ranks: readonly number[]): void {
     if (principals.length === 0) this.grants.delete(fileId);
-    else this.grants.set(fileId, new FileGrants(principals, Uint8Array.from(ranks)));
+    else this.grants.set(fileId, new FileGrants(principals, ranks));
     for (let index = 0; index < principals.length; index += 1) {
       const principal = principals[index]!;
       const rank = ranks[index]!;
       if (!this.loading) this.search.readable.forget(principal);
       const files = this.filesOfPrincipal.get(principal);
-      // Two grants to one principal: the stronger counts.
+      // Two grants to one principal (never in a whole load: one row per file and principal): the stronger counts.
       if (!files) this.filesOfPrincipal.set(principal, new Map([[fileId, rank]]));
-      else if ((files.get(fileId) ?? 0) < rank) files.set(fileId, rank);
+      else if (this.loading || (files.get(fileId) ?? 0) < rank) files.set(fileId, rank);
     }
   }
 
