@@ -41,8 +41,14 @@ async function loadRows(trx: Db, model: DirectoryModel, pageRows: number): Promi
   for (const row of await trx.selectFrom('departments').select(DEPARTMENT_COLUMNS).execute()) {
     model.setDepartment(row.id, { id: row.id, name: row.name, teamId: row.team_id, parentId: row.parent_id }, keysOf(row));
   }
+  /** One copy of each of the few values of some columns (a file's type, status, extension). */
+  const words = new Map<string, string>();
   for await (const rows of pagesById(pageRows, (after) => trx.selectFrom('users').selectAll().where('id', '>', after).orderBy('id').limit(pageRows).execute())) {
-    for (const row of rows) model.setUser(row.id, toUser(row), keysOf(row));
+    for (const row of rows) {
+      const user = toUser(row);
+      if (user.teamId !== null) user.teamId = model.teams.get(user.teamId)?.id ?? user.teamId;
+      model.setUser(row.id, user, keysOf(row));
+    }
   }
   for (const [userId, departmentIds] of groupBy(await trx.selectFrom('user_departments').select(['user_id as key', 'department_id as value']).execute())) {
     // The model's own id strings, not each row's copy.
@@ -50,7 +56,7 @@ async function loadRows(trx: Db, model: DirectoryModel, pageRows: number): Promi
   }
   for (const row of await trx.selectFrom('file_contents').select('file_id').execute()) model.setContent(row.file_id, true);
   for await (const rows of pagesById(pageRows, (after) => trx.selectFrom('files').select(FILE_COLUMNS).where('id', '>', after).orderBy('id').limit(pageRows).execute())) {
-    for (const row of rows) model.setFile(row.id, fileOf(row, model.contents.has(row.id)), keysOf(row));
+    for (const row of rows) model.setFile(row.id, shared(model, words, fileOf(row, model.contents.has(row.id))), keysOf(row));
   }
   await loadAllGrants(trx, model, pageRows);
 }
@@ -131,8 +137,9 @@ async function* pagesById<Row extends { id: string }>(pageRows: number, page: (a
 async function loadAllGrants(trx: Db, model: DirectoryModel, pageRows: number): Promise<void> {
   let after: { file_id: string; principal_kind: string; principal_id: string } | undefined;
   let fileId: string | undefined;
-  let principals: string[] = [];
-  let ranks: number[] = [];
+  // One file's grants gathered here, then copied to arrays of their exact size (a pushed-to array keeps spare room).
+  const principals: string[] = [];
+  const ranks: number[] = [];
   for (;;) {
     let query = trx
       .selectFrom('file_grants')
@@ -145,10 +152,10 @@ async function loadAllGrants(trx: Db, model: DirectoryModel, pageRows: number): 
     const rows = await query.execute();
     for (const row of rows) {
       if (row.file_id !== fileId) {
-        if (fileId !== undefined) model.addGrants(fileId, principals, ranks);
+        if (fileId !== undefined) model.addGrants(fileId, principals.slice(), ranks.slice());
         fileId = row.file_id;
-        principals = [];
-        ranks = [];
+        principals.length = 0;
+        ranks.length = 0;
       }
       principals.push(model.principalKey(row.principal_kind, row.principal_id));
       ranks.push(Number(row.role_rank));
@@ -156,7 +163,7 @@ async function loadAllGrants(trx: Db, model: DirectoryModel, pageRows: number): 
     if (rows.length < pageRows) break;
     after = rows[rows.length - 1];
   }
-  if (fileId !== undefined) model.addGrants(fileId, principals, ranks);
+  if (fileId !== undefined) model.addGrants(fileId, principals.slice(), ranks.slice());
 }
 
 type FileColumns = Pick<FileRow, (typeof FILE_COLUMNS)[number]>;
@@ -166,6 +173,27 @@ function fileOf(row: FileColumns, hasStoredContent: boolean): FileRecord {
   const file = toFile(Object.assign(row, { has_content: hasStoredContent ? 1 : 0 }) as FileRow);
   if (row.restrict_keys === null) file.restrictions = PLAIN_RESTRICTIONS[(file.restrictions.copy ? 2 : 0) + (file.restrictions.export ? 1 : 0)]!;
   return file;
+}
+
+/**
+ * The file with the strings many files repeat replaced by one shared copy: its creator's and team's
+ * ids as the model holds them, its type, status and extension from `words` (hundreds of thousands of
+ * files, a few distinct values).
+ */
+function shared(model: DirectoryModel, words: Map<string, string>, file: FileRecord): FileRecord {
+  file.creatorId = model.users.get(file.creatorId)?.id ?? file.creatorId;
+  if (file.teamId !== null) file.teamId = model.teams.get(file.teamId)?.id ?? file.teamId;
+  file.type = word(words, file.type);
+  file.status = word(words, file.status);
+  if (file.ext !== null) file.ext = word(words, file.ext);
+  return file;
+}
+
+function word<T extends string>(words: Map<string, string>, value: T): T {
+  const known = words.get(value);
+  if (known !== undefined) return known as T;
+  words.set(value, value);
+  return value;
 }
 
 /**
