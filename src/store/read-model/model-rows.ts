@@ -8,9 +8,11 @@ import type { Db } from '../schema.js';
 
 /**
  * Rows per page of the first load: each page's rows die young instead of all of them (a million grants)
- * living until the end of one query, which costs the load a third of its CPU in garbage collection.
+ * living until the end of one query, which costs the load a third of its CPU in garbage collection;
+ * small enough that a page mostly dies in the young generation (5,000 rather than 20,000: ~140 MB
+ * less heap after a 100k-user load).
  */
-const ROWS_PAGE = 20_000;
+const ROWS_PAGE = 5_000;
 /** Ids per `IN (…)` of a reload: well under both dialects' bound-parameter limits. */
 const CHUNK = 500;
 
