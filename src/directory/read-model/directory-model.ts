@@ -40,8 +40,10 @@ export class DirectoryModel {
   private readonly sortedMembers = new Map<string, SortedPeople>();
   private readonly sortedTeamUsers = new Map<string, SortedPeople>();
   private readonly subtreeCounts = new Map<string, number>();
-  /** One copy of each principal key (`kind:id`), shared by every file granted to it. */
-  private readonly principalKeys = new Map<string, string>();
+  /** Per kind, per id: the one copy of a principal key (`kind:id`), shared by every file granted to it. */
+  private readonly principalKeys = new Map<string, Map<string, string>>();
+  /** A whole load is under way (`beginLoad`): the setters skip dropping derived facts, `endLoad` drops them all. */
+  private loading = false;
   /** Per user, the principals of `principalsOf` (bounded; dropped by a change of the user, their departments or the tree). */
   private readonly principalsByUser = new Map<string, readonly string[]>();
 
@@ -54,6 +56,7 @@ export class DirectoryModel {
     this.search.departmentChanged(id, this.departments.get(id), department, keys);
     if (department) this.departments.set(id, department);
     else this.departments.delete(id);
+    if (this.loading) return;
     this.tree.invalidate();
     this.principalsByUser.clear();
     this.subtreeCounts.clear();
@@ -62,28 +65,32 @@ export class DirectoryModel {
   setUser(id: string, user: User | undefined, keys?: NameKeys): void {
     const before = this.users.get(id);
     this.search.userChanged(id, before, user, keys);
-    this.principalsByUser.delete(id);
     if (before?.teamId) this.unlink(this.teamUsers, this.sortedTeamUsers, before.teamId, id);
     if (user) this.users.set(id, user);
     else this.users.delete(id);
     if (user?.teamId) this.link(this.teamUsers, this.sortedTeamUsers, user.teamId, id);
+    if (this.loading) return;
+    this.principalsByUser.delete(id);
     for (const departmentId of this.memberships.get(id) ?? []) this.sortedMembers.delete(departmentId);
     this.subtreeCounts.clear();
   }
 
   setMemberships(userId: string, departmentIds: readonly string[]): void {
-    this.principalsByUser.delete(userId);
     for (const departmentId of this.memberships.get(userId) ?? []) this.unlink(this.members, this.sortedMembers, departmentId, userId);
     if (departmentIds.length > 0) this.memberships.set(userId, departmentIds);
     else this.memberships.delete(userId);
     for (const departmentId of departmentIds) this.link(this.members, this.sortedMembers, departmentId, userId);
+    if (this.loading) return;
+    this.principalsByUser.delete(userId);
     this.subtreeCounts.clear();
   }
 
-  setFile(id: string, file: Omit<FileRecord, 'hasStoredContent'> | undefined, keys?: NameKeys): void {
+  /** `file.hasStoredContent` is the model's (`setContent`): a file that says otherwise is copied. */
+  setFile(id: string, file: (Omit<FileRecord, 'hasStoredContent'> & { hasStoredContent?: boolean }) | undefined, keys?: NameKeys): void {
     const before = this.files.get(id);
-    const after = file && { ...file, hasStoredContent: this.contents.has(id) };
-    if (before?.creatorId !== after?.creatorId) {
+    const stored = this.contents.has(id);
+    const after = file && (file.hasStoredContent === stored ? (file as FileRecord) : { ...file, hasStoredContent: stored });
+    if (!this.loading && before?.creatorId !== after?.creatorId) {
       if (before) this.search.readable.forget(`creator:${before.creatorId}`);
       if (after) this.search.readable.forget(`creator:${after.creatorId}`);
     }
@@ -115,16 +122,47 @@ export class DirectoryModel {
       files?.delete(fileId);
       if (files?.size === 0) this.filesOfPrincipal.delete(principal);
     }
-    const held = grants.map((grant) => ({ principal: this.intern(grant.principal), rank: grant.rank }));
-    if (held.length === 0) this.grants.delete(fileId);
-    else this.grants.set(fileId, FileGrants.of(held));
-    for (const { principal, rank } of held) {
-      this.search.readable.forget(principal);
+    const principals = grants.map((grant) => this.intern(grant.principal));
+    this.putGrants(fileId, principals, grants.map((grant) => grant.rank));
+  }
+
+  /**
+   * The grants of a file that has none in the model yet (a whole load): `principals[i]` (from
+   * `principalKey`) holds `ranks[i]`. Both arrays are kept.
+   */
+  addGrants(fileId: string, principals: string[], ranks: readonly number[]): void {
+    // The file's own id string, not the grant row's copy: one string per file however many grants.
+    this.putGrants(this.files.get(fileId)?.id ?? fileId, principals, ranks);
+  }
+
+  private putGrants(fileId: string, principals: readonly string[], ranks: readonly number[]): void {
+    if (principals.length === 0) this.grants.delete(fileId);
+    else this.grants.set(fileId, new FileGrants(principals, ranks));
+    for (let index = 0; index < principals.length; index += 1) {
+      const principal = principals[index]!;
+      const rank = ranks[index]!;
+      if (!this.loading) this.search.readable.forget(principal);
       const files = this.filesOfPrincipal.get(principal);
-      // Two grants to one principal: the stronger counts.
+      // Two grants to one principal (never in a whole load: one row per file and principal): the stronger counts.
       if (!files) this.filesOfPrincipal.set(principal, new Map([[fileId, rank]]));
-      else if ((files.get(fileId) ?? 0) < rank) files.set(fileId, rank);
+      else if (this.loading || (files.get(fileId) ?? 0) < rank) files.set(fileId, rank);
     }
+  }
+
+  /**
+   * Starts a whole load: forgets everything, then until `endLoad` the setters only fill (no derived fact
+   * is dropped per write; `endLoad` drops them all once).
+   */
+  beginLoad(): void {
+    this.clear();
+    this.loading = true;
+  }
+
+  /** Ends a whole load (also when it failed): whatever was derived during it is forgotten. */
+  endLoad(): void {
+    this.loading = false;
+    this.forgetDerived();
+    this.search.readable.clear();
   }
 
   /** Forgets everything (before a full reload). */
@@ -152,15 +190,15 @@ export class DirectoryModel {
   }
 
   private computePrincipals(userId: string): readonly string[] {
-    const principals = [this.known(`user:${userId}`)];
+    const principals = [this.known('user', userId)];
     const teamId = this.users.get(userId)?.teamId;
-    if (teamId != null) principals.push(this.known(`team:${teamId}`));
+    if (teamId != null) principals.push(this.known('team', teamId));
     const seen = new Set<string>();
     for (const departmentId of this.memberships.get(userId) ?? []) {
       for (const id of this.tree.chainOf(departmentId)) {
         if (!seen.has(id)) {
           seen.add(id);
-          principals.push(this.known(`department:${id}`));
+          principals.push(this.known('department', id));
         }
       }
     }
@@ -243,16 +281,29 @@ export class DirectoryModel {
     this.subtreeCounts.clear();
   }
 
-  /** The one copy of a principal key some grant names, or the key itself (never added: most users have no grant of their own). */
-  private known(key: string): string {
-    return this.principalKeys.get(key) ?? key;
+  /** The one copy of a principal key some grant names, or a new key (never added: most users have no grant of their own). */
+  private known(kind: string, id: string): string {
+    return this.principalKeys.get(kind)?.get(id) ?? `${kind}:${id}`;
+  }
+
+  /** The one copy of the principal key `kind:id` (no string is built when it exists). */
+  principalKey(kind: string, id: string): string {
+    let ids = this.principalKeys.get(kind);
+    if (!ids) {
+      ids = new Map();
+      this.principalKeys.set(kind, ids);
+    }
+    let key = ids.get(id);
+    if (key === undefined) {
+      key = `${kind}:${id}`;
+      ids.set(id, key);
+    }
+    return key;
   }
 
   private intern(key: string): string {
-    const known = this.principalKeys.get(key);
-    if (known !== undefined) return known;
-    this.principalKeys.set(key, key);
-    return key;
+    const colon = key.indexOf(':');
+    return this.principalKey(key.slice(0, colon), key.slice(colon + 1));
   }
 }
 

@@ -16,13 +16,14 @@ export class FileGrants {
 
   constructor(
     readonly principals: readonly string[],
-    readonly ranks: Uint8Array,
+    /** Small integers: a plain array costs less than a typed array for the few grants of most files. */
+    readonly ranks: readonly number[],
   ) {}
 
   static of(grants: readonly HeldGrant[]): FileGrants {
     return new FileGrants(
       grants.map((grant) => grant.principal),
-      Uint8Array.from(grants.map((grant) => grant.rank)),
+      grants.map((grant) => grant.rank),
     );
   }
 

@@ -23,7 +23,7 @@ export interface StoreModelSourceOptions {
   reloadAbove?: number;
   /** Told of a failed catch-up (the model then stays as it was until the next one). */
   onError?: (error: unknown) => void;
-  /** Rows per query of a whole load (default 20,000; tests make pages small to cross their edges). */
+  /** Rows per query of a whole load (default 5,000; tests make pages small to cross their edges). */
   loadPageRows?: number;
   /** Monotonic milliseconds, for `loadMs`. */
   now?: () => number;
