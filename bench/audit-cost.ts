@@ -9,6 +9,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { AuditTrail, type AuditEntry } from '../src/audit/audit-trail.js';
 import { buildApp } from '../src/app.js';
@@ -57,6 +58,36 @@ async function auditShare(store: OpenDatabase, coalesceMs: number): Promise<{ me
   return { mean, rows: after - before };
 }
 
+/**
+ * The longest single stall of the event loop while the trail writes `OPENS` distinct entries (each decision
+ * a new file: nothing gathered) with its periodic flush, as the longest gap between turns of the event loop
+ * and as perf_hooks' event-loop delay (1 ms resolution), with the write's CPU per row.
+ */
+async function flushStall(store: OpenDatabase): Promise<{ maxMs: number; longestMs: number; perRowUs: number }> {
+  const audit = new AuditTrail(store.db, { maxBuffered: OPENS * 2 });
+  for (let index = 0; index < OPENS; index += 1) {
+    audit.record({ kind: 'file_access', actorId: `u${index % 97}`, credential: 'user_token', fileId: `stall-${index}`, action: 'GET /files/:fileId', permissions: ['readable'], details: null });
+  }
+  const delay = monitorEventLoopDelay({ resolution: 1 });
+  delay.enable();
+  const cpu = process.cpuUsage();
+  // The periodic flush, as on a serving instance (close() alone would write everything in one go).
+  audit.start();
+  let longest = 0;
+  let last = process.hrtime.bigint();
+  while (audit.buffered() > 0) {
+    await new Promise((resolve) => setImmediate(resolve));
+    const now = process.hrtime.bigint();
+    longest = Math.max(longest, Number(now - last) / 1e6);
+    last = now;
+  }
+  const used = process.cpuUsage(cpu);
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  delay.disable();
+  await audit.close();
+  return { maxMs: delay.max / 1e6, longestMs: longest, perRowUs: (used.user + used.system) / OPENS };
+}
+
 const dir = await mkdtemp(join(tmpdir(), 'audit-cost-'));
 try {
   const store = await openDatabase(`sqlite:${join(dir, 'bench.db')}`);
@@ -68,6 +99,8 @@ try {
   console.log(`document open (GET /files/{fileId}, app.inject, SQLite): ${open.toFixed(3)} ms`);
   console.log(line('audit, each decision its own entry', each));
   console.log(line('audit, identical decisions gathered per minute', gathered));
+  const stall = await flushStall(store);
+  console.log(`writing ${OPENS} distinct entries: ${stall.perRowUs.toFixed(1)} µs CPU a row, longest event-loop stall ${stall.longestMs.toFixed(1)} ms (event-loop delay max ${stall.maxMs.toFixed(1)} ms)`);
   await store.close();
 } finally {
   await rm(dir, { recursive: true, force: true });
