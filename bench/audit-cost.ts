@@ -9,6 +9,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { AuditTrail, type AuditEntry } from '../src/audit/audit-trail.js';
 import { buildApp } from '../src/app.js';
@@ -45,29 +46,71 @@ async function documentOpen(store: OpenDatabase): Promise<number> {
 }
 
 /** The audit's share of one decision: `record` for each, then the flush that writes what they left. */
-async function auditShare(store: OpenDatabase, coalesceMs: number): Promise<{ mean: number; rows: number }> {
+async function auditShare(store: OpenDatabase, coalesceMs: number): Promise<{ mean: number; cpuMean: number; rows: number }> {
   const audit = new AuditTrail(store.db, { coalesceMs, maxBuffered: OPENS * 2 });
   const decision: AuditEntry = { kind: 'file_access', actorId: 'u0', credential: 'user_token', fileId: 'f0', action: 'GET /files/:fileId', permissions: ['readable'], details: null };
   const before = Number((await store.db.selectFrom('audit_log').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
   const start = process.hrtime.bigint();
+  const cpu = process.cpuUsage();
   for (let index = 0; index < OPENS; index += 1) audit.record(decision);
   await audit.close();
   const mean = ms(start) / OPENS;
+  const used = process.cpuUsage(cpu);
+  const cpuMean = (used.user + used.system) / 1000 / OPENS;
   const after = Number((await store.db.selectFrom('audit_log').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-  return { mean, rows: after - before };
+  return { mean, cpuMean, rows: after - before };
+}
+
+/**
+ * The longest single stall of the event loop while the trail writes `OPENS` distinct entries (each decision
+ * a new file: nothing gathered) with its periodic flush, as the longest gap between turns of the event loop
+ * and as perf_hooks' event-loop delay (1 ms resolution), with the write's CPU per row.
+ */
+async function flushStall(store: OpenDatabase): Promise<{ maxMs: number; longestMs: number; medianMs: number; p90Ms: number; perRowUs: number }> {
+  const audit = new AuditTrail(store.db, { maxBuffered: OPENS * 2 });
+  for (let index = 0; index < OPENS; index += 1) {
+    audit.record({ kind: 'file_access', actorId: `u${index % 97}`, credential: 'user_token', fileId: `stall-${index}`, action: 'GET /files/:fileId', permissions: ['readable'], details: null });
+  }
+  const delay = monitorEventLoopDelay({ resolution: 1 });
+  delay.enable();
+  const cpu = process.cpuUsage();
+  // The periodic flush, as on a serving instance (close() alone would write everything in one go).
+  audit.start();
+  const gaps: number[] = [];
+  let last = process.hrtime.bigint();
+  while (audit.buffered() > 0) {
+    await new Promise((resolve) => setImmediate(resolve));
+    const now = process.hrtime.bigint();
+    gaps.push(Number(now - last) / 1e6);
+    last = now;
+  }
+  const used = process.cpuUsage(cpu);
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  delay.disable();
+  await audit.close();
+  // Only gaps that held a write (the loop turns in a few µs otherwise); on a shared machine the longest can be
+  // another process's preemption, so the 90th percentile is printed with it.
+  const held = gaps.filter((gap) => gap > 0.2).sort((a, b) => a - b);
+  const at = (share: number) => held[Math.min(held.length - 1, Math.floor(held.length * share))] ?? 0;
+  return { maxMs: delay.max / 1e6, longestMs: at(1), medianMs: at(0.5), p90Ms: at(0.9), perRowUs: (used.user + used.system) / OPENS };
 }
 
 const dir = await mkdtemp(join(tmpdir(), 'audit-cost-'));
 try {
   const store = await openDatabase(`sqlite:${join(dir, 'bench.db')}`);
   const open = await documentOpen(store);
+  // A discarded first round: what the app left running after close, and the first use of the write path,
+  // would otherwise be counted in whichever round comes first.
+  await auditShare(store, 0);
   const each = await auditShare(store, 0);
   const gathered = await auditShare(store, 60_000);
-  const line = (label: string, share: { mean: number; rows: number }) =>
-    `${label}: ${(share.mean * 1000).toFixed(2)} µs a decision (${share.rows} rows for ${OPENS} decisions), ${((share.mean / open) * 100).toFixed(2)}% of a document open`;
+  const line = (label: string, share: { mean: number; cpuMean: number; rows: number }) =>
+    `${label}: ${(share.mean * 1000).toFixed(2)} µs a decision (CPU ${(share.cpuMean * 1000).toFixed(2)} µs) (${share.rows} rows for ${OPENS} decisions), ${((share.mean / open) * 100).toFixed(2)}% of a document open`;
   console.log(`document open (GET /files/{fileId}, app.inject, SQLite): ${open.toFixed(3)} ms`);
   console.log(line('audit, each decision its own entry', each));
   console.log(line('audit, identical decisions gathered per minute', gathered));
+  const stall = await flushStall(store);
+  console.log(`writing ${OPENS} distinct entries: ${stall.perRowUs.toFixed(1)} µs CPU a row, event-loop stalls of the writes: median ${stall.medianMs.toFixed(1)} ms, p90 ${stall.p90Ms.toFixed(1)} ms, longest ${stall.longestMs.toFixed(1)} ms (event-loop delay max ${stall.maxMs.toFixed(1)} ms)`);
   await store.close();
 } finally {
   await rm(dir, { recursive: true, force: true });

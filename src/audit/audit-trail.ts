@@ -186,21 +186,24 @@ export class AuditTrail {
     return this.buffer.length + gathered;
   }
 
-  /** One batch to the store (access entries whose window ended first); true when more is waiting. A failed write puts its batch back. */
+  /** One batch to the store (access entries whose window ended first); true when more is waiting. A failed write puts back what it did not write. */
   private async writeBatch(): Promise<boolean> {
     this.releaseEnded(false);
     if (this.buffer.length === 0) return false;
     const batch = this.buffer.splice(0, this.batchSize);
+    let written = 0;
     try {
-      await auditLog.append(this.db, batch);
+      await auditLog.appendBuffered(this.db, batch, (rows) => {
+        written += rows;
+        this.counts.written += rows;
+      });
     } catch (error) {
-      const kept = [...batch, ...this.buffer];
+      const kept = [...batch.slice(written), ...this.buffer];
       const room = this.maxBuffered;
       this.counts.dropped += Math.max(0, kept.length - room);
       this.buffer = kept.slice(0, room);
       throw error;
     }
-    this.counts.written += batch.length;
     this.warnedFull = false;
     return this.buffer.length > 0;
   }

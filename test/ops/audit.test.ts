@@ -181,4 +181,24 @@ describeEachStore('audit buffer', (store) => {
     expect(audit.counts).toEqual({ recorded: 3, coalesced: 0, written: 3, dropped: 2 });
     expect(await store().db.selectFrom('audit_log').select('id').execute()).toHaveLength(3);
   });
+
+  it('writes a large batch whole and in order, serving the event loop between its parts', async () => {
+    await store().db.deleteFrom('audit_log').execute();
+    const audit = new AuditTrail(store().db, { now: () => T0 });
+    for (let i = 0; i < 250; i += 1) audit.record({ kind: 'file_access', actorId: `u${i % 7}`, credential: 'user_token', fileId: `big${i}`, action: 'GET /files/:fileId', permissions: ['readable'], details: null });
+    let turns = 0;
+    let done = false;
+    const spin = (): void => {
+      if (done) return;
+      turns += 1;
+      setImmediate(spin);
+    };
+    setImmediate(spin);
+    await audit.flush();
+    done = true;
+    expect(turns).toBeGreaterThan(0);
+    expect(audit.counts.written).toBe(250);
+    const stored = await store().db.selectFrom('audit_log').select(['id', 'file_id']).orderBy('id').execute();
+    expect(stored.map((row) => row.file_id)).toEqual(Array.from({ length: 250 }, (_, i) => `big${i}`));
+  });
 });
