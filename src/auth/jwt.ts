@@ -32,8 +32,13 @@ function base64url(input: Buffer | string): string {
 export function signHs256(claims: JwtClaims, secret: string, header: Record<string, string> = {}): string {
   const head = base64url(JSON.stringify({ alg: 'HS256', typ: 'JWT', ...header }));
   const body = base64url(JSON.stringify(claims));
-  const signature = createHmac('sha256', secret).update(`${head}.${body}`).digest('base64url');
+  const signature = hs256Mac(head, body, secret).toString('base64url');
   return `${head}.${body}.${signature}`;
+}
+
+/** The HS256 MAC of a compact JWS's signing input, `head.body`: what signing writes and checking recomputes. */
+function hs256Mac(head: string, body: string, secret: string): Buffer {
+  return createHmac('sha256', secret).update(`${head}.${body}`).digest();
 }
 
 const SEGMENT = /^[A-Za-z0-9_-]+$/;
@@ -75,12 +80,13 @@ export async function verifyHs256(token: string, secrets: string | readonly (str
   if (header.alg !== 'HS256') return { ok: false, failure: 'algorithm' };
   // Decoding ignores a last character's spare bits, so several spellings of one signature decode alike:
   // only the canonical one is accepted, or an altered signature would still verify.
-  if (Buffer.from(signature, 'base64url').toString('base64url') !== signature) return { ok: false, failure: 'signature' };
+  const given = Buffer.from(signature, 'base64url');
+  if (given.toString('base64url') !== signature) return { ok: false, failure: 'signature' };
   const plain = !('crit' in header) && !('b64' in header);
   for (const secret of typeof secrets === 'string' ? [secrets] : secrets) {
     if (secret === undefined) continue;
     if (plain) {
-      if (hmacMatches(head, body, signature, secret)) return { ok: true, header, claims };
+      if (hmacMatches(head, body, given, secret)) return { ok: true, header, claims };
       continue;
     }
     try {
@@ -99,9 +105,8 @@ export async function verifyHs256(token: string, secrets: string | readonly (str
  * WebCrypto, whose asynchronous job per call cost more than a whole event's intake; for such headers its
  * answer is this one (test/auth/jwt.test.ts checks both agree). Other headers still go through jose.
  */
-function hmacMatches(head: string, body: string, signature: string, secret: string): boolean {
-  const expected = createHmac('sha256', secret).update(`${head}.${body}`).digest();
-  const given = Buffer.from(signature, 'base64url');
+function hmacMatches(head: string, body: string, given: Buffer, secret: string): boolean {
+  const expected = hs256Mac(head, body, secret);
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
