@@ -113,7 +113,7 @@ async function loadGrants(trx: Db, model: DirectoryModel, fileIds: readonly stri
   const byFile = new Map<string, HeldGrant[]>();
   const rows = await trx.selectFrom('file_grants').select(['file_id', 'principal_kind', 'principal_id', 'role_rank']).where('file_id', 'in', fileIds).execute();
   for (const row of rows) {
-    const grant = { principal: `${row.principal_kind}:${row.principal_id}`, rank: Number(row.role_rank) };
+    const grant = { principal: model.principalKey(row.principal_kind, row.principal_id), rank: Number(row.role_rank) };
     const list = byFile.get(row.file_id);
     if (list) list.push(grant);
     else byFile.set(row.file_id, [grant]);
