@@ -1,8 +1,8 @@
 import { PostgresAdapter, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
 
-/** The two SQL dialects collab-host runs on. */
-export type DialectName = 'sqlite' | 'postgres';
+/** The SQL dialects collab-host runs on (MySQL covers MariaDB). */
+export type DialectName = 'sqlite' | 'postgres' | 'mysql';
 
 /** Whether a Kysely instance (or transaction) talks to PostgreSQL. */
 export function isPostgres(db: Kysely<Database>): boolean {
