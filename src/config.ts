@@ -238,7 +238,9 @@ function parsePort(value: string | undefined): number {
 function parseDatabaseUrl(value: string): string {
   if (value.startsWith('sqlite:') && value.length > 'sqlite:'.length) return value;
   if (/^postgres(ql)?:\/\//.test(value)) return value;
-  throw new ConfigError('DATABASE_URL must be sqlite:PATH, sqlite::memory: or postgres://…');
+  if (/^(mysql|mariadb):\/\/[^/]+\/[^/?#]+/.test(value)) return value;
+  if (/^(mysql|mariadb):\/\//.test(value)) throw new ConfigError('DATABASE_URL must name the database: mysql://user:password@host:port/database');
+  throw new ConfigError('DATABASE_URL must be sqlite:PATH, sqlite::memory:, postgres://… or mysql://user:password@host:port/database');
 }
 
 function optionalHttpUrl(name: string, value: string | undefined): string | undefined {

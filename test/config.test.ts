@@ -67,10 +67,22 @@ describe('configuration', () => {
     });
   });
 
+  it('takes a MySQL or MariaDB database URL', () => {
+    for (const url of ['mysql://collab:secret@db.example.com:3306/collab', 'mariadb://collab@127.0.0.1/collab']) {
+      expect(loadConfig({ DATABASE_URL: url }).databaseUrl).toBe(url);
+    }
+  });
+
   it('stops on a malformed value with one line naming the variable and the rule', () => {
     expect(refusal({ PLATFORM_API_URL: 'platform.example.com' })).toBe('PLATFORM_API_URL must start with http(s)://');
     expect(refusal({ PORT: 'eighty' })).toBe('PORT must be a number from 0 to 65535');
-    expect(refusal({ DATABASE_URL: 'mysql://localhost/db' })).toBe('DATABASE_URL must be sqlite:PATH, sqlite::memory: or postgres://…');
+    expect(refusal({ DATABASE_URL: 'oracle://localhost/db' })).toBe(
+      'DATABASE_URL must be sqlite:PATH, sqlite::memory:, postgres://… or mysql://user:password@host:port/database',
+    );
+    expect(refusal({ DATABASE_URL: 'mysql://localhost' })).toBe('DATABASE_URL must name the database: mysql://user:password@host:port/database');
+    expect(refusal({ DATABASE_URL: 'mariadb://collab:secret@db.example.com:3306/' })).toBe(
+      'DATABASE_URL must name the database: mysql://user:password@host:port/database',
+    );
     expect(refusal({ SIGNATURE_REQUIRED: 'maybe' })).toBe('SIGNATURE_REQUIRED must be true or false');
     expect(refusal({ TOKEN_TTL: 'forever' })).toMatch(/^TOKEN_TTL must be a duration/);
     expect(refusal({ TOKEN_SECRET: 'short' })).toBe('TOKEN_SECRET must be at least 16 characters');

@@ -14,7 +14,11 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 }
 
 /** Socket errors of a connection that cannot be made or was cut. */
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'SQLITE_BUSY', 'SQLITE_CANTOPEN']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'SQLITE_BUSY', 'SQLITE_CANTOPEN',
+  // mysql2: the connection was cut, or the server refuses connections (too many, shutting down).
+  'PROTOCOL_CONNECTION_LOST', 'ER_CON_COUNT_ERROR', 'ER_SERVER_SHUTDOWN', 'ER_SERVER_SHUTDOWN_COMPLETE', 'ER_TOO_MANY_USER_CONNECTIONS',
+]);
 
 /** What pg says without a code when a connection ends or cannot be had from the pool in time. */
 const UNAVAILABLE_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection terminated unexpectedly)/;
@@ -27,9 +31,9 @@ export class DatabaseUnavailableError extends Error {
   }
 }
 
-/** `postgres://user:secret@host/db` → `postgres://user:[redacted]@host/db`; SQLite URLs as they are. */
+/** `postgres://user:secret@host/db` → `postgres://user:[redacted]@host/db` (mysql:// too); SQLite URLs as they are. */
 export function redactDatabaseUrl(url: string): string {
-  return url.replace(/^(postgres(?:ql)?:\/\/[^:@/]*:)[^@/]*@/, '$1[redacted]@').replace(/([?&]password=)[^&]*/gi, '$1[redacted]');
+  return url.replace(/^((?:postgres(?:ql)?|mysql|mariadb):\/\/[^:@/]*:)[^@/]*@/, '$1[redacted]@').replace(/([?&]password=)[^&]*/gi, '$1[redacted]');
 }
 
 function describeCause(cause: unknown): string {

@@ -1,11 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { DatabaseUnavailableError, isDatabaseUnavailable } from './availability.js';
 import type { DialectName } from './dialect.js';
 import { DatabaseTooNewError, MigrationRunner } from './migration-runner.js';
+import { createMysqlPool, isMysqlUrl, startMysqlSession } from './mysql/pool.js';
 import { trackConnection } from './postgres/copy-rows.js';
 import { openReadConnection, readKysely } from './sqlite/read-connection.js';
 import { withStatementCache } from './sqlite/statement-cache.js';
@@ -24,7 +25,7 @@ const PG_TYPES = {
 export interface OpenDatabaseOptions {
   /** PostgreSQL only: the schema to work in (tests use one fresh schema per suite). */
   schema?: string;
-  /** PostgreSQL only: pool size. */
+  /** PostgreSQL and MySQL: pool size. */
   poolSize?: number;
   /**
    * Apply pending migrations on open (default true). Off, the store opens as it is (`collab-host migrate`
@@ -34,8 +35,9 @@ export interface OpenDatabaseOptions {
   /** With `migrate: false`: open a database migrated by a newer version too (`collab-host migrate --status` lists it). */
   allowNewer?: boolean;
   /**
-   * PostgreSQL only: told of an error on an idle pooled connection (the server went away). The pool drops
-   * that connection and opens a new one when next needed; without this listener pg would end the process.
+   * PostgreSQL and MySQL: told of an error on an idle pooled connection (the server went away). The pool
+   * drops that connection and opens a new one when next needed; without this listener the driver would end
+   * the process.
    */
   onConnectionError?: (error: Error) => void;
 }
@@ -61,14 +63,16 @@ export interface OpenDatabase {
 }
 
 /**
- * Opens `sqlite:PATH`, `sqlite::memory:` or `postgres://…` and applies every pending migration (unless
+ * Opens `sqlite:PATH`, `sqlite::memory:`, `postgres://…` or `mysql://…` (`mariadb://…`) and applies every pending migration (unless
  * `migrate: false`). A database that cannot be reached is a DatabaseUnavailableError naming it (password
  * redacted) and the reason; one migrated by a newer version a DatabaseTooNewError.
  */
 export async function openDatabase(url: string, options: OpenDatabaseOptions = {}): Promise<OpenDatabase> {
-  let opened: ReturnType<typeof openSqlite> | ReturnType<typeof openPostgres>;
+  let opened: ReturnType<typeof openSqlite> | ReturnType<typeof openPostgres> | ReturnType<typeof openMysql>;
   try {
-    opened = url.startsWith('sqlite:') ? openSqlite(url.slice('sqlite:'.length)) : openPostgres(url, options);
+    if (url.startsWith('sqlite:')) opened = openSqlite(url.slice('sqlite:'.length));
+    else if (isMysqlUrl(url)) opened = openMysql(url, options);
+    else opened = openPostgres(url, options);
   } catch (error) {
     throw new DatabaseUnavailableError(url, error);
   }
@@ -84,6 +88,7 @@ export async function openDatabase(url: string, options: OpenDatabaseOptions = {
     throw isDatabaseUnavailable(error) ? new DatabaseUnavailableError(url, error) : error;
   }
   const path = url.slice('sqlite:'.length);
+  if (dialect === 'mysql') return { db, dialect, migrations, writes, close: () => db.destroy() };
   if (pgPool) return { db, dialect, pgPool, migrations, writes, close: () => db.destroy() };
   if (path === ':memory:') return { db, dialect, migrations, writes, close: () => db.destroy() };
   // Opened after the migrations, so they see every table the migrations made.
@@ -139,6 +144,17 @@ function openPostgres(url: string, options: OpenDatabaseOptions): { db: Kysely<D
   trackConnection(pool);
   const writes = new WriteSignal();
   return { db: new Kysely<Database>({ dialect: signallingDialect(new PostgresDialect({ pool }), writes) }), dialect: 'postgres', pgPool: pool, writes };
+}
+
+/**
+ * MySQL or MariaDB through mysql2's pool: utf8mb4, UTC, numbers as numbers, and the session of
+ * src/store/mysql/pool.ts on every connection.
+ */
+function openMysql(url: string, options: OpenDatabaseOptions): { db: Kysely<Database>; dialect: DialectName; pgPool?: undefined; writes: WriteSignal } {
+  const pool = createMysqlPool(url, options);
+  const writes = new WriteSignal();
+  const dialect = new MysqlDialect({ pool, onCreateConnection: startMysqlSession });
+  return { db: new Kysely<Database>({ dialect: signallingDialect(dialect, writes) }), dialect: 'mysql', writes };
 }
 
 function refuseNewer(status: Awaited<ReturnType<MigrationRunner['status']>>): void {

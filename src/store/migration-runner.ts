@@ -1,6 +1,8 @@
 import { Migrator, sql, type Kysely } from 'kysely';
 import type { DialectName } from './dialect.js';
+import { columnTypes } from './migrations/column-types.js';
 import { allMigrations } from './migrations/index.js';
+import { mysqlBinaryCollation } from './mysql/server.js';
 import type { Database } from './schema.js';
 
 /** Where the database stands against the migrations this version of collab-host knows. */
@@ -38,9 +40,10 @@ export class MigrationRunner {
       // Kysely looks its bookkeeping tables up by name across every schema; on PostgreSQL pin them to the
       // schema we work in, or a second collab-host schema in the same database would be taken for ours.
       const schema = dialect === 'postgres' ? (await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(db)).rows[0]?.schema : undefined;
+      const types = columnTypes(dialect, dialect === 'mysql' ? await mysqlBinaryCollation(db) : undefined);
       const migrator = new Migrator({
         db,
-        provider: { getMigrations: async () => allMigrations(dialect) },
+        provider: { getMigrations: async () => allMigrations(types) },
         // Features own number ranges (061-069 retention and audit, …), so a release may bring a migration
         // numbered below one a database already has (070, 080): apply it then rather than refuse the
         // database. Every migration only adds, and none depends on a later-numbered one.
@@ -54,7 +57,7 @@ export class MigrationRunner {
   /** Applied, pending and unknown migrations (one read of the bookkeeping table). */
   async status(): Promise<MigrationStatus> {
     const { schema } = await this.migrator;
-    const known = Object.keys(allMigrations(this.dialect)).sort();
+    const known = Object.keys(allMigrations(columnTypes(this.dialect))).sort();
     const applied = new Map((await this.appliedRows(schema)).map((row) => [row.name, row.timestamp]));
     return {
       applied: known.filter((name) => applied.has(name)).map((name) => ({ name, appliedAt: new Date(applied.get(name)!) })),
@@ -101,7 +104,8 @@ export class MigrationRunner {
   }
 }
 
-/** PostgreSQL's undefined_table, SQLite's "no such table". */
+/** PostgreSQL's undefined_table, MySQL's ER_NO_SUCH_TABLE, SQLite's "no such table". */
 function isMissingTable(error: unknown): boolean {
-  return (error as { code?: unknown }).code === '42P01' || /no such table/.test((error as Error).message ?? '');
+  const code = (error as { code?: unknown }).code;
+  return code === '42P01' || code === 'ER_NO_SUCH_TABLE' || /no such table/.test((error as Error).message ?? '');
 }

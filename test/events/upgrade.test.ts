@@ -7,6 +7,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type OpenDatabase } from '../../src/store/database.js';
 import type { DialectName } from '../../src/store/dialect.js';
+import { columnTypes } from '../../src/store/migrations/column-types.js';
 import { allMigrations } from '../../src/store/migrations/index.js';
 import { cliEnv, runCli } from '../cli/run-cli.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
@@ -28,12 +29,12 @@ async function databaseAt007(dialect: DialectName): Promise<{ url: string; raw: 
     const dir = mkdtempSync(join(tmpdir(), 'collab-upgrade-'));
     const path = join(dir, 'store.db');
     const raw = new Kysely<unknown>({ dialect: new SqliteDialect({ database: new SQLite(path) }) });
-    await migrateTo007(new Migrator({ db: raw, provider: { getMigrations: async () => allMigrations('sqlite') } }));
+    await migrateTo007(new Migrator({ db: raw, provider: { getMigrations: async () => allMigrations(columnTypes('sqlite')) } }));
     return { url: `sqlite:${path}`, raw, open: () => openDatabase(`sqlite:${path}`), drop: async () => rmSync(dir, { recursive: true, force: true }) };
   }
   const { schema, drop } = await createTestSchema();
   const raw = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: postgresUrl, max: 2, options: `-c search_path=${schema},public` }) }) });
-  await migrateTo007(new Migrator({ db: raw, provider: { getMigrations: async () => allMigrations('postgres') }, migrationTableSchema: schema }));
+  await migrateTo007(new Migrator({ db: raw, provider: { getMigrations: async () => allMigrations(columnTypes('postgres')) }, migrationTableSchema: schema }));
   const url = `${postgresUrl}${postgresUrl!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema},public`)}`;
   return { url, raw, open: () => openDatabase(postgresUrl as string, { schema }), drop };
 }

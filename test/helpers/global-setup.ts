@@ -1,11 +1,24 @@
+import type { RowDataPacket } from 'mysql2';
+import { createConnection } from 'mysql2/promise';
 import pg from 'pg';
 
 /**
- * Runs once before the suite. PostgreSQL tests run when TEST_POSTGRES_URL is set (.ci/run sets it);
- * without it they are skipped, and this says so plainly. pg_trgm is created here, once, because
- * CREATE EXTENSION from parallel test files races.
+ * Runs once before the suite. PostgreSQL tests run when TEST_POSTGRES_URL is set, MySQL (MariaDB) tests
+ * when TEST_MYSQL_URL is set (.ci/run sets both); without one they are skipped, and this says so plainly.
  */
 export default async function setup(): Promise<void> {
+  await setupPostgres();
+  await setupMysql();
+}
+
+/** Test schemas and databases are named `ch_test_<creation time in base 36>_<random>`: older than an hour is stale. */
+function isStale(name: string): boolean {
+  const createdAt = Number.parseInt(name.split('_')[2] ?? '', 36);
+  return Number.isNaN(createdAt) || createdAt < Date.now() - 3600_000;
+}
+
+/** pg_trgm is created here, once, because CREATE EXTENSION from parallel test files races. */
+async function setupPostgres(): Promise<void> {
   const url = process.env.TEST_POSTGRES_URL;
   if (!url) {
     console.log('\n*** PostgreSQL tests SKIPPED: TEST_POSTGRES_URL is not set (for example postgres://postgres@127.0.0.1:5432/test) ***\n');
@@ -22,13 +35,37 @@ export default async function setup(): Promise<void> {
     // Schemas left behind by an interrupted earlier run: only those created over an hour ago, so a run
     // never drops the schemas of another run going on beside it.
     const stale = await client.query<{ nspname: string }>("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'ch\\_test\\_%'");
-    const hourAgo = Date.now() - 3600_000;
     for (const { nspname } of stale.rows) {
-      const createdAt = Number.parseInt(nspname.split('_')[2] ?? '', 36);
-      if (Number.isNaN(createdAt) || createdAt < hourAgo) await client.query(`DROP SCHEMA IF EXISTS "${nspname}" CASCADE`);
+      if (isStale(nspname)) await client.query(`DROP SCHEMA IF EXISTS "${nspname}" CASCADE`);
     }
   } finally {
     await client.end();
   }
   console.log(`\nPostgreSQL tests: running against ${url.replace(/:[^:@/]*@/, ':***@')}\n`);
+}
+
+/** Every MySQL test store is a database of its own (test/helpers/stores.ts): those an interrupted run left behind go. */
+async function setupMysql(): Promise<void> {
+  const url = process.env.TEST_MYSQL_URL;
+  if (!url) {
+    console.log('\n*** MySQL tests SKIPPED: TEST_MYSQL_URL is not set (for example mysql://collab:collab-test@127.0.0.1:3306/collab_test) ***\n');
+    return;
+  }
+  let connection: Awaited<ReturnType<typeof createConnection>>;
+  try {
+    connection = await createConnection(url.replace(/^mariadb:/, 'mysql:'));
+  } catch (error) {
+    throw new Error(`TEST_MYSQL_URL is set but MySQL is not reachable: ${(error as Error).message}`);
+  }
+  try {
+    const [rows] = await connection.query<Array<{ name: string } & RowDataPacket>>(
+      "SELECT schema_name AS name FROM information_schema.schemata WHERE schema_name LIKE 'ch\\_test\\_%'",
+    );
+    for (const { name } of rows) {
+      if (isStale(name)) await connection.query(`DROP DATABASE IF EXISTS \`${name}\``);
+    }
+  } finally {
+    await connection.end();
+  }
+  console.log(`\nMySQL tests: running against ${url.replace(/:[^:@/]*@/, ':***@')}\n`);
 }

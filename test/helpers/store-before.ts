@@ -1,10 +1,13 @@
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
+import { Kysely, Migrator, MysqlDialect, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
 import pg from 'pg';
 import type { DialectName } from '../../src/store/dialect.js';
+import { columnTypes } from '../../src/store/migrations/column-types.js';
 import { allMigrations } from '../../src/store/migrations/index.js';
+import { createMysqlPool, startMysqlSession } from '../../src/store/mysql/pool.js';
+import { mysqlBinaryCollation } from '../../src/store/mysql/server.js';
 import type { Database } from '../../src/store/schema.js';
-import { createTestSchema, postgresUrl } from './stores.js';
+import { createTestDatabase, createTestSchema, postgresUrl } from './stores.js';
 
 /** A database migrated up to, and not including, the migration named `next`: as a store released before it. */
 export async function storeBefore(dialect: DialectName, next: string): Promise<{ db: Kysely<Database>; migrateAll: () => Promise<void>; close: () => Promise<void> }> {
@@ -13,13 +16,17 @@ export async function storeBefore(dialect: DialectName, next: string): Promise<{
   let migrationTableSchema: string | undefined;
   if (dialect === 'sqlite') {
     db = new Kysely<Database>({ dialect: new SqliteDialect({ database: new SQLite(':memory:') }) });
+  } else if (dialect === 'mysql') {
+    const database = await createTestDatabase();
+    drop = database.drop;
+    db = new Kysely<Database>({ dialect: new MysqlDialect({ pool: createMysqlPool(database.url, { poolSize: 2 }), onCreateConnection: startMysqlSession }) });
   } else {
     const schema = await createTestSchema();
     drop = schema.drop;
     migrationTableSchema = schema.schema; // as openDatabase does: not another schema's bookkeeping
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: postgresUrl, max: 2, options: `-c search_path=${schema.schema},public` }) }) });
   }
-  const migrations = allMigrations(dialect);
+  const migrations = allMigrations(columnTypes(dialect, dialect === 'mysql' ? await mysqlBinaryCollation(db) : undefined));
   const migrator = (only: Record<string, Migration>) => new Migrator({ db, provider: { getMigrations: async () => only }, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
   const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < next));
   const { error } = await migrator(before).migrateToLatest();

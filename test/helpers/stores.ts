@@ -1,18 +1,40 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { createConnection } from 'mysql2/promise';
 import pg from 'pg';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { openDatabase, type OpenDatabase } from '../../src/store/database.js';
 import type { DialectName } from '../../src/store/dialect.js';
 
 export const postgresUrl = process.env.TEST_POSTGRES_URL;
+export const mysqlUrl = process.env.TEST_MYSQL_URL;
 
-/** The dialects under test: SQLite always, PostgreSQL when TEST_POSTGRES_URL is set. */
-export const dialects: DialectName[] = postgresUrl ? ['sqlite', 'postgres'] : ['sqlite'];
+/**
+ * The dialects under test: SQLite always, PostgreSQL when TEST_POSTGRES_URL is set, MySQL (MariaDB) when
+ * TEST_MYSQL_URL is set.
+ */
+export const dialects: DialectName[] = ['sqlite', ...(postgresUrl ? (['postgres'] as const) : []), ...(mysqlUrl ? (['mysql'] as const) : [])];
 
-/** A fresh, migrated, empty store: an in-memory SQLite, or a new schema of the test PostgreSQL. */
+/**
+ * A fresh, migrated, empty store: an in-memory SQLite, a new schema of the test PostgreSQL, or a new
+ * database on the test MySQL server.
+ */
 export async function openTestStore(dialect: DialectName): Promise<OpenDatabase> {
   if (dialect === 'sqlite') return openDatabase('sqlite::memory:');
+  if (dialect === 'mysql') {
+    const { url, drop } = await createTestDatabase();
+    const store = await openDatabase(url, { poolSize: 4 }).catch(async (error: unknown) => {
+      await drop();
+      throw error;
+    });
+    return {
+      ...store,
+      async close() {
+        await store.close();
+        await drop();
+      },
+    };
+  }
   if (!postgresUrl) throw new Error('TEST_POSTGRES_URL is not set');
   const schema = testSchemaName();
   const store = await withSchemaLock('shared', async (client) => {
@@ -33,6 +55,28 @@ export async function createTestSchema(): Promise<{ schema: string; drop: () => 
   const schema = testSchemaName();
   await withAdminClient((client) => client.query(`CREATE SCHEMA "${schema}"`));
   return { schema, drop: () => dropSchema(schema) };
+}
+
+/**
+ * A fresh, empty database on the test MySQL server (utf8mb4, binary collation) and the URL naming it, for
+ * tests that open several stores on one database; `drop` removes it.
+ */
+export async function createTestDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  if (!mysqlUrl) throw new Error('TEST_MYSQL_URL is not set');
+  const database = testSchemaName();
+  await withMysqlAdmin((connection) => connection.query(`CREATE DATABASE \`${database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`));
+  const url = new URL(mysqlUrl);
+  url.pathname = `/${database}`;
+  return { url: url.toString(), drop: () => withMysqlAdmin((connection) => connection.query(`DROP DATABASE IF EXISTS \`${database}\``)) };
+}
+
+async function withMysqlAdmin<T>(work: (connection: Awaited<ReturnType<typeof createConnection>>) => Promise<T>): Promise<T> {
+  const connection = await createConnection(mysqlUrl!.replace(/^mariadb:/, 'mysql:'));
+  try {
+    return await work(connection);
+  } finally {
+    await connection.end();
+  }
 }
 
 /** `ch_test_<creation time in base 36>_<random>`: the global setup drops only old ones. */
@@ -92,8 +136,9 @@ export function describeEachStore(title: string, suite: (store: () => OpenDataba
 }
 
 /**
- * A DATABASE_URL that a command run as a child process can use (a SQLite file in `dir`, or a fresh
- * PostgreSQL schema named in the URL's options), written by `seed` first, and a way to open it here.
+ * A DATABASE_URL that a command run as a child process can use (a SQLite file in `dir`, a fresh
+ * PostgreSQL schema named in the URL's options, or a fresh MySQL database), written by `seed` first, and
+ * a way to open it here.
  */
 export async function commandDatabase(
   dialect: DialectName,
@@ -106,6 +151,13 @@ export async function commandDatabase(
     await seed(store);
     await store.close();
     return { url, open: () => openDatabase(url), drop: async () => {} };
+  }
+  if (dialect === 'mysql') {
+    const { url, drop } = await createTestDatabase();
+    const store = await openDatabase(url);
+    await seed(store);
+    await store.close();
+    return { url, open: () => openDatabase(url), drop };
   }
   const { schema, drop } = await createTestSchema();
   const url = `${postgresUrl!}${postgresUrl!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;

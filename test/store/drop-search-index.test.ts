@@ -1,6 +1,7 @@
 import { Migrator, sql, type Kysely } from 'kysely';
 import { expect, it } from 'vitest';
 import type { DialectName } from '../../src/store/dialect.js';
+import { columnTypes } from '../../src/store/migrations/column-types.js';
 import { allMigrations } from '../../src/store/migrations/index.js';
 import type { Database } from '../../src/store/schema.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
@@ -31,7 +32,7 @@ describeEachStore('migration 160 (the SQL search index dropped)', (_store, diale
     try {
       // The version before: every migration up to 160, then a directory whose rows the search triggers indexed.
       const schema = dialect === 'postgres' ? (await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(upgraded.db)).rows[0]!.schema : undefined;
-      const before = Object.fromEntries(Object.entries(allMigrations(dialect)).filter(([name]) => name !== DROP));
+      const before = Object.fromEntries(Object.entries(allMigrations(columnTypes(dialect))).filter(([name]) => name !== DROP));
       const migrator = new Migrator({ db: upgraded.db, provider: { getMigrations: async () => before }, allowUnorderedMigrations: true, ...(schema ? { migrationTableSchema: schema } : {}) });
       const { error } = await migrator.migrateToLatest();
       expect(error).toBeUndefined();

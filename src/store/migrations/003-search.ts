@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { DialectName } from '../dialect.js';
+import type { ColumnTypes } from './column-types.js';
 
 /**
  * The indexes of @-mention search (README "@-mention search", src/store/sql-search.ts reads them).
@@ -11,16 +11,18 @@ import type { DialectName } from '../dialect.js';
  *   and two-character piece of the lower-case name and e-mail local part (`n:` + piece) and the first one
  *   and two letters of the pinyin keys (`p:` + prefix), so a short keyword is one exact index lookup
  *   (SQLite: table `search_grams`; PostgreSQL: a GIN index over `ch_search_grams(...)`).
+ * MySQL, which came after migration 160 dropped all of it, gets none of it.
  * Files have no short-gram index: a short file keyword is matched within the viewer's readable files.
  *
  * On SQLite the tables are kept in step by triggers on users, files and departments, so every writer
  * (snapshot import, management API) keeps the index right without knowing it exists.
  */
-export function searchMigration(dialect: DialectName) {
+export function searchMigration(t: ColumnTypes) {
   return {
     async up(db: Kysely<unknown>): Promise<void> {
-      if (dialect === 'postgres') await postgresUp(db);
-      else await sqliteUp(db);
+      // MySQL: nothing; migration 160 drops this index on the other two.
+      if (t.dialect === 'postgres') await postgresUp(db);
+      else if (t.dialect === 'sqlite') await sqliteUp(db);
       // The recent lists and the "last contact" tie-break read a user's mentions in both directions.
       await db.schema.createIndex('activity_by_user_related').on('activity').columns(['user_id', 'related_user_id', 'occurred_at']).execute();
       await db.schema.createIndex('activity_by_related').on('activity').columns(['related_user_id', 'occurred_at']).execute();

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { DialectName } from '../dialect.js';
+import type { ColumnTypes } from './column-types.js';
 import { pgGramsExpression } from './003-search.js';
 
 /**
@@ -14,10 +14,12 @@ import { pgGramsExpression } from './003-search.js';
  * across VACUUM, kept in step by triggers like 003's. PostgreSQL: a GIN index over the same
  * `ch_search_grams(...)` expression as users and departments.
  */
-export function searchShortFileGramsMigration(dialect: DialectName) {
+export function searchShortFileGramsMigration(t: ColumnTypes) {
   return {
     async up(db: Kysely<unknown>): Promise<void> {
-      if (dialect === 'postgres') {
+      // MySQL: nothing; migration 160 drops this index on the other two.
+      if (t.dialect === 'mysql') return;
+      if (t.dialect === 'postgres') {
         await sql.raw(`CREATE INDEX files_short_grams ON files USING gin (${pgGramsExpression('files', false)})`).execute(db);
         return;
       }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
+import { SHORT, type ColumnTypes } from './column-types.js';
 
 /** Rows hashed per batch when filling `sha256` (the bytes of each batch are held in memory at once). */
 const BATCH = 50;
@@ -9,10 +10,10 @@ const BATCH = 50;
  * file and gains the SHA-256 of its bytes and where they are (`in_database`). Rows already there hold
  * their bytes, so they get `in_database = 1` and their hash is computed here.
  */
-export function fileStorageMigration() {
+export function fileStorageMigration(t: ColumnTypes) {
   return {
     async up(db: Kysely<unknown>): Promise<void> {
-      await db.schema.alterTable('file_contents').addColumn('sha256', 'text', (column) => column.notNull().defaultTo('')).execute();
+      await db.schema.alterTable('file_contents').addColumn('sha256', t.key(SHORT), (column) => column.notNull().defaultTo('')).execute();
       await db.schema.alterTable('file_contents').addColumn('in_database', 'integer', (column) => column.notNull().defaultTo(sql`1`)).execute();
       const rows = db as unknown as Kysely<{ file_contents: { file_id: string; content: Buffer; sha256: string } }>;
       let after = '';

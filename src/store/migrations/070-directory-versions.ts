@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { DialectName } from '../dialect.js';
+import type { ColumnTypes } from './column-types.js';
 
 /**
  * The directory's version rows and the triggers that raise them (table `directory_versions`, see
@@ -13,8 +13,9 @@ import type { DialectName } from '../dialect.js';
  *             `version`, `updated_at` or `views`, which every FileContent event moves
  *   3 grants  file_grants (any change)
  *
- * SQLite has only row triggers: one small UPDATE of a rowid-keyed row per written row (about 0.3 µs).
- * PostgreSQL: statement triggers, so a bulk import raises a version once per statement.
+ * SQLite and MySQL have only row triggers: one small UPDATE of a key-addressed row per written row (about
+ * 0.3 µs on SQLite). PostgreSQL: statement triggers, so a bulk import raises a version once per statement.
+ * MySQL fires no trigger on TRUNCATE (collab-host never truncates a directory table there).
  */
 export const DIRECTORY_AREAS = { people: 1, files: 2, grants: 3 } as const;
 
@@ -28,19 +29,23 @@ const WATCHED: ReadonlyArray<{ table: string; area: number; columns?: readonly s
   { table: 'file_grants', area: DIRECTORY_AREAS.grants },
 ];
 
-export function directoryVersionsMigration(dialect: DialectName) {
+/** The tables with version triggers (`<table>_version_insert`, `_update`, `_delete`). */
+export const VERSIONED_TABLES: ReadonlySet<string> = new Set(WATCHED.map(({ table }) => table));
+
+export function directoryVersionsMigration(t: ColumnTypes) {
   return {
     async up(db: Kysely<unknown>): Promise<void> {
-      await db.schema
-        .createTable('directory_versions')
+      await t
+        .table(db.schema.createTable('directory_versions'))
         .addColumn('id', 'integer', (c) => c.primaryKey())
-        .addColumn('area', 'text', (c) => c.notNull())
-        .addColumn('version', dialect === 'postgres' ? 'bigint' : 'integer', (c) => c.notNull())
+        .addColumn('area', t.text, (c) => c.notNull())
+        .addColumn('version', t.bigint, (c) => c.notNull())
         .execute();
       for (const [area, id] of Object.entries(DIRECTORY_AREAS)) {
         await sql`INSERT INTO directory_versions (id, area, version) VALUES (${id}, ${area}, 1)`.execute(db);
       }
-      if (dialect === 'postgres') await postgresTriggers(db);
+      if (t.dialect === 'postgres') await postgresTriggers(db);
+      else if (t.dialect === 'mysql') await mysqlTriggers(db);
       else await sqliteTriggers(db);
     },
   };
@@ -52,6 +57,18 @@ async function sqliteTriggers(db: Kysely<unknown>): Promise<void> {
     const update = columns ? `UPDATE OF ${columns.join(', ')}` : 'UPDATE';
     for (const [name, event] of [['insert', 'INSERT'], ['update', update], ['delete', 'DELETE']] as const) {
       await sql.raw(`CREATE TRIGGER ${table}_version_${name} AFTER ${event} ON ${table} BEGIN ${bump} END`).execute(db);
+    }
+  }
+}
+
+/** One trigger per table and operation; an update of `files` raises the version only when a watched column changed. */
+async function mysqlTriggers(db: Kysely<unknown>): Promise<void> {
+  for (const { table, area, columns } of WATCHED) {
+    const bump = `UPDATE directory_versions SET version = version + 1 WHERE id = ${area}`;
+    const changed = columns ? columns.map((column) => `NOT (OLD.${column} <=> NEW.${column})`).join(' OR ') : undefined;
+    for (const [name, event] of [['insert', 'INSERT'], ['update', 'UPDATE'], ['delete', 'DELETE']] as const) {
+      const body = name === 'update' && changed ? `IF ${changed} THEN ${bump}; END IF` : bump;
+      await sql.raw(`CREATE TRIGGER ${table}_version_${name} AFTER ${event} ON ${table} FOR EACH ROW BEGIN ${body}; END`).execute(db);
     }
   }
 }

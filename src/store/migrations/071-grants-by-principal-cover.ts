@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import type { ColumnTypes } from './column-types.js';
 
 /**
  * A principal's files with their role, read from the index alone: search keeps each principal's granted
@@ -6,7 +7,7 @@ import { sql, type Kysely } from 'kysely';
  * benchmark's scale) in a few milliseconds instead of one table row per grant. The index of 001 on
  * (principal_kind, principal_id, file_id) is a prefix of this one and goes.
  */
-export function grantsByPrincipalCoverMigration() {
+export function grantsByPrincipalCoverMigration(t: ColumnTypes) {
   return {
     async up(db: Kysely<unknown>): Promise<void> {
       await db.schema
@@ -14,7 +15,8 @@ export function grantsByPrincipalCoverMigration() {
         .on('file_grants')
         .columns(['principal_kind', 'principal_id', 'file_id', 'role_rank'])
         .execute();
-      await sql`DROP INDEX file_grants_by_principal`.execute(db);
+      if (t.dialect === 'mysql') await db.schema.dropIndex('file_grants_by_principal').on('file_grants').execute();
+      else await sql`DROP INDEX file_grants_by_principal`.execute(db);
     },
   };
 }

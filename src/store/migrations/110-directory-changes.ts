@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import type { DialectName } from '../dialect.js';
+import { ID, type ColumnTypes } from './column-types.js';
+import { VERSIONED_TABLES } from './070-directory-versions.js';
 
 /**
  * The directory's change feed (table `directory_changes`, see src/store/tables/directory-changes.ts):
@@ -17,6 +18,14 @@ import type { DialectName } from '../dialect.js';
  * PostgreSQL hands sequence values out before commit, so ids commit out of order; each row also holds
  * its transaction's id (`xid`), and the reader re-reads the rows of transactions still running at its
  * last read (src/store/directory-change-feed.ts). A NOTIFY on `collab_directory` wakes other instances.
+ *
+ * MySQL hands AUTO_INCREMENT values out before commit too, and has no transaction id to hold: there the
+ * ids come from the one row of `directory_changes_seq`, raised by the trigger and locked until the
+ * writing transaction ends, so a transaction that takes an id waits for the one that took the previous
+ * id to commit or roll back. Ids commit in order, as on SQLite, and `id > last seen` misses nothing. The
+ * feed triggers run before 070's version triggers (PRECEDES), so every directory writer takes that lock
+ * first and writers queue on it rather than deadlock on the version rows. Row triggers: one feed row per
+ * written row; MySQL fires no trigger on TRUNCATE.
  */
 export const FEED_SOURCES: ReadonlyArray<{ table: string; subject: string; key: string }> = [
   { table: 'teams', subject: 'team', key: 'id' },
@@ -31,13 +40,44 @@ export const FEED_SOURCES: ReadonlyArray<{ table: string; subject: string; key: 
 /** The channel of the NOTIFY that every directory write sends (PostgreSQL). */
 export const DIRECTORY_CHANNEL = 'collab_directory';
 
-export function directoryChangesMigration(dialect: DialectName) {
+export function directoryChangesMigration(t: ColumnTypes) {
   return {
     async up(db: Kysely<unknown>): Promise<void> {
-      if (dialect === 'postgres') await postgresFeed(db);
+      if (t.dialect === 'postgres') await postgresFeed(db);
+      else if (t.dialect === 'mysql') await mysqlFeed(db, t);
       else await sqliteFeed(db);
     },
   };
+}
+
+async function mysqlFeed(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
+  await t.table(db.schema.createTable('directory_changes_seq')).addColumn('id', 'bigint', (c) => c.primaryKey()).execute();
+  await sql`INSERT INTO directory_changes_seq (id) VALUES (0)`.execute(db);
+  await t
+    .table(db.schema.createTable('directory_changes'))
+    .addColumn('id', 'bigint', (c) => c.primaryKey())
+    .addColumn('subject', t.key(16), (c) => c.notNull())
+    .addColumn('key', t.key(ID), (c) => c.notNull())
+    .addUniqueConstraint('directory_changes_subject_key', ['subject', 'key'])
+    .execute();
+  // The row of `subject` and the key `row`.`key` moves to the next id (inserted when new).
+  const put = (subject: string, row: 'NEW' | 'OLD', key: string) =>
+    'UPDATE directory_changes_seq SET id = id + 1; ' +
+    'SELECT id INTO next_id FROM directory_changes_seq; ' +
+    `INSERT INTO directory_changes (id, subject, \`key\`) VALUES (next_id, '${subject}', ${row}.${key}) ON DUPLICATE KEY UPDATE id = next_id;`;
+  for (const { table, subject, key } of FEED_SOURCES) {
+    const bodies = {
+      insert: put(subject, 'NEW', key),
+      delete: put(subject, 'OLD', key),
+      update: `${put(subject, 'NEW', key)} IF NOT (OLD.${key} <=> NEW.${key}) THEN ${put(subject, 'OLD', key)} END IF;`,
+    };
+    for (const [name, body] of Object.entries(bodies)) {
+      const order = VERSIONED_TABLES.has(table) ? `PRECEDES ${table}_version_${name} ` : '';
+      await sql
+        .raw(`CREATE TRIGGER ${table}_feed_${name} AFTER ${name.toUpperCase()} ON ${table} FOR EACH ROW ${order}BEGIN DECLARE next_id BIGINT; ${body} END`)
+        .execute(db);
+    }
+  }
 }
 
 async function sqliteFeed(db: Kysely<unknown>): Promise<void> {

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { DialectName } from '../dialect.js';
+import type { ColumnTypes } from './column-types.js';
 
 /**
  * Search is answered from the read model in memory (src/directory/read-model/): the SQL search index of
@@ -11,10 +11,12 @@ import type { DialectName } from '../dialect.js';
  * PostgreSQL keeps the pg_trgm extension 003 created: other schemas of the database may use it, and a
  * DBA may drop it (`DROP EXTENSION pg_trgm`) when nothing does.
  */
-export function dropSearchIndexMigration(dialect: DialectName) {
+export function dropSearchIndexMigration(t: ColumnTypes) {
   return {
     async up(db: Kysely<unknown>): Promise<void> {
-      if (dialect === 'postgres') await postgresUp(db);
+      // MySQL: nothing to drop (003 and 006 made none of it there).
+      if (t.dialect === 'mysql') return;
+      if (t.dialect === 'postgres') await postgresUp(db);
       else await sqliteUp(db);
       await sql`DROP INDEX IF EXISTS files_search_cover`.execute(db);
     },

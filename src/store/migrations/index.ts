@@ -1,5 +1,5 @@
 import type { Migration } from 'kysely';
-import type { DialectName } from '../dialect.js';
+import type { ColumnTypes } from './column-types.js';
 import { directoryMigration } from './001-directory.js';
 import { activityMigration } from './002-activity.js';
 import { searchMigration } from './003-search.js';
@@ -32,38 +32,39 @@ import { usersTeamEmailMigration } from './185-users-team-email.js';
 
 /**
  * Every migration, by name; names sort in the order they apply. A feature adds its own file here;
- * a migration, once released, is never edited.
+ * a migration, once released, makes the same schema forever (a new dialect may teach it its own column
+ * types, which is how MySQL came in: see column-types.ts).
  */
-export function allMigrations(dialect: DialectName): Record<string, Migration> {
+export function allMigrations(t: ColumnTypes): Record<string, Migration> {
   return {
-    '001-directory': directoryMigration(dialect),
-    '002-activity': activityMigration(),
-    '003-search': searchMigration(dialect),
-    '004-events': eventsMigration(dialect),
+    '001-directory': directoryMigration(t),
+    '002-activity': activityMigration(t),
+    '003-search': searchMigration(t),
+    '004-events': eventsMigration(t),
     '005-manage': manageMigration(),
-    '006-search-files-cover': searchFilesCoverMigration(),
-    '006-search-short-file-grams': searchShortFileGramsMigration(dialect),
+    '006-search-files-cover': searchFilesCoverMigration(t),
+    '006-search-short-file-grams': searchShortFileGramsMigration(t),
     '007-users-active': usersActiveMigration(),
-    '030-file-storage': fileStorageMigration(),
-    '040-platform-tasks': platformTasksMigration(dialect),
-    '050-sync': syncMigration(dialect),
-    '080-console-sessions': consoleSessionsMigration(dialect),
-    '020-event-pipeline': eventPipelineMigration(dialect),
-    '070-directory-versions': directoryVersionsMigration(dialect),
-    '071-grants-by-principal-cover': grantsByPrincipalCoverMigration(),
+    '030-file-storage': fileStorageMigration(t),
+    '040-platform-tasks': platformTasksMigration(t),
+    '050-sync': syncMigration(t),
+    '080-console-sessions': consoleSessionsMigration(t),
+    '020-event-pipeline': eventPipelineMigration(t),
+    '070-directory-versions': directoryVersionsMigration(t),
+    '071-grants-by-principal-cover': grantsByPrincipalCoverMigration(t),
     '061-retention-indexes': retentionIndexesMigration(),
-    '062-audit-log': auditLogMigration(dialect),
-    '090-sync-run-skipped': syncRunSkippedMigration(),
-    '091-notification-channels': notificationChannelsMigration(),
-    '100-delivery-claims': deliveryClaimsMigration(),
-    '110-directory-changes': directoryChangesMigration(dialect),
-    '130-event-sender': eventSenderMigration(),
-    '140-share-links': shareLinksMigration(dialect),
-    '145-file-anonymous': fileAnonymousMigration(),
-    '147-file-restricted-keys': fileRestrictedKeysMigration(),
-    '150-tail-xids': tailXidsMigration(dialect),
-    '160-drop-search-index': dropSearchIndexMigration(dialect),
-    '180-delivery-message-key': deliveryMessageKeyMigration(),
-    '185-users-team-email': usersTeamEmailMigration(),
+    '062-audit-log': auditLogMigration(t),
+    '090-sync-run-skipped': syncRunSkippedMigration(t),
+    '091-notification-channels': notificationChannelsMigration(t),
+    '100-delivery-claims': deliveryClaimsMigration(t),
+    '110-directory-changes': directoryChangesMigration(t),
+    '130-event-sender': eventSenderMigration(t),
+    '140-share-links': shareLinksMigration(t),
+    '145-file-anonymous': fileAnonymousMigration(t),
+    '147-file-restricted-keys': fileRestrictedKeysMigration(t),
+    '150-tail-xids': tailXidsMigration(t),
+    '160-drop-search-index': dropSearchIndexMigration(t),
+    '180-delivery-message-key': deliveryMessageKeyMigration(t),
+    '185-users-team-email': usersTeamEmailMigration(t),
   };
 }
