@@ -6,6 +6,7 @@ import pg from 'pg';
 import { DatabaseUnavailableError, isDatabaseUnavailable } from './availability.js';
 import type { DialectName } from './dialect.js';
 import { DatabaseTooNewError, MigrationRunner } from './migration-runner.js';
+import { releasingNamedLocks } from './mysql/named-locks.js';
 import { createMysqlPool, isMysqlUrl, startMysqlSession } from './mysql/pool.js';
 import { trackConnection } from './postgres/copy-rows.js';
 import { openReadConnection, readKysely } from './sqlite/read-connection.js';
@@ -148,12 +149,13 @@ function openPostgres(url: string, options: OpenDatabaseOptions): { db: Kysely<D
 
 /**
  * MySQL or MariaDB through mysql2's pool: utf8mb4, UTC, numbers as numbers, and the session of
- * src/store/mysql/pool.ts on every connection.
+ * src/store/mysql/pool.ts on every connection; named locks last as long as the transaction
+ * (src/store/mysql/named-locks.ts).
  */
 function openMysql(url: string, options: OpenDatabaseOptions): { db: Kysely<Database>; dialect: DialectName; pgPool?: undefined; writes: WriteSignal } {
   const pool = createMysqlPool(url, options);
   const writes = new WriteSignal();
-  const dialect = new MysqlDialect({ pool, onCreateConnection: startMysqlSession });
+  const dialect = releasingNamedLocks(new MysqlDialect({ pool, onCreateConnection: startMysqlSession }));
   return { db: new Kysely<Database>({ dialect: signallingDialect(dialect, writes) }), dialect: 'mysql', writes };
 }
 

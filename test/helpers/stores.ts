@@ -67,7 +67,10 @@ export async function createTestDatabase(): Promise<{ url: string; drop: () => P
   await withMysqlAdmin((connection) => connection.query(`CREATE DATABASE \`${database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`));
   const url = new URL(mysqlUrl);
   url.pathname = `/${database}`;
-  return { url: url.toString(), drop: () => withMysqlAdmin((connection) => connection.query(`DROP DATABASE IF EXISTS \`${database}\``)) };
+  const drop = async () => {
+    await withMysqlAdmin((connection) => connection.query(`DROP DATABASE IF EXISTS \`${database}\``));
+  };
+  return { url: url.toString(), drop };
 }
 
 async function withMysqlAdmin<T>(work: (connection: Awaited<ReturnType<typeof createConnection>>) => Promise<T>): Promise<T> {

@@ -2,6 +2,11 @@ import { sql, type Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { OpenDatabase } from '../../src/store/database.js';
 import type { DialectName } from '../../src/store/dialect.js';
+import { bulkInsertStatement, conflictClause } from '../../src/store/mysql/bulk-insert.js';
+import { mysqlDialectWork } from '../../src/store/mysql/dialect-work.js';
+import { mysqlEventEffects } from '../../src/store/mysql/event-effects.js';
+import { withFeedAsReload } from '../../src/store/mysql/feed-as-reload.js';
+import type { Database } from '../../src/store/schema.js';
 import { dialects, mysqlUrl, openTestStore } from '../helpers/stores.js';
 
 /** The tables and columns a store ends with, as `table.column`, leaving out what one dialect keeps for itself. */
@@ -103,7 +108,7 @@ describe.runIf(mysqlUrl)('MySQL store [mysql]', () => {
       expect((await versions()).files).toBe(after.files);
       expect((await feed()).filter((row) => row.id > last).map(({ subject, key }) => `${subject}:${key}`)).toEqual(['file:f1']);
       await sql`UPDATE files SET name = 'Plan B' WHERE id = 'f1'`.execute(db);
-      expect((await versions()).files).toBe(after.files + 1);
+      expect((await versions()).files).toBe(after.files! + 1);
     });
   });
 
@@ -119,5 +124,79 @@ describe.runIf(mysqlUrl)('MySQL store [mysql]', () => {
       expect(rows.map((row) => row.related_user_id)).toEqual([null, 'u2', 'u3']);
       expect(Object.keys(rows[0]!)).not.toContain('once_event_id');
     });
+  });
+
+  it('locks keys for the rest of a transaction: another takes only the free ones, and every key is free again after it', async () => {
+    const store = await openTestStore('mysql');
+    const db = store.db as Kysely<Database>;
+    const looksFree = async (key: string) =>
+      Boolean((await db.selectNoFrom(sql<number>`${mysqlDialectWork.keyLooksFree(sql.lit(key))}`.as('free')).executeTakeFirstOrThrow()).free);
+    try {
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let taken!: () => void;
+      const tookThem = new Promise<void>((resolve) => (taken = resolve));
+      const first = db.transaction().execute(async (trx) => {
+        expect([...(await mysqlDialectWork.lockKeys(trx, ['file:1', 'file:2']))].sort()).toEqual(['file:1', 'file:2']);
+        taken();
+        await held;
+      });
+      await tookThem;
+      expect(await looksFree('file:1')).toBe(false);
+      expect(await looksFree('file:3')).toBe(true);
+      await db.transaction().execute(async (trx) => {
+        expect([...(await mysqlDialectWork.lockKeys(trx, ['file:2', 'file:3']))]).toEqual(['file:3']);
+      });
+      release();
+      await first;
+      expect(await looksFree('file:1')).toBe(true);
+      await db.transaction().execute(async (trx) => {
+        expect((await mysqlDialectWork.lockKeys(trx, ['file:1', 'file:2', 'file:3'])).size).toBe(3);
+      });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('inserts rows in bulk and upserts them on their key; file versions only move forward', async () => {
+    const store = await openTestStore('mysql');
+    const db = store.db as Kysely<Database>;
+    try {
+      const spec = { table: 'file_grants' as const, columns: ['file_id', 'principal_kind', 'principal_id', 'role_rank'], pgTypes: ['text', 'text', 'text', 'integer'] };
+      const upsert = conflictClause({ ...spec, conflictKey: ['file_id', 'principal_kind', 'principal_id'] });
+      await db.executeQuery(bulkInsertStatement(spec, [['f1', 'user', 'u1', 1], ['f1', 'user', '用户😀', 2]], upsert));
+      await db.executeQuery(bulkInsertStatement(spec, [['f1', 'user', 'u1', 3]], upsert));
+      const grants = await db.selectFrom('file_grants').select(['principal_id', 'role_rank']).orderBy('principal_id').execute();
+      expect(grants).toEqual([{ principal_id: 'u1', role_rank: 3 }, { principal_id: '用户😀', role_rank: 2 }]);
+
+      await sql`INSERT INTO files (id, name, type, creator_id, created_at, updated_at, version) VALUES ('f1', 'Plan', 'doc', 'u1', 'x', '2026-01-01', 1)`.execute(db);
+      await mysqlEventEffects.advanceFileVersions(db, [{ fileId: 'f1', version: 3, updatedAt: '2026-02-01' }]);
+      await mysqlEventEffects.advanceFileVersions(db, [{ fileId: 'f1', version: 2, updatedAt: '2026-03-01' }]);
+      expect(await db.selectFrom('files').select(['version', 'updated_at']).executeTakeFirst()).toEqual({ version: 3, updated_at: '2026-02-01' });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('a rewrite of the directory leaves the feed as one "all" row above every id, and later writes are recorded again', async () => {
+    const store = await openTestStore('mysql');
+    const db = store.db as Kysely<Database>;
+    const feed = async () => (await sql<{ id: number; subject: string; key: string }>`SELECT id, subject, "key" FROM directory_changes ORDER BY id`.execute(db)).rows;
+    try {
+      await sql`INSERT INTO teams (id, name) VALUES ('t1', 'Acme')`.execute(db);
+      const [before] = await feed();
+      await db.transaction().execute((trx) =>
+        withFeedAsReload(trx, [], async () => {
+          await sql`INSERT INTO users (id, name, team_id) VALUES ('u1', 'Ann', 't1'), ('u2', 'Bob', 't1')`.execute(trx);
+        }),
+      );
+      const reloaded = await feed();
+      expect(reloaded.map(({ subject, key }) => `${subject}:${key}`)).toEqual(['all:']);
+      expect(reloaded[0]!.id).toBeGreaterThan(before!.id);
+      await sql`UPDATE users SET name = 'Anne' WHERE id = 'u1'`.execute(db);
+      expect((await feed()).map(({ subject, key }) => `${subject}:${key}`)).toEqual(['all:', 'user:u1']);
+    } finally {
+      await store.close();
+    }
   });
 });

@@ -7,6 +7,9 @@ export function directoryMigration(t: ColumnTypes) {
   const mysql = t.dialect === 'mysql';
   return {
     async up(db: Kysely<unknown>): Promise<void> {
+      // MySQL: the database's own default too, which values of JSON_TABLE columns take: compared with the
+      // tables' columns, two different binary collations would be an error.
+      if (t.collation) await sql.raw(`ALTER DATABASE CHARACTER SET utf8mb4 COLLATE ${t.collation}`).execute(db);
       await t
         .table(db.schema.createTable('teams'))
         .addColumn('id', id, (c) => c.primaryKey())

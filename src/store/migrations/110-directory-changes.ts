@@ -25,8 +25,11 @@ import { VERSIONED_TABLES } from './070-directory-versions.js';
  * id to commit or roll back. Ids commit in order, as on SQLite, and `id > last seen` misses nothing. The
  * feed triggers run before 070's version triggers (PRECEDES), so every directory writer takes that lock
  * first and writers queue on it rather than deadlock on the version rows. Row triggers: one feed row per
- * written row; MySQL fires no trigger on TRUNCATE.
+ * written row; MySQL fires no trigger on TRUNCATE. A session that sets `@collab_feed_paused` (a rewrite
+ * of the whole directory, which leaves one `all` row instead) writes no feed rows: MySQL cannot switch a
+ * trigger off inside a transaction.
  */
+export const MYSQL_FEED_PAUSED = '@collab_feed_paused';
 export const FEED_SOURCES: ReadonlyArray<{ table: string; subject: string; key: string }> = [
   { table: 'teams', subject: 'team', key: 'id' },
   { table: 'departments', subject: 'department', key: 'id' },
@@ -74,7 +77,10 @@ async function mysqlFeed(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
     for (const [name, body] of Object.entries(bodies)) {
       const order = VERSIONED_TABLES.has(table) ? `PRECEDES ${table}_version_${name} ` : '';
       await sql
-        .raw(`CREATE TRIGGER ${table}_feed_${name} AFTER ${name.toUpperCase()} ON ${table} FOR EACH ROW ${order}BEGIN DECLARE next_id BIGINT; ${body} END`)
+        .raw(
+          `CREATE TRIGGER ${table}_feed_${name} AFTER ${name.toUpperCase()} ON ${table} FOR EACH ROW ${order}` +
+            `BEGIN DECLARE next_id BIGINT; IF ${MYSQL_FEED_PAUSED} IS NULL THEN ${body} END IF; END`,
+        )
         .execute(db);
     }
   }

@@ -36,6 +36,8 @@ export interface ColumnTypes {
   readonly bytes: DataTypeExpression;
   /** The default of a text column: MySQL 8 takes a TEXT column's default only as an expression. */
   textDefault(value: string): string | Expression<unknown>;
+  /** MySQL: the binary collation of every table (and of the database's own default). */
+  readonly collation?: string;
   /** A new table, with MySQL's character set and collation. */
   table<T extends string, C extends string>(builder: CreateTableBuilder<T, C>): CreateTableBuilder<T, C>;
 }
@@ -45,6 +47,7 @@ export function columnTypes(dialect: DialectName, binaryCollation = 'utf8mb4_bin
   if (dialect === 'mysql') {
     return {
       dialect,
+      collation: binaryCollation,
       key: (length) => `varchar(${length})`,
       text: sql`longtext`,
       bigint: 'bigint',

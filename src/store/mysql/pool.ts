@@ -1,5 +1,6 @@
 import { CompiledQuery, type DatabaseConnection } from 'kysely';
 import { createPool, type Pool } from 'mysql2';
+import { binaryCollationOf } from './server.js';
 
 /** Where a `mysql://` (or `mariadb://`) DATABASE_URL points. */
 export interface MysqlTarget {
@@ -39,7 +40,8 @@ export function isMysqlUrl(url: string): boolean {
  * - PIPES_AS_CONCAT and ANSI_QUOTES: `a || b` concatenates and `"name"` is an identifier, as in SQL
  *   (backticks still quote too); strict tables: a value too long for its column is an error, not cut;
  * - READ COMMITTED, PostgreSQL's default: every statement sees what committed before it;
- * - UTC, and utf8mb4 with the binary collation for literals (columns carry their own, migrations set it).
+ * - UTC, and utf8mb4 with the tables' binary collation (src/store/mysql/server.ts) for literals and
+ *   JSON_TABLE columns, so that they compare with columns without a mix of collations.
  */
 const SESSION = [
   "SET SESSION sql_mode = 'STRICT_ALL_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ZERO_DATE,NO_ZERO_IN_DATE,NO_ENGINE_SUBSTITUTION,PIPES_AS_CONCAT,ANSI_QUOTES'",
@@ -50,6 +52,8 @@ const SESSION = [
 /** Runs the session settings on a connection Kysely takes from the pool for the first time. */
 export async function startMysqlSession(connection: DatabaseConnection): Promise<void> {
   for (const statement of SESSION) await connection.executeQuery(CompiledQuery.raw(statement));
+  const { rows } = await connection.executeQuery<{ version: string }>(CompiledQuery.raw('SELECT VERSION() AS version'));
+  await connection.executeQuery(CompiledQuery.raw(`SET NAMES utf8mb4 COLLATE ${binaryCollationOf(rows[0]?.version ?? '')}`));
 }
 
 /**

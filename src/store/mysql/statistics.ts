@@ -1,0 +1,7 @@
+import type { Db } from '../schema.js';
+
+/**
+ * MySQL: ANALYZE TABLE commits the transaction it runs in, and InnoDB recomputes a table's statistics by
+ * itself once a tenth of its rows changed (innodb_stats_auto_recalc), a bulk load included: nothing to do.
+ */
+export async function refreshStatistics(_db: Db, _tables: readonly string[]): Promise<void> {}
