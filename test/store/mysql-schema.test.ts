@@ -4,7 +4,7 @@ import type { OpenDatabase } from '../../src/store/database.js';
 import type { DialectName } from '../../src/store/dialect.js';
 import { bulkInsertStatement, conflictClause } from '../../src/store/mysql/bulk-insert.js';
 import { mysqlDialectWork } from '../../src/store/mysql/dialect-work.js';
-import { mysqlEventEffects } from '../../src/store/mysql/event-effects.js';
+import { COUNT_CALLBACK_FAILURE, MYSQL_EFFECT_CONFLICTS, mysqlEventEffects } from '../../src/store/mysql/event-effects.js';
 import { withFeedAsReload } from '../../src/store/mysql/feed-as-reload.js';
 import type { Database } from '../../src/store/schema.js';
 import { dialects, mysqlUrl, openTestStore } from '../helpers/stores.js';
@@ -195,6 +195,33 @@ describe.runIf(mysqlUrl)('MySQL store [mysql]', () => {
       expect(reloaded[0]!.id).toBeGreaterThan(before!.id);
       await sql`UPDATE users SET name = 'Anne' WHERE id = 'u1'`.execute(db);
       expect((await feed()).map(({ subject, key }) => `${subject}:${key}`)).toEqual(['all:', 'user:u1']);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('presence and callback failures: an older event never undoes a newer one, and an event counts once', async () => {
+    const store = await openTestStore('mysql');
+    const db = store.db as Kysely<Database>;
+    try {
+      const spec = { table: 'presence' as const, columns: ['file_id', 'user_id', 'client_id', 'present', 'since', 'changed_ms'], pgTypes: [] };
+      const put = (present: number, since: string, changedMs: number) =>
+        db.executeQuery(bulkInsertStatement(spec, [['f1', 'u1', 'c1', present, since, changedMs]], ` ${MYSQL_EFFECT_CONFLICTS.presence}`));
+      const presence = () => db.selectFrom('presence').select(['present', 'since', 'changed_ms']).executeTakeFirst();
+      await put(1, 'enter-1', 100);
+      await put(1, 'enter-2', 200); // still present: since stays
+      expect(await presence()).toEqual({ present: 1, since: 'enter-1', changed_ms: 200 });
+      await put(0, 'leave-0', 150); // older than what is known: ignored
+      expect(await presence()).toEqual({ present: 1, since: 'enter-1', changed_ms: 200 });
+      await put(0, 'leave-3', 300);
+      expect(await presence()).toEqual({ present: 0, since: 'leave-3', changed_ms: 300 });
+
+      for (const eventId of [5, 5, 4, 6]) await COUNT_CALLBACK_FAILURE.run(db, ['https://cb.example.com/x', 500, `t${eventId}`, `e${eventId}`, eventId]);
+      expect(await db.selectFrom('callback_failures').select(['count', 'last_seen_at', 'last_event_id']).executeTakeFirst()).toEqual({
+        count: 2,
+        last_seen_at: 't6',
+        last_event_id: 6,
+      });
     } finally {
       await store.close();
     }
