@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { DatabaseUnavailableError, isDatabaseUnavailable } from './availability.js';
 import type { DialectName } from './dialect.js';
+import './dialects.js';
 import { DatabaseTooNewError, MigrationRunner } from './migration-runner.js';
 import { trackConnection } from './postgres/copy-rows.js';
 import { openReadConnection, readKysely } from './sqlite/read-connection.js';
