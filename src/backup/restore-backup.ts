@@ -43,7 +43,7 @@ export async function restoreBackup(options: RestoreBackupOptions): Promise<Rest
   const status = await options.store.migrations.status();
   const known = [...status.applied.map((migration) => migration.name), ...status.pending];
   const manifest = await readBackup(options.path, known);
-  const target = new RestoreTarget(options.store.db, options.store.dialect);
+  const target = new RestoreTarget(options.store.db);
   const targetTables = await target.tables();
   const backedUp = Object.keys(manifest.tables);
   const unknown = backedUp.filter((table) => !targetTables.includes(table));

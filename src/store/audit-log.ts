@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { isPostgres } from './dialect.js';
+import { dialectOf } from './dialect.js';
 import { insertRows, storableText, type RowTable } from './row-insert.js';
 import type { Database, Db } from './schema.js';
 import { inTailOrder, readTailPage, type TailPosition } from './tail-order.js';
@@ -79,7 +79,7 @@ export const auditLog = {
    * one statement, as `append`.
    */
   async appendBuffered(db: Kysely<Database>, records: readonly AuditRecord[], written: (rows: number) => void): Promise<void> {
-    if (isPostgres(db)) {
+    if (!dialectOf(db).blocksEventLoop) {
       await auditLog.append(db, records);
       written(records.length);
       return;

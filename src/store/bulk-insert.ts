@@ -1,10 +1,7 @@
 import type { CompiledQuery } from 'kysely';
-import { isPostgres } from './dialect.js';
-import * as postgres from './postgres/bulk-insert.js';
-import { copyRows } from './postgres/copy-rows.js';
+import { dialectOf } from './dialect.js';
 import { quoteIdentifier, type BulkStatementSpec, type BulkTable } from './bulk-table.js';
 import type { Database, Db } from './schema.js';
-import * as sqlite from './sqlite/bulk-insert.js';
 
 export type { BulkTable } from './bulk-table.js';
 
@@ -33,13 +30,10 @@ const ROWS_PER_STATEMENT = 10_000;
  */
 export async function bulkInsert(db: Db, spec: BulkTable, rows: readonly (readonly unknown[])[]): Promise<void> {
   const tail = conflictClause(spec);
-  // PostgreSQL: a large plain insert goes through COPY (no conflict clause there).
-  if (tail === '' && rows.length >= COPY_ABOVE && isPostgres(db) && (await copyRows(db, spec, rows))) return;
+  // A plain insert may take the dialect's faster path (PostgreSQL: COPY; no conflict clause there).
+  if (tail === '' && (await dialectOf(db).bulkLoad(db, spec, rows))) return;
   for (const query of insertStatements(db, spec, rows, tail)) await db.executeQuery(query);
 }
-
-/** Rows from which a plain insert on PostgreSQL is a COPY (below, its extra round trip is not worth it). */
-const COPY_ABOVE = 1_000;
 
 /** `bulkInsert` of typed row objects (see `RowTable`). */
 export async function bulkInsertRows<Row>(db: Db, spec: RowTable<Row>, rows: readonly Row[]): Promise<void> {
@@ -74,7 +68,7 @@ export async function insertNewRows<Row>(
 }
 
 function insertStatements(db: Db, spec: BulkStatementSpec, rows: readonly (readonly unknown[])[], tail: string): CompiledQuery[] {
-  const dialect = isPostgres(db) ? postgres : sqlite;
+  const dialect = dialectOf(db);
   const statements: CompiledQuery[] = [];
   for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
     statements.push(dialect.bulkInsertStatement(spec, rows.slice(start, start + ROWS_PER_STATEMENT), tail));

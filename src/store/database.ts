@@ -5,6 +5,7 @@ import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { DatabaseUnavailableError, isDatabaseUnavailable } from './availability.js';
 import type { DialectName } from './dialect.js';
+import './dialects.js';
 import { DatabaseTooNewError, MigrationRunner } from './migration-runner.js';
 import { releasingNamedLocks } from './mysql/named-locks.js';
 import { createMysqlPool, isMysqlUrl, startMysqlSession } from './mysql/pool.js';

@@ -1,7 +1,5 @@
-import { isPostgres } from './dialect.js';
-import * as postgres from './postgres/deferred-indexes.js';
+import { dialectOf } from './dialect.js';
 import type { Db } from './schema.js';
-import * as sqlite from './sqlite/deferred-indexes.js';
 
 /**
  * Runs a bulk load with the secondary indexes of `tables` built once at the end where the database allows
@@ -10,5 +8,5 @@ import * as sqlite from './sqlite/deferred-indexes.js';
  * transaction: a failed load rolls the indexes back too.
  */
 export async function withIndexesDeferred<T>(db: Db, tables: readonly string[], work: () => Promise<T>, options: { nothingToRead: boolean }): Promise<T> {
-  return (isPostgres(db) ? postgres : sqlite).withIndexesDeferred(db, tables, work, options);
+  return dialectOf(db).withIndexesDeferred(db, tables, work, options);
 }

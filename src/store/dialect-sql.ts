@@ -1,9 +1,8 @@
 /**
- * The SQL that differs between the two dialects, for the read side of the store (store/sqlite/ and
- * store/postgres/ hold the two implementations under the same file names).
+ * The SQL pieces that differ between the dialects on the read side of the store (a member of each
+ * dialect, src/store/dialect.ts).
  */
 export interface DialectSql {
-  readonly name: 'sqlite' | 'postgres';
   /** A list of ids bound as one parameter, usable as `… IN ${idList('$1')}`. */
   idList(placeholder: string): string;
   /** The value to bind to the placeholder of `idList`. */

@@ -34,10 +34,10 @@ export interface IdListStatements {
   files: Statement;
 }
 
-const byDialect = new Map<string, IdListStatements>();
+const byDialect = new WeakMap<DialectSql, IdListStatements>();
 
 export function idListStatements(dialect: DialectSql): IdListStatements {
-  let statements = byDialect.get(dialect.name);
+  let statements = byDialect.get(dialect);
   if (!statements) {
     const ids = dialect.idList('$1');
     statements = {
@@ -47,7 +47,7 @@ export function idListStatements(dialect: DialectSql): IdListStatements {
           FROM files f LEFT JOIN file_contents c ON c.file_id = f.id
          WHERE f.id IN ${ids}`),
     };
-    byDialect.set(dialect.name, statements);
+    byDialect.set(dialect, statements);
   }
   return statements;
 }

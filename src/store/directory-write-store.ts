@@ -5,7 +5,7 @@ import type { OpenDatabase } from './database.js';
 import { withIndexesDeferred } from './deferred-indexes.js';
 import { withFeedAsReload } from './feed-as-reload.js';
 import { dialectWork } from './dialect-work-for.js';
-import { isPostgres } from './dialect.js';
+import { dialectOf } from './dialect.js';
 import { chunks, storeDirectory } from './directory-lookups.js';
 import { countRows, storedRecords } from './directory-records.js';
 import { deleteDepartment, deleteFile, deleteTeam, deleteUser, type RemovalResult } from './directory-removals.js';
@@ -19,11 +19,7 @@ import {
   upsertTeams,
   upsertUsers,
 } from './directory-writer.js';
-import * as postgresStatistics from './postgres/statistics.js';
-import * as postgresLock from './postgres/write-lock.js';
 import type { Db } from './schema.js';
-import * as sqliteStatistics from './sqlite/statistics.js';
-import * as sqliteLock from './sqlite/write-lock.js';
 import { Statement } from './statement.js';
 
 /** The tables a replace rewrites in bulk (their secondary indexes are built after the rows). */
@@ -53,7 +49,7 @@ export function sqlDirectoryWriteStore(store: OpenDatabase, turn?: Db): Director
       turn
         ? underSavepoint(turn, () => work(directoryTransaction(turn)))
         : inProcessTurns(store).run(() => dialectWork(store.db).durableTransaction(store.db, (trx) => work(directoryTransaction(trx)))),
-    refreshStatistics: () => (isPostgres(db) ? postgresStatistics : sqliteStatistics).refreshStatistics(db, DIRECTORY_TABLES),
+    refreshStatistics: () => dialectOf(db).refreshStatistics(db, DIRECTORY_TABLES),
   };
 }
 
@@ -92,7 +88,7 @@ function inProcessTurns(store: OpenDatabase): TurnQueue {
   return queue;
 }
 
-const lockWrites = (db: Db) => (isPostgres(db) ? postgresLock : sqliteLock).lockDirectoryWrites(db);
+const lockWrites = (db: Db) => dialectOf(db).lockDirectoryWrites(db);
 
 /** Both dialects name savepoints alike; one change at a time runs in a turn, so one name serves. */
 async function underSavepoint<T>(trx: Db, work: () => Promise<T>): Promise<T> {

@@ -1,10 +1,8 @@
 import type { Selectable } from 'kysely';
 import { formatTime } from '../directory/time.js';
 import { dialectWork } from './dialect-work-for.js';
-import { isPostgres } from './dialect.js';
-import { postgresEventEffects } from './postgres/event-effects.js';
+import { dialectOf, type FileVersionRow } from './dialect.js';
 import { insertRows, storableText, type RowTable } from './row-insert.js';
-import { sqliteEventEffects } from './sqlite/event-effects.js';
 import type { Database, Db } from './schema.js';
 import { Statement } from './statement.js';
 
@@ -33,12 +31,7 @@ export interface PresenceChange {
   atMs: number;
 }
 
-/** A file's content version as an event reports it. */
-export interface FileVersionRow {
-  fileId: string;
-  version: number;
-  updatedAt: string;
-}
+export type { FileVersionRow };
 
 export interface RevisionRow {
   fileId: string;
@@ -259,7 +252,7 @@ export const eventEffects: EventEffectsStore = {
       const seen = newest.get(fileId);
       if (!seen || row.version > seen.version) newest.set(fileId, { ...row, fileId });
     }
-    await (isPostgres(db) ? postgresEventEffects : sqliteEventEffects).advanceFileVersions(db, [...newest.values()]);
+    await dialectOf(db).advanceFileVersions(db, [...newest.values()]);
   },
 
   async countCallbackFailure(db, failure, eventId) {

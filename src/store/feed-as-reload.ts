@@ -1,8 +1,6 @@
-import { isPostgres } from './dialect.js';
+import { dialectOf } from './dialect.js';
 import { FEED_SOURCES } from './migrations/110-directory-changes.js';
-import * as postgres from './postgres/feed-as-reload.js';
 import type { Db } from './schema.js';
-import * as sqlite from './sqlite/feed-as-reload.js';
 
 /** The tables whose writes the change feed records. */
 export const FEED_TABLES: readonly string[] = FEED_SOURCES.map((source) => source.table);
@@ -15,5 +13,5 @@ export const FEED_TABLES: readonly string[] = FEED_SOURCES.map((source) => sourc
  * marker is written, in the same commit; a failed rewrite rolls all of it back.
  */
 export async function withFeedAsReload<T>(db: Db, work: () => Promise<T>): Promise<T> {
-  return (isPostgres(db) ? postgres : sqlite).withFeedAsReload(db, FEED_TABLES, work);
+  return dialectOf(db).withFeedAsReload(db, FEED_TABLES, work);
 }

@@ -25,10 +25,10 @@ export interface HotStatements {
 
 const PEOPLE_VERSION = `(SELECT version FROM directory_versions WHERE id = ${DIRECTORY_AREAS.people}) AS people_version`;
 
-const byDialect = new Map<string, HotStatements>();
+const byDialect = new WeakMap<DialectSql, HotStatements>();
 
 export function hotStatements(dialect: DialectSql): HotStatements {
-  let statements = byDialect.get(dialect.name);
+  let statements = byDialect.get(dialect);
   if (!statements) {
     const rank = `(SELECT MAX(g.role_rank) FROM file_grants g
                     WHERE g.file_id = $1 AND (g.principal_kind || ':' || g.principal_id) IN ${dialect.idList('$2')})`;
@@ -40,7 +40,7 @@ export function hotStatements(dialect: DialectSql): HotStatements {
          WHERE f.id = $1`),
       grantedRank: new Statement(`SELECT ${rank} AS rank, ${PEOPLE_VERSION}`),
     };
-    byDialect.set(dialect.name, statements);
+    byDialect.set(dialect, statements);
   }
   return statements;
 }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { OpenDatabase } from './database.js';
+import { dialectOf, type PoolSizes } from './dialect.js';
 import type { Db } from './schema.js';
 
 /** Rows in the directory tables. */
@@ -36,14 +37,7 @@ export interface ReminderBacklog {
   late: number;
 }
 
-/** PostgreSQL pool sizes (node-postgres's own counters). */
-export interface PoolSizes {
-  max: number;
-  total: number;
-  idle: number;
-  /** Requests waiting for a connection. */
-  waiting: number;
-}
+export type { PoolSizes };
 
 /** What operators watch, read from the store (metrics and readiness); every read is one cheap query. */
 export interface OperationsStats {
@@ -63,7 +57,7 @@ export interface OperationsStats {
 
 export function operationsStats(store: OpenDatabase): OperationsStats {
   const db: Db = store.db;
-  const pool = store.pgPool;
+  const dialect = dialectOf(store.db);
   const count = (table: 'teams' | 'departments' | 'files') =>
     db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow().then((row) => Number(row.n));
   return {
@@ -111,8 +105,7 @@ export function operationsStats(store: OpenDatabase): OperationsStats {
       return { due: Number(row.due), late: Number(row.late ?? 0) };
     },
     poolSizes() {
-      if (!pool) return undefined;
-      return { max: pool.options.max, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
+      return dialect.poolSizes(store);
     },
   };
 }

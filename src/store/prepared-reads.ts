@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
-import type { Statement } from './statement.js';
+import type { FixedStatement } from './fixed-statement.js';
 
 /**
  * Fixed statements (src/store/statement.ts) run as prepared statements, for the reads of every request:
@@ -9,10 +9,10 @@ import type { Statement } from './statement.js';
  */
 export interface PreparedReads {
   /** The rows of the statement with these parameters (synchronous on SQLite). */
-  rows<R>(statement: Statement, parameters: readonly unknown[]): R[] | Promise<R[]>;
+  rows<R>(statement: FixedStatement, parameters: readonly unknown[]): R[] | Promise<R[]>;
 }
 
 /** Through Kysely, prepared by nothing: for `sqlite::memory:` (another connection would see another database). */
 export function kyselyReads(db: Kysely<Database>): PreparedReads {
-  return { rows: <R>(statement: Statement, parameters: readonly unknown[]) => statement.run<R>(db, parameters) };
+  return { rows: <R>(statement: FixedStatement, parameters: readonly unknown[]) => statement.run<R>(db, parameters) };
 }

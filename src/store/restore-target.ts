@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { POSTGRES_TABLES_SQL, postgresBackupTables, quoteTable, SEEDED_TABLES, SQLITE_TABLES_SQL, sqliteBackupTables } from './backup-tables.js';
-import type { DialectName } from './dialect.js';
+import { quoteTable, SEEDED_TABLES } from './backup-tables.js';
+import { dialectOf } from './dialect.js';
 import type { Database } from './schema.js';
 import type { StoreRow } from './store-snapshot-shape.js';
 
@@ -19,19 +19,11 @@ export interface RestoreWriter {
 
 /** The store a backup is restored into. */
 export class RestoreTarget {
-  constructor(
-    private readonly db: Kysely<Database>,
-    private readonly dialect: DialectName,
-  ) {}
+  constructor(private readonly db: Kysely<Database>) {}
 
-  /** The tables a backup of this store would carry (the same list on both stores). */
-  async tables(): Promise<string[]> {
-    if (this.dialect === 'postgres') {
-      const { rows } = await sql<{ name: string }>`${sql.raw(POSTGRES_TABLES_SQL)}`.execute(this.db);
-      return postgresBackupTables(rows.map((row) => row.name));
-    }
-    const { rows } = await sql<{ name: string; sql: string | null }>`${sql.raw(SQLITE_TABLES_SQL)}`.execute(this.db);
-    return sqliteBackupTables(rows);
+  /** The tables a backup of this store would carry (the same list on every store). */
+  tables(): Promise<string[]> {
+    return dialectOf(this.db).backupTables(this.db);
   }
 
   /** The tables among `tables` that hold rows other than those the migrations seed, with their counts. */
@@ -47,7 +39,7 @@ export class RestoreTarget {
 
   /**
    * Runs `restore` in one transaction: all of the backup is in the store, or (on any error) none of it.
-   * On PostgreSQL the id sequences are then moved past the restored ids, so new rows get fresh ones.
+   * The id generators are then moved past the restored ids (where the dialect needs it), so new rows get fresh ones.
    */
   async run(restore: (writer: RestoreWriter) => Promise<void>): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
@@ -58,7 +50,7 @@ export class RestoreTarget {
         insert: (table, rows) => insertRows(trx, table, rows),
         count: (table) => countRows(trx, table),
       });
-      if (this.dialect === 'postgres') await advanceSequences(trx);
+      await dialectOf(trx).afterRestore(trx);
     });
   }
 }
@@ -78,16 +70,5 @@ async function insertRows(trx: Transaction<Database>, table: string, rows: reado
       .insertInto(table as keyof Database)
       .values(rows.slice(start, start + perStatement) as never)
       .execute();
-  }
-}
-
-/** Sets every serial column's sequence past the largest id its table now holds. */
-async function advanceSequences(trx: Transaction<Database>): Promise<void> {
-  const { rows } = await sql<{ table: string; column: string }>`
-    SELECT table_name AS table, column_name AS column FROM information_schema.columns
-    WHERE table_schema = current_schema() AND column_default LIKE 'nextval(%'`.execute(trx);
-  for (const { table, column } of rows) {
-    const quoted = `${quoteTable(table)}.${quoteTable(column)}`;
-    await sql`SELECT setval(pg_get_serial_sequence(${quoteTable(table)}, ${column}), COALESCE(MAX(${sql.raw(quoted)}), 0) + 1, false) FROM ${sql.raw(quoteTable(table))}`.execute(trx);
   }
 }

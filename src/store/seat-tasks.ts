@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Selectable } from 'kysely';
-import { isPostgres } from './dialect.js';
-import { lockDueSeatTasks as lockOnPostgres } from './postgres/seat-task-claim.js';
+import { dialectOf } from './dialect.js';
 import type { Db } from './schema.js';
-import { lockDueSeatTasks as lockOnSqlite } from './sqlite/seat-task-claim.js';
 import type { SeatAction } from '../platform/seat-tasks.js';
 import type { PlatformTables } from './tables/platform.js';
 
@@ -95,7 +93,7 @@ export function sqlSeatTasks(db: Db): SeatTaskStore {
 }
 
 async function claimIn(trx: Db, claimToken: string, limit: number, leaseMs: number, nowMs: number) {
-  const ids = await (isPostgres(trx) ? lockOnPostgres : lockOnSqlite)(trx, nowMs, limit);
+  const ids = await dialectOf(trx).lockDueSeatTasks(trx, nowMs, limit);
   if (ids.length === 0) return [];
   return trx
     .updateTable('platform_seat_tasks')

@@ -11,13 +11,12 @@ import { toFile, toUser, type FileRow, type UserRow } from './directory-rows.js'
 import { ACTIVITY_SQL, idListStatements } from './directory-statements.js';
 import { dialectSql } from './dialect-sql-for.js';
 import { hotStatements, type FileForViewerRow } from './hot-read-sql.js';
-import { PostgresPreparedReads } from './postgres/prepared-reads.js';
+import { dialectOf } from './dialect.js';
 import { kyselyReads, type PreparedReads } from './prepared-reads.js';
 import type { ReadContext } from './read-context.js';
 import { cachedViewerScope } from './viewer-scope.js';
 import type { Database } from './schema.js';
 import type { Statement } from './statement.js';
-import { SqlitePreparedReads } from './sqlite/prepared-reads.js';
 
 const ID_CHUNK = 500;
 
@@ -52,7 +51,7 @@ export class SqlDirectory implements StoreDirectory, ActivityReads {
    * statements for the fixed ones), on PostgreSQL named statements.
    */
   static over(store: OpenDatabase): SqlDirectory {
-    const reads = store.sqliteReader ? new SqlitePreparedReads(store.sqliteReader) : store.pgPool ? new PostgresPreparedReads(store.pgPool) : undefined;
+    const reads = dialectOf(store.db).preparedReads(store);
     return new SqlDirectory(store.readDb ?? store.db, reads ? { reads } : {});
   }
 

@@ -1,5 +1,6 @@
 import { CompiledQuery } from 'kysely';
-import { isPostgres } from './dialect.js';
+import { dialectOf } from './dialect.js';
+import type { FixedStatement } from './fixed-statement.js';
 import type { Db } from './schema.js';
 
 /**
@@ -9,7 +10,7 @@ import type { Db } from './schema.js';
  * covers the rest. SQLite's driver binds anonymous `?` by position, so the SQLite form repeats a value
  * that the text uses twice. Placeholders must not appear inside string literals of the text.
  */
-export class Statement {
+export class Statement implements FixedStatement {
   /** The text for PostgreSQL: as written. */
   readonly postgresText: string;
   /** The text for SQLite: `?` in place of each `$n`. */
@@ -34,7 +35,9 @@ export class Statement {
 
   /** The statement with its parameters, compiled for the dialect of `db`. */
   compile(db: Db, parameters: readonly unknown[]): CompiledQuery {
-    return isPostgres(db) ? CompiledQuery.raw(this.postgresText, [...parameters]) : CompiledQuery.raw(this.sqliteText, this.sqliteValues(parameters));
+    return dialectOf(db).placeholders === 'numbered'
+      ? CompiledQuery.raw(this.postgresText, [...parameters])
+      : CompiledQuery.raw(this.sqliteText, this.sqliteValues(parameters));
   }
 
   /** Runs the statement through Kysely (inside a transaction when `db` is one) and returns its rows. */

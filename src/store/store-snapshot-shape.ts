@@ -16,3 +16,8 @@ export interface StoreSnapshot {
   /** Ends the read. */
   close(): Promise<void>;
 }
+
+/** Thrown when the store cannot be read as one consistent snapshot (`sqlite::memory:`). */
+export class SnapshotUnsupportedError extends Error {
+  override name = 'SnapshotUnsupportedError';
+}

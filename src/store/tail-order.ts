@@ -1,35 +1,16 @@
-import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
-import { isPostgres } from './dialect.js';
+import type { SelectQueryBuilder } from 'kysely';
+import { dialectOf } from './dialect.js';
+import { TAIL_XID_COLUMN, type Settled, type TailPosition } from './tail-position.js';
 import type { Db } from './schema.js';
 
-/**
- * Where a listing that pages "after the last row shown" stands: the last row's sequence number and, on
- * PostgreSQL, the id of the transaction that inserted it (null: not known, as in a cursor given out by SQLite).
- */
-export interface TailPosition {
-  seq: number;
-  xid: string | null;
-}
-
-/** The column every tailed table has on PostgreSQL (migration 150). */
-export const TAIL_XID_COLUMN = 'tail_xid';
-
-/** Whether a listed row's transaction is older than every transaction still running (always so on SQLite). */
-export const TAIL_SETTLED = 'tail_settled';
-
-/** A listing's query with the `tail_settled` mark beside its columns (Kysely's generic selection, said plainly). */
-type Settled<DB, TB extends keyof DB, O> = SelectQueryBuilder<DB, TB, O & { tail_settled: unknown }>;
+export { TAIL_SETTLED, TAIL_XID_COLUMN, type Settled, type TailPosition } from './tail-position.js';
 
 /**
  * Orders a listing of a tailed table (migration 150) so that a reader paging on from its last cursor never
  * passes a row that commits later; `tailPage` then cuts the page.
  *
- * SQLite commits sequence numbers in order (one writer): rows after `after.seq`, by sequence.
- * PostgreSQL hands sequence numbers out before commit, so a row can commit below one already shown. Rows
- * are ordered by (`tail_xid`, sequence), and each is marked settled when its transaction is older than
- * every transaction still running (`tail_xid < pg_snapshot_xmin(pg_current_snapshot())`): a row that
- * becomes visible later belongs to a transaction that was running (or had not begun), so it sorts after
- * every settled row. A cursor is only ever given at a settled row.
+ * Each dialect's `inTailOrder` says how (src/store/sqlite/tail-order.ts, src/store/postgres/tail-order.ts).
+ * A cursor is only ever given at a settled row.
  */
 export function inTailOrder<DB, TB extends keyof DB, O>(
   db: Db,
@@ -38,25 +19,7 @@ export function inTailOrder<DB, TB extends keyof DB, O>(
   seqColumn: string,
   after: TailPosition | undefined,
 ): Settled<DB, TB, O> {
-  const seq = sql.ref(`${table}.${seqColumn}`);
-  if (!isPostgres(db)) {
-    const later = after === undefined ? query : query.where(sql<SqlBool>`${seq} > ${after.seq}`);
-    return later.select(sql<unknown>`1`.as(TAIL_SETTLED)).orderBy(sql`${seq}`) as Settled<DB, TB, O>;
-  }
-  const xid = sql.ref(`${table}.${TAIL_XID_COLUMN}`);
-  let later = query;
-  if (after !== undefined) {
-    // A cursor without a transaction id: the one of its row (or of the nearest row below it).
-    const afterXid =
-      after.xid === null
-        ? sql`COALESCE((SELECT ${sql.ref(TAIL_XID_COLUMN)} FROM ${sql.table(table)} WHERE ${sql.ref(seqColumn)} <= ${after.seq} ORDER BY ${sql.ref(seqColumn)} DESC LIMIT 1), '0'::xid8)`
-        : sql`${after.xid}::xid8`;
-    later = later.where(sql<SqlBool>`(${xid}, ${seq}) > (${afterXid}, ${after.seq}::bigint)`);
-  }
-  return later
-    .select(sql<unknown>`${xid} < pg_snapshot_xmin(pg_current_snapshot())`.as(TAIL_SETTLED))
-    .orderBy(sql`${xid}`)
-    .orderBy(sql`${seq}`) as Settled<DB, TB, O>;
+  return dialectOf(db).inTailOrder(query, table, seqColumn, after);
 }
 
 /**

@@ -2,7 +2,6 @@ import type { DialectSql } from '../dialect-sql.js';
 
 /** PostgreSQL: id lists as a text[] parameter. */
 export const postgresSql: DialectSql = {
-  name: 'postgres',
   idList: (placeholder) => `(SELECT unnest(${placeholder}::text[]))`,
   idListValue: (ids) => [...ids],
 };

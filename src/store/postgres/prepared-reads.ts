@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import type { PreparedReads } from '../prepared-reads.js';
-import type { Statement } from '../statement.js';
+import type { FixedStatement } from '../fixed-statement.js';
 
 /**
  * Fixed statements as named (prepared) statements on the pool: PostgreSQL plans each once per connection
@@ -9,11 +9,11 @@ import type { Statement } from '../statement.js';
  * statement's name is a hash of its text, so two readers over one pool can never give one name two texts.
  */
 export class PostgresPreparedReads implements PreparedReads {
-  private readonly names = new Map<Statement, string>();
+  private readonly names = new Map<FixedStatement, string>();
 
   constructor(private readonly pool: pg.Pool) {}
 
-  async rows<R>(statement: Statement, parameters: readonly unknown[]): Promise<R[]> {
+  async rows<R>(statement: FixedStatement, parameters: readonly unknown[]): Promise<R[]> {
     let name = this.names.get(statement);
     if (!name) {
       name = `ch_${createHash('sha256').update(statement.postgresText).digest('hex').slice(0, 24)}`;

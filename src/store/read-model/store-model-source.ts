@@ -2,9 +2,9 @@ import type { Kysely } from 'kysely';
 import { DirectoryModel } from '../../directory/read-model/directory-model.js';
 import type { ModelSource } from '../../directory/read-model/model-directory.js';
 import type { OpenDatabase } from '../database.js';
+import { dialectOf } from '../dialect.js';
 import { feedEnd, inSnapshot, readFeed, type FeedPosition } from '../directory-change-feed.js';
 import type { Database } from '../schema.js';
-import { listenForDirectoryChanges } from '../postgres/feed-listener.js';
 import { loadWholeModel, reloadChanged } from './model-rows.js';
 
 export interface StoreModelSourceOptions {
@@ -81,8 +81,12 @@ export class StoreModelSource implements ModelSource {
         }, options.pollMs);
         this.timer.unref();
       }
-      if (store.pgPool && (options.listen ?? Boolean(options.pollMs))) {
-        this.stopListening = listenForDirectoryChanges(store.pgPool, () => this.wake(), (error) => options.onError?.(error));
+      if (options.listen ?? Boolean(options.pollMs)) {
+        this.stopListening = dialectOf(store.db).listenForDirectoryChanges(
+          store,
+          () => this.wake(),
+          (error) => options.onError?.(error),
+        );
       }
     });
     // Callers see a failed load through `loaded` or `current()`; never as an unhandled rejection.

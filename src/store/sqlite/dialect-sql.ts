@@ -2,7 +2,6 @@ import type { DialectSql } from '../dialect-sql.js';
 
 /** SQLite: id lists as a JSON array read with json_each. */
 export const sqliteSql: DialectSql = {
-  name: 'sqlite',
   idList: (placeholder) => `(SELECT value FROM json_each(${placeholder}))`,
   idListValue: (ids) => JSON.stringify(ids),
 };

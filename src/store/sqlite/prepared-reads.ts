@@ -1,6 +1,6 @@
 import type SQLite from 'better-sqlite3';
 import type { PreparedReads } from '../prepared-reads.js';
-import type { Statement } from '../statement.js';
+import type { FixedStatement } from '../fixed-statement.js';
 
 /**
  * Fixed statements prepared once on a read-only SQLite connection of their own. Going around Kysely saves
@@ -8,11 +8,11 @@ import type { Statement } from '../statement.js';
  * transaction in flight on the main connection is never seen half done.
  */
 export class SqlitePreparedReads implements PreparedReads {
-  private readonly prepared = new Map<Statement, SQLite.Statement>();
+  private readonly prepared = new Map<FixedStatement, SQLite.Statement>();
 
   constructor(private readonly reader: SQLite.Database) {}
 
-  rows<R>(statement: Statement, parameters: readonly unknown[]): R[] {
+  rows<R>(statement: FixedStatement, parameters: readonly unknown[]): R[] {
     let prepared = this.prepared.get(statement);
     if (!prepared) {
       prepared = this.reader.prepare(statement.sqliteText);

@@ -1,0 +1,32 @@
+import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { TAIL_SETTLED, TAIL_XID_COLUMN, type Settled, type TailPosition } from '../tail-position.js';
+
+/**
+ * PostgreSQL hands sequence numbers out before commit, so a row can commit below one already shown. Rows
+ * are ordered by (`tail_xid`, sequence), and each is marked settled when its transaction is older than
+ * every transaction still running (`tail_xid < pg_snapshot_xmin(pg_current_snapshot())`): a row that
+ * becomes visible later belongs to a transaction that was running (or had not begun), so it sorts after
+ * every settled row.
+ */
+export function inTailOrder<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  table: string,
+  seqColumn: string,
+  after: TailPosition | undefined,
+): Settled<DB, TB, O> {
+  const seq = sql.ref(`${table}.${seqColumn}`);
+  const xid = sql.ref(`${table}.${TAIL_XID_COLUMN}`);
+  let later = query;
+  if (after !== undefined) {
+    // A cursor without a transaction id: the one of its row (or of the nearest row below it).
+    const afterXid =
+      after.xid === null
+        ? sql`COALESCE((SELECT ${sql.ref(TAIL_XID_COLUMN)} FROM ${sql.table(table)} WHERE ${sql.ref(seqColumn)} <= ${after.seq} ORDER BY ${sql.ref(seqColumn)} DESC LIMIT 1), '0'::xid8)`
+        : sql`${after.xid}::xid8`;
+    later = later.where(sql<SqlBool>`(${xid}, ${seq}) > (${afterXid}, ${after.seq}::bigint)`);
+  }
+  return later
+    .select(sql<unknown>`${xid} < pg_snapshot_xmin(pg_current_snapshot())`.as(TAIL_SETTLED))
+    .orderBy(sql`${xid}`)
+    .orderBy(sql`${seq}`) as Settled<DB, TB, O>;
+}

@@ -1,0 +1,26 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { FeedPosition, FeedRead } from '../change-feed-position.js';
+import type { Database } from '../schema.js';
+
+/** SQLite: a transaction reads one state; ids commit in order (one writer), so nothing is ever pending. */
+export function inSnapshot<T>(db: Kysely<Database>, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  return db.transaction().execute(work);
+}
+
+export async function feedEnd(trx: Transaction<Database>): Promise<FeedPosition> {
+  const row = await trx.selectFrom('directory_changes').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
+  return { afterId: Number(row?.id ?? 0), pendingXids: [] };
+}
+
+export async function readFeed(trx: Transaction<Database>, position: FeedPosition, limit: number): Promise<FeedRead> {
+  const rows = await trx
+    .selectFrom('directory_changes')
+    .select(['id', 'subject', 'key'])
+    .where('id', '>', position.afterId)
+    .orderBy('id')
+    .limit(limit + 1)
+    .execute();
+  if (rows.length > limit) return { changes: [], position: await feedEnd(trx), overflow: true };
+  const last = rows.at(-1);
+  return { changes: rows.map(({ subject, key }) => ({ subject, key })), position: { afterId: last ? Number(last.id) : position.afterId, pendingXids: [] }, overflow: false };
+}

@@ -1,0 +1,50 @@
+import type SQLite from 'better-sqlite3';
+import { SqliteAdapter } from 'kysely';
+import type { StoreDialect } from '../dialect.js';
+import { bulkInsertStatement } from './bulk-insert.js';
+import { feedEnd, inSnapshot, readFeed } from './change-feed.js';
+import { withIndexesDeferred } from './deferred-indexes.js';
+import { sqliteSql } from './dialect-sql.js';
+import { sqliteDialectWork } from './dialect-work.js';
+import { sqliteEventEffects } from './event-effects.js';
+import { withFeedAsReload } from './feed-as-reload.js';
+import { SqlitePreparedReads } from './prepared-reads.js';
+import { backupTables } from './restore.js';
+import { lockDueSeatTasks } from './seat-task-claim.js';
+import { refreshStatistics } from './statistics.js';
+import { openSqliteSnapshot } from './store-snapshot.js';
+import { inTailOrder } from './tail-order.js';
+import { lockDirectoryWrites } from './write-lock.js';
+import { SnapshotUnsupportedError } from '../store-snapshot-shape.js';
+
+/** SQLite (better-sqlite3): one file, one writer, a synchronous driver. */
+export const sqliteDialect: StoreDialect = {
+  name: 'sqlite',
+  owns: (adapter) => adapter instanceof SqliteAdapter,
+  placeholders: 'positional',
+  sql: sqliteSql,
+  preparedReads: (opened) => (opened.sqliteReader ? new SqlitePreparedReads(opened.sqliteReader as SQLite.Database) : undefined),
+  work: sqliteDialectWork,
+  blocksEventLoop: true,
+  lockDueSeatTasks,
+  lockDirectoryWrites,
+  bulkInsertStatement,
+  bulkLoad: async () => false,
+  withIndexesDeferred,
+  refreshStatistics,
+  advanceFileVersions: (db, rows) => sqliteEventEffects.advanceFileVersions(db, rows),
+  inSnapshot,
+  feedEnd,
+  readFeed,
+  withFeedAsReload,
+  listenForDirectoryChanges: () => undefined,
+  inTailOrder,
+  async openSnapshot(_opened, url) {
+    const path = url.slice('sqlite:'.length);
+    if (path === ':memory:') throw new SnapshotUnsupportedError('an in-memory SQLite store (sqlite::memory:) cannot be backed up from another process');
+    return openSqliteSnapshot(path);
+  },
+  backupTables,
+  afterRestore: async () => {},
+  poolSizes: () => undefined,
+};

@@ -1,0 +1,14 @@
+import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { TAIL_SETTLED, type Settled, type TailPosition } from '../tail-position.js';
+
+/** SQLite commits sequence numbers in order (one writer): rows after `after.seq`, by sequence, all settled. */
+export function inTailOrder<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  table: string,
+  seqColumn: string,
+  after: TailPosition | undefined,
+): Settled<DB, TB, O> {
+  const seq = sql.ref(`${table}.${seqColumn}`);
+  const later = after === undefined ? query : query.where(sql<SqlBool>`${seq} > ${after.seq}`);
+  return later.select(sql<unknown>`1`.as(TAIL_SETTLED)).orderBy(sql`${seq}`) as Settled<DB, TB, O>;
+}
