@@ -1,6 +1,6 @@
 import type { CompiledQuery } from 'kysely';
 import { dialectOf } from './dialect.js';
-import { quoteIdentifier, type BulkStatementSpec, type BulkTable } from './bulk-table.js';
+import type { BulkStatementSpec, BulkTable } from './bulk-table.js';
 import type { Database, Db } from './schema.js';
 
 export type { BulkTable } from './bulk-table.js';
@@ -29,7 +29,7 @@ const ROWS_PER_STATEMENT = 10_000;
  * text, numbers or null.
  */
 export async function bulkInsert(db: Db, spec: BulkTable, rows: readonly (readonly unknown[])[]): Promise<void> {
-  const tail = conflictClause(spec);
+  const tail = conflictClause(db, spec);
   // A plain insert may take the dialect's faster path (PostgreSQL: COPY; no conflict clause there).
   if (tail === '' && (await dialectOf(db).bulkLoad(db, spec, rows))) return;
   for (const query of insertStatements(db, spec, rows, tail)) await db.executeQuery(query);
@@ -62,8 +62,11 @@ export async function insertNewRows<Row>(
   returning: readonly string[],
 ): Promise<Row[]> {
   const inserted: Row[] = [];
-  const tail = ` ON CONFLICT DO NOTHING RETURNING ${returning.map(quoteIdentifier).join(', ')}`;
-  for (const query of insertStatements(db, spec, rows, tail)) inserted.push(...(await db.executeQuery<Row>(query)).rows);
+  const dialect = dialectOf(db);
+  for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
+    const query = dialect.insertNewStatement(spec, rows.slice(start, start + ROWS_PER_STATEMENT), returning);
+    inserted.push(...(await db.executeQuery<Row>(query)).rows);
+  }
   return inserted;
 }
 
@@ -76,11 +79,8 @@ function insertStatements(db: Db, spec: BulkStatementSpec, rows: readonly (reado
   return statements;
 }
 
-function conflictClause(spec: BulkTable): string {
-  if (spec.onConflict) return ` ${spec.onConflict}`;
-  if (!spec.conflictKey) return '';
-  const updates = spec.columns.filter((column) => !spec.conflictKey!.includes(column));
-  const key = spec.conflictKey.map(quoteIdentifier).join(', ');
-  if (updates.length === 0) return ` ON CONFLICT (${key}) DO NOTHING`;
-  return ` ON CONFLICT (${key}) DO UPDATE SET ${updates.map((column) => `${quoteIdentifier(column)} = excluded.${quoteIdentifier(column)}`).join(', ')}`;
+function conflictClause(db: Db, spec: BulkTable): string {
+  const dialect = dialectOf(db);
+  if (spec.onConflict) return ` ${spec.onConflict[dialect.conflictSyntax]}`;
+  return spec.conflictKey ? dialect.upsertTail(spec.columns, spec.conflictKey) : '';
 }

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
+import type { Pool } from 'mysql2';
 import pg from 'pg';
 import { DatabaseUnavailableError, isDatabaseUnavailable } from './availability.js';
 import type { DialectName } from './dialect.js';
@@ -57,6 +58,8 @@ export interface OpenDatabase {
   readDb?: Kysely<Database>;
   /** PostgreSQL only: the pool under Kysely, for named (prepared) statements on the hottest lookups. */
   pgPool?: pg.Pool;
+  /** MySQL only: the pool under Kysely (mysql2), for its sizes. */
+  mysqlPool?: Pool;
   /** The migrations of this store: status (applied, pending, unknown) and applying what is pending. */
   migrations: MigrationRunner;
   /** Raised by every commit of this process that may have written the directory (src/store/write-signal.ts). */
@@ -78,7 +81,7 @@ export async function openDatabase(url: string, options: OpenDatabaseOptions = {
   } catch (error) {
     throw new DatabaseUnavailableError(url, error);
   }
-  const { db, dialect, pgPool, writes } = opened;
+  const { db, dialect, pgPool, mysqlPool, writes } = opened;
   const migrations = new MigrationRunner(db, dialect);
   try {
     if (options.migrate === false) {
@@ -90,7 +93,7 @@ export async function openDatabase(url: string, options: OpenDatabaseOptions = {
     throw isDatabaseUnavailable(error) ? new DatabaseUnavailableError(url, error) : error;
   }
   const path = url.slice('sqlite:'.length);
-  if (dialect === 'mysql') return { db, dialect, migrations, writes, close: () => db.destroy() };
+  if (mysqlPool) return { db, dialect, mysqlPool, migrations, writes, close: () => db.destroy() };
   if (pgPool) return { db, dialect, pgPool, migrations, writes, close: () => db.destroy() };
   if (path === ':memory:') return { db, dialect, migrations, writes, close: () => db.destroy() };
   // Opened after the migrations, so they see every table the migrations made.
@@ -110,7 +113,7 @@ export async function openDatabase(url: string, options: OpenDatabaseOptions = {
   };
 }
 
-function openSqlite(path: string): { db: Kysely<Database>; dialect: DialectName; pgPool?: undefined; writes: WriteSignal } {
+function openSqlite(path: string): { db: Kysely<Database>; dialect: DialectName; pgPool?: undefined; mysqlPool?: undefined; writes: WriteSignal } {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SQLite(path);
   sqlite.pragma('journal_mode = WAL');
@@ -123,7 +126,7 @@ function openSqlite(path: string): { db: Kysely<Database>; dialect: DialectName;
   return { db: new Kysely<Database>({ dialect: signallingDialect(new SqliteDialect({ database: withStatementCache(sqlite) }), writes) }), dialect: 'sqlite', writes };
 }
 
-function openPostgres(url: string, options: OpenDatabaseOptions): { db: Kysely<Database>; dialect: DialectName; pgPool: pg.Pool; writes: WriteSignal } {
+function openPostgres(url: string, options: OpenDatabaseOptions): { db: Kysely<Database>; dialect: DialectName; pgPool: pg.Pool; mysqlPool?: undefined; writes: WriteSignal } {
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
@@ -153,11 +156,11 @@ function openPostgres(url: string, options: OpenDatabaseOptions): { db: Kysely<D
  * src/store/mysql/pool.ts on every connection; named locks last as long as the transaction
  * (src/store/mysql/named-locks.ts).
  */
-function openMysql(url: string, options: OpenDatabaseOptions): { db: Kysely<Database>; dialect: DialectName; pgPool?: undefined; writes: WriteSignal } {
+function openMysql(url: string, options: OpenDatabaseOptions): { db: Kysely<Database>; dialect: DialectName; pgPool?: undefined; mysqlPool: Pool; writes: WriteSignal } {
   const pool = createMysqlPool(url, options);
   const writes = new WriteSignal();
   const dialect = releasingNamedLocks(new MysqlDialect({ pool, onCreateConnection: startMysqlSession }));
-  return { db: new Kysely<Database>({ dialect: signallingDialect(dialect, writes) }), dialect: 'mysql', writes };
+  return { db: new Kysely<Database>({ dialect: signallingDialect(dialect, writes) }), dialect: 'mysql', mysqlPool: pool, writes };
 }
 
 function refuseNewer(status: Awaited<ReturnType<MigrationRunner['status']>>): void {

@@ -1,5 +1,5 @@
 import type { CompiledQuery, DialectAdapter, Kysely, Transaction } from 'kysely';
-import type { BulkStatementSpec } from './bulk-table.js';
+import type { BulkStatementSpec, ConflictSyntax } from './bulk-table.js';
 import type { DialectSql } from './dialect-sql.js';
 import type { DialectWork } from './dialect-work.js';
 import type { FeedPosition, FeedRead } from './change-feed-position.js';
@@ -18,6 +18,8 @@ export interface OpenedConnections {
   readonly pgPool?: unknown;
   /** SQLite's read-only connection to a file (better-sqlite3), for prepared reads. */
   readonly sqliteReader?: unknown;
+  /** MySQL's pool (mysql2), for its sizes. */
+  readonly mysqlPool?: unknown;
 }
 
 /** A file's content version as an event reports it. */
@@ -38,7 +40,7 @@ export interface PoolSizes {
 
 /**
  * Everything that differs between the databases collab-host runs on, in one place: each of
- * src/store/sqlite/, src/store/postgres/ (and, as it comes, src/store/mysql/) exports one implementation,
+ * src/store/sqlite/, src/store/postgres/ and src/store/mysql/ exports one implementation,
  * and nothing outside those folders asks which database it talks to. A new dialect implements every
  * member (the compiler lists what is missing), adds its folder, registers in src/store/dialects.ts and joins
  * the test matrix (test/helpers/stores.ts).
@@ -71,6 +73,12 @@ export interface StoreDialect {
   // Bulk writes
   /** One multi-row insert of `rows`, followed by `tail` (a conflict clause, RETURNING …). */
   bulkInsertStatement(spec: BulkStatementSpec, rows: readonly (readonly unknown[])[], tail: string): CompiledQuery;
+  /** The syntax of this dialect's conflict clauses (src/store/bulk-table.ts). */
+  readonly conflictSyntax: ConflictSyntax;
+  /** The tail making `bulkInsertStatement` an upsert on `conflictKey`: every other column takes the new row's value (none: the row is left). */
+  upsertTail(columns: readonly string[], conflictKey: readonly string[]): string;
+  /** One multi-row insert that skips rows meeting a unique key and returns `returning` of the rows it inserted. */
+  insertNewStatement(spec: BulkStatementSpec, rows: readonly (readonly unknown[])[], returning: readonly string[]): CompiledQuery;
   /** A faster path for a large plain insert (PostgreSQL's COPY); false when not taken (then `bulkInsertStatement`). */
   bulkLoad(db: Db, spec: BulkStatementSpec, rows: readonly (readonly unknown[])[]): Promise<boolean>;
   /** Runs a bulk load with secondary indexes built once at the end where the dialect can (src/store/deferred-indexes.ts). */

@@ -1,4 +1,5 @@
 import { registerDialect } from './dialect.js';
+import { mysqlDialect } from './mysql/index.js';
 import { postgresDialect } from './postgres/index.js';
 import { sqliteDialect } from './sqlite/index.js';
 
@@ -6,5 +7,5 @@ import { sqliteDialect } from './sqlite/index.js';
  * Every dialect the store can open with, made known to `dialectOf` (src/store/dialect.ts). The store's
  * opening (src/store/database.ts) imports this module, so a Kysely instance it opens always has its dialect.
  */
-export const STORE_DIALECTS = [sqliteDialect, postgresDialect] as const;
+export const STORE_DIALECTS = [sqliteDialect, postgresDialect, mysqlDialect] as const;
 for (const dialect of STORE_DIALECTS) registerDialect(dialect);

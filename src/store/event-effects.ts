@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import { formatTime } from '../directory/time.js';
 import { dialectWork } from './dialect-work-for.js';
 import { dialectOf, type FileVersionRow } from './dialect.js';
+import type { ConflictSyntax } from './bulk-table.js';
 import { insertRows, storableText, type RowTable } from './row-insert.js';
 import type { Database, Db } from './schema.js';
 import { Statement } from './statement.js';
@@ -89,7 +90,8 @@ type ActivityInsert = Selectable<Database['activity']>;
 const ACTIVITY: RowTable<ActivityInsert> = {
   table: 'activity',
   columns: { user_id: 'text', file_id: 'text', related_user_id: 'text', kind: 'text', occurred_at: 'text', event_id: 'bigint' },
-  onConflict: 'ON CONFLICT DO NOTHING', // a row its event wrote before
+  // A row its event wrote before.
+  onConflict: { 'on-conflict': 'ON CONFLICT DO NOTHING', 'on-duplicate-key': 'ON DUPLICATE KEY UPDATE kind = kind' },
 };
 
 type RevisionInsert = Omit<Selectable<Database['revisions']>, 'seq'>;
@@ -106,7 +108,8 @@ const REVISIONS: RowTable<RevisionInsert> = {
     occurred_at: 'text',
     event_id: 'bigint',
   },
-  onConflict: 'ON CONFLICT DO NOTHING', // the entry its event wrote before
+  // The entry its event wrote before.
+  onConflict: { 'on-conflict': 'ON CONFLICT DO NOTHING', 'on-duplicate-key': 'ON DUPLICATE KEY UPDATE seq = seq' },
 };
 
 type PresenceInsert = Selectable<Database['presence']>;
@@ -114,11 +117,19 @@ type PresenceInsert = Selectable<Database['presence']>;
 const PRESENCE: RowTable<PresenceInsert> = {
   table: 'presence',
   columns: { file_id: 'text', user_id: 'text', client_id: 'text', present: 'integer', since: 'text', changed_ms: 'bigint' },
-  onConflict: `ON CONFLICT (file_id, user_id, client_id) DO UPDATE SET
+  onConflict: {
+    'on-conflict': `ON CONFLICT (file_id, user_id, client_id) DO UPDATE SET
      present = excluded.present,
      since = CASE WHEN presence.present = 1 AND excluded.present = 1 THEN presence.since ELSE excluded.since END,
      changed_ms = excluded.changed_ms
    WHERE presence.changed_ms <= excluded.changed_ms`,
+    // No WHERE: each column moves only when the condition holds; MySQL assigns left to right, each
+    // assignment seeing the ones before, so the columns the condition reads come last.
+    'on-duplicate-key': `ON DUPLICATE KEY UPDATE
+     since = IF(changed_ms <= VALUES(changed_ms), CASE WHEN present = 1 AND VALUES(present) = 1 THEN since ELSE VALUES(since) END, since),
+     present = IF(changed_ms <= VALUES(changed_ms), VALUES(present), present),
+     changed_ms = GREATEST(changed_ms, VALUES(changed_ms))`,
+  },
 };
 
 type ReminderRow = Omit<Selectable<Database['reminders']>, 'seq'>;
@@ -139,10 +150,16 @@ const REMINDERS: RowTable<ReminderRow> = {
     fired_at: 'text',
     last_event_id: 'bigint',
   },
-  onConflict: `ON CONFLICT (file_id, id) DO UPDATE SET
+  onConflict: {
+    'on-conflict': `ON CONFLICT (file_id, id) DO UPDATE SET
      author_id = excluded.author_id, content = excluded.content, remind_user_ids = excluded.remind_user_ids,
      remind_at = excluded.remind_at, due_at_ms = excluded.due_at_ms, status = excluded.status,
      updated_at = excluded.updated_at, fired_at = excluded.fired_at, last_event_id = excluded.last_event_id`,
+    'on-duplicate-key': `ON DUPLICATE KEY UPDATE
+     author_id = VALUES(author_id), content = VALUES(content), remind_user_ids = VALUES(remind_user_ids),
+     remind_at = VALUES(remind_at), due_at_ms = VALUES(due_at_ms), status = VALUES(status),
+     updated_at = VALUES(updated_at), fired_at = VALUES(fired_at), last_event_id = VALUES(last_event_id)`,
+  },
 };
 
 /** Reminder ids per read. */
@@ -185,12 +202,23 @@ function changedReminder(existing: ReminderRow | undefined, change: ReminderChan
   };
 }
 
-const COUNT_CALLBACK_FAILURE = new Statement(
-  `INSERT INTO callback_failures (url, status, count, last_seen_at, last_error, last_event_id) VALUES ($1, $2, 1, $3, $4, $5)
+const COUNT_CALLBACK_FAILURE: Readonly<Record<ConflictSyntax, Statement>> = {
+  'on-conflict': new Statement(
+    `INSERT INTO callback_failures (url, status, count, last_seen_at, last_error, last_event_id) VALUES ($1, $2, 1, $3, $4, $5)
    ON CONFLICT (url, status) DO UPDATE SET
      count = callback_failures.count + 1, last_seen_at = excluded.last_seen_at, last_error = excluded.last_error, last_event_id = excluded.last_event_id
    WHERE callback_failures.last_event_id < excluded.last_event_id`,
-);
+  ),
+  // As PRESENCE's: each column guarded by the condition, last_event_id (which it reads) assigned last.
+  'on-duplicate-key': new Statement(
+    `INSERT INTO callback_failures (url, status, count, last_seen_at, last_error, last_event_id) VALUES ($1, $2, 1, $3, $4, $5)
+   ON DUPLICATE KEY UPDATE
+     count = IF(last_event_id < VALUES(last_event_id), count + 1, count),
+     last_seen_at = IF(last_event_id < VALUES(last_event_id), VALUES(last_seen_at), last_seen_at),
+     last_error = IF(last_event_id < VALUES(last_event_id), VALUES(last_error), last_error),
+     last_event_id = GREATEST(last_event_id, VALUES(last_event_id))`,
+  ),
+};
 
 export const eventEffects: EventEffectsStore = {
   async applyReminderChanges(db, changes, nowMs) {
@@ -256,7 +284,7 @@ export const eventEffects: EventEffectsStore = {
   },
 
   async countCallbackFailure(db, failure, eventId) {
-    await COUNT_CALLBACK_FAILURE.run(db, [storableText(failure.url), failure.status, failure.at, storableText(failure.error), eventId]);
+    await COUNT_CALLBACK_FAILURE[dialectOf(db).conflictSyntax].run(db, [storableText(failure.url), failure.status, failure.at, storableText(failure.error), eventId]);
   },
 
   async addRevisions(db, rows) {

@@ -1,4 +1,5 @@
 import { bulkInsert, insertNewRows, type BulkTable } from './bulk-insert.js';
+import type { ConflictClauses } from './bulk-table.js';
 import type { Database, Db } from './schema.js';
 import { storableText } from '../directory/text-rules.js';
 
@@ -13,8 +14,8 @@ export type PgType = 'text' | 'integer' | 'bigint';
 export interface RowTable<Row> {
   table: keyof Database;
   columns: { readonly [K in keyof Row & string]: PgType };
-  /** A conflict clause for `insertRows` (an upsert); without it a conflicting row is an error. */
-  onConflict?: string;
+  /** A conflict clause for `insertRows` (an upsert), in each syntax; without it a conflicting row is an error. */
+  onConflict?: ConflictClauses;
 }
 
 function positional<Row>(spec: RowTable<Row>, rows: readonly Row[]): { bulk: BulkTable; values: unknown[][] } {

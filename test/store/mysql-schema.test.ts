@@ -2,9 +2,10 @@ import { sql, type Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { OpenDatabase } from '../../src/store/database.js';
 import type { DialectName } from '../../src/store/dialect.js';
-import { bulkInsertStatement, conflictClause } from '../../src/store/mysql/bulk-insert.js';
+import { bulkInsert } from '../../src/store/bulk-insert.js';
+import { eventEffects } from '../../src/store/event-effects.js';
 import { mysqlDialectWork } from '../../src/store/mysql/dialect-work.js';
-import { COUNT_CALLBACK_FAILURE, MYSQL_EFFECT_CONFLICTS, mysqlEventEffects } from '../../src/store/mysql/event-effects.js';
+import { mysqlEventEffects } from '../../src/store/mysql/event-effects.js';
 import { withFeedAsReload } from '../../src/store/mysql/feed-as-reload.js';
 import type { Database } from '../../src/store/schema.js';
 import { dialects, mysqlUrl, openTestStore } from '../helpers/stores.js';
@@ -162,10 +163,14 @@ describe.runIf(mysqlUrl)('MySQL store [mysql]', () => {
     const store = await openTestStore('mysql');
     const db = store.db as Kysely<Database>;
     try {
-      const spec = { table: 'file_grants' as const, columns: ['file_id', 'principal_kind', 'principal_id', 'role_rank'], pgTypes: ['text', 'text', 'text', 'integer'] };
-      const upsert = conflictClause({ ...spec, conflictKey: ['file_id', 'principal_kind', 'principal_id'] });
-      await db.executeQuery(bulkInsertStatement(spec, [['f1', 'user', 'u1', 1], ['f1', 'user', '用户😀', 2]], upsert));
-      await db.executeQuery(bulkInsertStatement(spec, [['f1', 'user', 'u1', 3]], upsert));
+      const spec = {
+        table: 'file_grants' as const,
+        columns: ['file_id', 'principal_kind', 'principal_id', 'role_rank'],
+        pgTypes: ['text', 'text', 'text', 'integer'],
+        conflictKey: ['file_id', 'principal_kind', 'principal_id'],
+      };
+      await bulkInsert(db, spec, [['f1', 'user', 'u1', 1], ['f1', 'user', '用户😀', 2]]);
+      await bulkInsert(db, spec, [['f1', 'user', 'u1', 3]]);
       const grants = await db.selectFrom('file_grants').select(['principal_id', 'role_rank']).orderBy('principal_id').execute();
       expect(grants).toEqual([{ principal_id: 'u1', role_rank: 3 }, { principal_id: '用户😀', role_rank: 2 }]);
 
@@ -204,19 +209,21 @@ describe.runIf(mysqlUrl)('MySQL store [mysql]', () => {
     const store = await openTestStore('mysql');
     const db = store.db as Kysely<Database>;
     try {
-      const spec = { table: 'presence' as const, columns: ['file_id', 'user_id', 'client_id', 'present', 'since', 'changed_ms'], pgTypes: [] };
-      const put = (present: number, since: string, changedMs: number) =>
-        db.executeQuery(bulkInsertStatement(spec, [['f1', 'u1', 'c1', present, since, changedMs]], ` ${MYSQL_EFFECT_CONFLICTS.presence}`));
+      const put = (present: boolean, atMs: number) => eventEffects.applyPresence(db, [{ fileId: 'f1', userId: 'u1', clientId: 'c1', present, atMs }]);
       const presence = () => db.selectFrom('presence').select(['present', 'since', 'changed_ms']).executeTakeFirst();
-      await put(1, 'enter-1', 100);
-      await put(1, 'enter-2', 200); // still present: since stays
-      expect(await presence()).toEqual({ present: 1, since: 'enter-1', changed_ms: 200 });
-      await put(0, 'leave-0', 150); // older than what is known: ignored
-      expect(await presence()).toEqual({ present: 1, since: 'enter-1', changed_ms: 200 });
-      await put(0, 'leave-3', 300);
-      expect(await presence()).toEqual({ present: 0, since: 'leave-3', changed_ms: 300 });
+      await put(true, 100_000);
+      await put(true, 200_000); // still present: since stays
+      expect(await presence()).toMatchObject({ present: 1, changed_ms: 200_000 });
+      const since = (await presence())!.since;
+      await put(false, 150_000); // older than what is known: ignored
+      expect(await presence()).toEqual({ present: 1, since, changed_ms: 200_000 });
+      await put(false, 300_000);
+      expect(await presence()).toMatchObject({ present: 0, changed_ms: 300_000 });
+      expect((await presence())!.since).not.toBe(since);
 
-      for (const eventId of [5, 5, 4, 6]) await COUNT_CALLBACK_FAILURE.run(db, ['https://cb.example.com/x', 500, `t${eventId}`, `e${eventId}`, eventId]);
+      for (const eventId of [5, 5, 4, 6]) {
+        await eventEffects.countCallbackFailure(db, { url: 'https://cb.example.com/x', status: 500, at: `t${eventId}`, error: `e${eventId}` }, eventId);
+      }
       expect(await db.selectFrom('callback_failures').select(['count', 'last_seen_at', 'last_event_id']).executeTakeFirst()).toEqual({
         count: 2,
         last_seen_at: 't6',

@@ -1,5 +1,5 @@
 import { CompiledQuery } from 'kysely';
-import { quoteIdentifier, type BulkStatementSpec, type BulkTable } from '../bulk-table.js';
+import { quoteIdentifier, type BulkStatementSpec } from '../bulk-table.js';
 
 /**
  * MySQL: `INSERT … VALUES (?, …), (?, …)`; mysql2 binds the values into the text on the client, so the
@@ -18,12 +18,21 @@ export function bulkInsertStatement(spec: BulkStatementSpec, rows: readonly (rea
  * turns the insert into the update): every other column takes the new row's value; with no other column,
  * a no-op update (`INSERT IGNORE` would also turn errors such as a too long value into warnings).
  */
-export function conflictClause(spec: Pick<BulkTable, 'columns' | 'conflictKey'>): string {
-  if (!spec.conflictKey) return '';
-  const updates = spec.columns.filter((column) => !spec.conflictKey!.includes(column));
+export function upsertTail(columns: readonly string[], conflictKey: readonly string[]): string {
+  const updates = columns.filter((column) => !conflictKey.includes(column));
   if (updates.length === 0) {
-    const key = quoteIdentifier(spec.conflictKey[0]!);
+    const key = quoteIdentifier(conflictKey[0]!);
     return ` ON DUPLICATE KEY UPDATE ${key} = ${key}`;
   }
   return ` ON DUPLICATE KEY UPDATE ${updates.map((column) => `${quoteIdentifier(column)} = VALUES(${quoteIdentifier(column)})`).join(', ')}`;
+}
+
+/**
+ * `INSERT IGNORE … RETURNING` (MariaDB 10.5+): rows meeting a unique key are skipped and only the inserted
+ * ones returned (an upsert's RETURNING would return the rows it met too). IGNORE also lets a value too long
+ * for its column through, cut: callers keep their values to the columns' lengths. MySQL 8 has no RETURNING.
+ */
+export function insertNewStatement(spec: BulkStatementSpec, rows: readonly (readonly unknown[])[], returning: readonly string[]): CompiledQuery {
+  const insert = bulkInsertStatement(spec, rows, ` RETURNING ${returning.map(quoteIdentifier).join(', ')}`);
+  return CompiledQuery.raw(insert.sql.replace(/^INSERT INTO /, 'INSERT IGNORE INTO '), [...insert.parameters]);
 }

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { PostgresAdapter } from 'kysely';
+import { onConflictSkipReturning, onConflictUpsert } from '../bulk-table.js';
 import type { StoreDialect } from '../dialect.js';
 import { bulkInsertStatement } from './bulk-insert.js';
 import { feedEnd, inSnapshot, readFeed } from './change-feed.js';
@@ -38,6 +39,9 @@ export const postgresDialect: StoreDialect = {
   lockDueSeatTasks,
   lockDirectoryWrites,
   bulkInsertStatement,
+  conflictSyntax: 'on-conflict',
+  upsertTail: onConflictUpsert,
+  insertNewStatement: (spec, rows, returning) => bulkInsertStatement(spec, rows, onConflictSkipReturning(returning)),
   bulkLoad: async (db, spec, rows) => rows.length >= COPY_ABOVE && copyRows(db, spec, rows),
   withIndexesDeferred,
   refreshStatistics,

@@ -1,5 +1,6 @@
 import type SQLite from 'better-sqlite3';
 import { SqliteAdapter } from 'kysely';
+import { onConflictSkipReturning, onConflictUpsert } from '../bulk-table.js';
 import type { StoreDialect } from '../dialect.js';
 import { bulkInsertStatement } from './bulk-insert.js';
 import { feedEnd, inSnapshot, readFeed } from './change-feed.js';
@@ -29,6 +30,9 @@ export const sqliteDialect: StoreDialect = {
   lockDueSeatTasks,
   lockDirectoryWrites,
   bulkInsertStatement,
+  conflictSyntax: 'on-conflict',
+  upsertTail: onConflictUpsert,
+  insertNewStatement: (spec, rows, returning) => bulkInsertStatement(spec, rows, onConflictSkipReturning(returning)),
   bulkLoad: async () => false,
   withIndexesDeferred,
   refreshStatistics,
