@@ -1,3 +1,4 @@
+import { dialectOf } from './dialect.js';
 import type { Kysely } from 'kysely';
 import type { FileRecord } from '../directory/types.js';
 import { fileRow } from './directory-writer.js';
@@ -24,11 +25,7 @@ export function sqlDocumentRecords(db: Kysely<Database>): SqlDocumentRecords {
     async reserve(file) {
       const row = fileRow({ ...file, status: 'pending' });
       // Insert-or-nothing is one atomic statement: two callers racing for one id cannot both win.
-      const inserted = await db
-        .insertInto('files')
-        .values(row)
-        .onConflict((oc) => oc.column('id').doNothing())
-        .executeTakeFirst();
+      const inserted = await dialectOf(db).conflicts.insertOrKeep(db.insertInto('files').values(row), ['id']).executeTakeFirst();
       if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return true;
       // The id of a failed creation may be tried again.
       const { id, ...rest } = row;

@@ -1,3 +1,4 @@
+import { dialectOf } from './dialect.js';
 import { createHash } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { FileObject, FileObjectRows, SaveOutcome } from '../storage/file-object-rows.js';
@@ -20,18 +21,8 @@ export async function writeFileObjectRow(db: Db, object: Omit<FileObject, 'inDat
     content: inline ?? NO_BYTES,
     in_database: inline === null ? 0 : 1,
   };
-  await db
-    .insertInto('file_contents')
-    .values(values)
-    .onConflict((oc) =>
-      oc.column('file_id').doUpdateSet((eb) => ({
-        content_type: eb.ref('excluded.content_type'),
-        size: eb.ref('excluded.size'),
-        sha256: eb.ref('excluded.sha256'),
-        content: eb.ref('excluded.content'),
-        in_database: eb.ref('excluded.in_database'),
-      })),
-    )
+  await dialectOf(db)
+    .conflicts.insertOrUpdate(db.insertInto('file_contents').values(values), ['file_id'], ['content_type', 'size', 'sha256', 'content', 'in_database'])
     .execute();
 }
 

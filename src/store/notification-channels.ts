@@ -1,3 +1,4 @@
+import { dialectOf } from './dialect.js';
 import type { Selectable } from 'kysely';
 import type { Channel, ChannelKind, Locale } from '../notify/channel.js';
 import { dialectWork } from './dialect-work-for.js';
@@ -62,10 +63,8 @@ export const notificationChannels = {
       updated_at: now,
     };
     // Insert, else replace: safe when two writers put the same id at once (no unique-key failure).
-    const inserted = await db
-      .insertInto('notification_channels')
-      .values({ id: channel.id, ...values, created_at: now })
-      .onConflict((conflict) => conflict.column('id').doNothing())
+    const inserted = await dialectOf(db)
+      .conflicts.insertOrKeep(db.insertInto('notification_channels').values({ id: channel.id, ...values, created_at: now }), ['id'])
       .returning('id')
       .executeTakeFirst();
     if (inserted) return 'created';

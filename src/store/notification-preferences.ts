@@ -1,3 +1,4 @@
+import { dialectOf } from './dialect.js';
 import { storableText } from './row-insert.js';
 import type { Db } from './schema.js';
 
@@ -24,10 +25,8 @@ export const notificationPreferences = {
 
   async put(db: Db, userId: string, preferences: NotificationPreferences, now: string): Promise<void> {
     const values = { muted: JSON.stringify(preferences.muted), locale: preferences.locale, updated_at: now };
-    await db
-      .insertInto('notification_preferences')
-      .values({ user_id: userId, ...values })
-      .onConflict((conflict) => conflict.column('user_id').doUpdateSet(values))
+    await dialectOf(db)
+      .conflicts.insertOrUpdate(db.insertInto('notification_preferences').values({ user_id: userId, ...values }), ['user_id'], Object.keys(values))
       .execute();
   },
 };

@@ -1,3 +1,4 @@
+import { dialectOf } from './dialect.js';
 import type { Db } from './schema.js';
 
 export type ScimKind = 'User' | 'Group';
@@ -88,23 +89,13 @@ export function sqlScimResources(db: Db): ScimResourceStore {
     },
     async put(row) {
       const values = toRow(row);
-      await db
-        .insertInto('scim_resources')
-        .values(values)
-        .onConflict((oc) =>
-          oc.columns(['kind', 'id']).doUpdateSet({
-            team_id: values.team_id,
-            name_key: values.name_key,
-            external_id: values.external_id,
-            attributes: values.attributes,
-            updated_at: values.updated_at,
-          }),
-        )
+      await dialectOf(db)
+        .conflicts.insertOrUpdate(db.insertInto('scim_resources').values(values), ['kind', 'id'], ['team_id', 'name_key', 'external_id', 'attributes', 'updated_at'])
         .execute();
     },
     async create(row) {
       // No conflict target: the primary key and the unique name index both count.
-      const inserted = await db.insertInto('scim_resources').values(toRow(row)).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+      const inserted = await dialectOf(db).conflicts.insertOrKeep(db.insertInto('scim_resources').values(toRow(row)), []).executeTakeFirst();
       return Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
     },
     async remove(kind, id) {

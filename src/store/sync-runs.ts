@@ -1,3 +1,4 @@
+import { dialectOf } from './dialect.js';
 import type { SyncRunRow } from '../sync/sync-run-shape.js';
 import type { Kysely, Selectable } from 'kysely';
 import { dialectWork } from './dialect-work-for.js';
@@ -86,11 +87,7 @@ export function sqlSyncRuns(db: Db): SyncRunStore {
       return row?.value;
     },
     async setState(source, key, value) {
-      await db
-        .insertInto('sync_state')
-        .values({ source, key, value })
-        .onConflict((oc) => oc.columns(['source', 'key']).doUpdateSet((eb) => ({ value: eb.ref('excluded.value') })))
-        .execute();
+      await dialectOf(db).conflicts.insertOrUpdate(db.insertInto('sync_state').values({ source, key, value }), ['source', 'key'], ['value']).execute();
     },
   };
 }

@@ -1,5 +1,6 @@
 import { MysqlAdapter } from 'kysely';
 import type { Pool } from 'mysql2';
+import { onDuplicateKeyForms } from '../conflict-forms.js';
 import type { StoreDialect } from '../dialect.js';
 // MySQL's feed ids and tailed sequences commit in order (migration 110's counter row; the append and tail
 // turns), so it reads them as SQLite does.
@@ -37,6 +38,7 @@ export const mysqlDialect: StoreDialect = {
   lockDueSeatTasks,
   lockDirectoryWrites,
   bulkInsertStatement,
+  conflicts: onDuplicateKeyForms,
   conflictSyntax: 'on-duplicate-key',
   upsertTail,
   insertNewStatement,

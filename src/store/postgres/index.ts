@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { PostgresAdapter } from 'kysely';
 import { onConflictSkipReturning, onConflictUpsert } from '../bulk-table.js';
+import { onConflictForms } from '../conflict-forms.js';
 import type { StoreDialect } from '../dialect.js';
 import { bulkInsertStatement } from './bulk-insert.js';
 import { feedEnd, inSnapshot, readFeed } from './change-feed.js';
@@ -39,6 +40,7 @@ export const postgresDialect: StoreDialect = {
   lockDueSeatTasks,
   lockDirectoryWrites,
   bulkInsertStatement,
+  conflicts: onConflictForms,
   conflictSyntax: 'on-conflict',
   upsertTail: onConflictUpsert,
   insertNewStatement: (spec, rows, returning) => bulkInsertStatement(spec, rows, onConflictSkipReturning(returning)),

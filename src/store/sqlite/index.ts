@@ -1,6 +1,7 @@
 import type SQLite from 'better-sqlite3';
 import { SqliteAdapter } from 'kysely';
 import { onConflictSkipReturning, onConflictUpsert } from '../bulk-table.js';
+import { onConflictForms } from '../conflict-forms.js';
 import type { StoreDialect } from '../dialect.js';
 import { bulkInsertStatement } from './bulk-insert.js';
 import { feedEnd, inSnapshot, readFeed } from './change-feed.js';
@@ -30,6 +31,7 @@ export const sqliteDialect: StoreDialect = {
   lockDueSeatTasks,
   lockDirectoryWrites,
   bulkInsertStatement,
+  conflicts: onConflictForms,
   conflictSyntax: 'on-conflict',
   upsertTail: onConflictUpsert,
   insertNewStatement: (spec, rows, returning) => bulkInsertStatement(spec, rows, onConflictSkipReturning(returning)),
