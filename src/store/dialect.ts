@@ -1,6 +1,7 @@
 import type { CompiledQuery, DialectAdapter, Kysely, Transaction } from 'kysely';
 import type { BulkStatementSpec, ConflictSyntax } from './bulk-table.js';
 import type { ConflictForms } from './conflict-forms.js';
+import type { UpdateReturning } from './update-forms.js';
 import type { DialectSql } from './dialect-sql.js';
 import type { DialectWork } from './dialect-work.js';
 import type { FeedPosition, FeedRead } from './change-feed-position.js';
@@ -74,6 +75,8 @@ export interface StoreDialect {
   // Bulk writes
   /** One multi-row insert of `rows`, followed by `tail` (a conflict clause, RETURNING …). */
   bulkInsertStatement(spec: BulkStatementSpec, rows: readonly (readonly unknown[])[], tail: string): CompiledQuery;
+  /** An update that returns the rows it changed (src/store/update-forms.ts). */
+  readonly updateReturning: UpdateReturning;
   /** Kysely inserts that may meet a row already there: keep it, or update it (src/store/conflict-forms.ts). */
   readonly conflicts: ConflictForms;
   /** The syntax of this dialect's conflict clauses (src/store/bulk-table.ts). */

@@ -1,3 +1,4 @@
+import { dialectOf } from './dialect.js';
 import { sql, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import { formatTime } from '../directory/time.js';
 import { dialectWork } from './dialect-work-for.js';
@@ -238,13 +239,13 @@ export const eventLog: EventLogStore = {
       const finished: FinishedEvent[] = [];
       for (const [key, ids] of groups) {
         const [outcome, problem] = JSON.parse(key) as [FinishedEvent['outcome'], string | null];
-        const claimed = await trx
-          .updateTable('events')
-          .set({ effects_ms: nowMs, outcome, problem: storableText(problem) })
-          .where('id', 'in', ids)
-          .where('outcome', '=', 'pending')
-          .returning('id')
-          .execute();
+        const claimed = await dialectOf(trx).updateReturning(
+          trx,
+          'events',
+          (query) => query.where('id', 'in', ids).where('outcome', '=', 'pending'),
+          { effects_ms: nowMs, outcome, problem: storableText(problem) },
+          ['id'],
+        );
         for (const row of claimed) finished.push({ id: Number(row.id), outcome, problem });
       }
       const claimedIds = new Set(finished.map((event) => event.id));

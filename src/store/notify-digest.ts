@@ -1,3 +1,4 @@
+import { dialectOf } from './dialect.js';
 import { sql, type Kysely } from 'kysely';
 import { dialectWork } from './dialect-work-for.js';
 import { claimedWithNotifications, type ClaimedDelivery } from './outbox.js';
@@ -33,14 +34,13 @@ export async function claimDigestSiblings(
     if (options.exclude.length > 0) query = query.where('d.id', 'not in', [...options.exclude]);
     const ids = (await dialectWork(trx).skipLocked(query).execute()).map((row) => row.id);
     if (ids.length === 0) return [];
-    return trx
-      .updateTable('notification_deliveries')
-      .set({ attempts: sql<number>`attempts + 1`, next_attempt_ms: options.nowMs + options.leaseMs, claim_token: claim.claimToken })
-      .where('id', 'in', ids)
-      .where('status', '=', 'pending')
-      .where('message_key', 'is', null)
-      .returning(['id', 'receiver', 'recipient', 'attempts', 'notification_id', 'message_key'])
-      .execute();
+    return dialectOf(trx).updateReturning(
+      trx,
+      'notification_deliveries',
+      (query) => query.where('id', 'in', ids).where('status', '=', 'pending').where('message_key', 'is', null),
+      { attempts: sql<number>`attempts + 1`, next_attempt_ms: options.nowMs + options.leaseMs, claim_token: claim.claimToken },
+      ['id', 'receiver', 'recipient', 'attempts', 'notification_id', 'message_key'],
+    );
   });
   return claimedWithNotifications(db, claimed, claim.claimToken);
 }
@@ -83,13 +83,13 @@ export async function claimMessageRest(
     const rows =
       ids.length === 0
         ? []
-        : await trx
-            .updateTable('notification_deliveries')
-            .set({ attempts: sql<number>`attempts + 1`, next_attempt_ms: options.nowMs + options.leaseMs, claim_token: claim.claimToken })
-            .where('id', 'in', ids)
-            .where('status', '=', 'pending')
-            .returning(['id', 'receiver', 'recipient', 'attempts', 'notification_id', 'message_key'])
-            .execute();
+        : await dialectOf(trx).updateReturning(
+            trx,
+            'notification_deliveries',
+            (query) => query.where('id', 'in', ids).where('status', '=', 'pending'),
+            { attempts: sql<number>`attempts + 1`, next_attempt_ms: options.nowMs + options.leaseMs, claim_token: claim.claimToken },
+            ['id', 'receiver', 'recipient', 'attempts', 'notification_id', 'message_key'],
+          );
     const elsewhere = await trx
       .selectFrom('notification_deliveries')
       .select((eb) => eb.fn.countAll<number>().as('count'))

@@ -1,3 +1,4 @@
+import { dialectOf } from './dialect.js';
 import { createHash, randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { formatTime } from '../directory/time.js';
@@ -230,14 +231,13 @@ export const outbox: OutboxStore = {
         .limit(options.limit);
       const ids = (await dialectWork(trx).skipLocked(due).execute()).map((row) => row.id);
       if (ids.length === 0) return [];
-      return trx
-        .updateTable('notification_deliveries')
-        .set({ attempts: sql<number>`attempts + 1`, next_attempt_ms: options.nowMs + options.leaseMs, claim_token: claimToken })
-        .where('id', 'in', ids)
-        .where('status', '=', 'pending')
-        .where('next_attempt_ms', '<=', options.nowMs)
-        .returning(['id', 'receiver', 'recipient', 'attempts', 'notification_id', 'message_key'])
-        .execute();
+      return dialectOf(trx).updateReturning(
+        trx,
+        'notification_deliveries',
+        (query) => query.where('id', 'in', ids).where('status', '=', 'pending').where('next_attempt_ms', '<=', options.nowMs),
+        { attempts: sql<number>`attempts + 1`, next_attempt_ms: options.nowMs + options.leaseMs, claim_token: claimToken },
+        ['id', 'receiver', 'recipient', 'attempts', 'notification_id', 'message_key'],
+      );
     });
     return claimedWithNotifications(db, claimed, claimToken);
   },

@@ -95,13 +95,13 @@ export function sqlSeatTasks(db: Db): SeatTaskStore {
 async function claimIn(trx: Db, claimToken: string, limit: number, leaseMs: number, nowMs: number) {
   const ids = await dialectOf(trx).lockDueSeatTasks(trx, nowMs, limit);
   if (ids.length === 0) return [];
-  return trx
-    .updateTable('platform_seat_tasks')
-    .set({ attempts: sql<number>`attempts + 1`, next_attempt_ms: nowMs + leaseMs, claim_token: claimToken })
-    .where('id', 'in', ids)
-    .where('status', '=', 'pending')
-    .returning(['id', 'user_id', 'action', 'attempts'])
-    .execute();
+  return dialectOf(trx).updateReturning(
+    trx,
+    'platform_seat_tasks',
+    (query) => query.where('id', 'in', ids).where('status', '=', 'pending'),
+    { attempts: sql<number>`attempts + 1`, next_attempt_ms: nowMs + leaseMs, claim_token: claimToken },
+    ['id', 'user_id', 'action', 'attempts'],
+  );
 }
 
 /** `YYYY-MM-DDThh:mm:ssZ`, as every time the store keeps. */

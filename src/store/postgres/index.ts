@@ -3,6 +3,7 @@ import { PostgresAdapter } from 'kysely';
 import { onConflictSkipReturning, onConflictUpsert } from '../bulk-table.js';
 import { onConflictForms } from '../conflict-forms.js';
 import type { StoreDialect } from '../dialect.js';
+import { updateThenReturn } from '../update-forms.js';
 import { bulkInsertStatement } from './bulk-insert.js';
 import { feedEnd, inSnapshot, readFeed } from './change-feed.js';
 import { copyRows } from './copy-rows.js';
@@ -40,6 +41,7 @@ export const postgresDialect: StoreDialect = {
   lockDueSeatTasks,
   lockDirectoryWrites,
   bulkInsertStatement,
+  updateReturning: updateThenReturn,
   conflicts: onConflictForms,
   conflictSyntax: 'on-conflict',
   upsertTail: onConflictUpsert,

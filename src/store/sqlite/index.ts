@@ -3,6 +3,7 @@ import { SqliteAdapter } from 'kysely';
 import { onConflictSkipReturning, onConflictUpsert } from '../bulk-table.js';
 import { onConflictForms } from '../conflict-forms.js';
 import type { StoreDialect } from '../dialect.js';
+import { updateThenReturn } from '../update-forms.js';
 import { bulkInsertStatement } from './bulk-insert.js';
 import { feedEnd, inSnapshot, readFeed } from './change-feed.js';
 import { withIndexesDeferred } from './deferred-indexes.js';
@@ -31,6 +32,7 @@ export const sqliteDialect: StoreDialect = {
   lockDueSeatTasks,
   lockDirectoryWrites,
   bulkInsertStatement,
+  updateReturning: updateThenReturn,
   conflicts: onConflictForms,
   conflictSyntax: 'on-conflict',
   upsertTail: onConflictUpsert,
