@@ -1,15 +1,15 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import type { Pool } from 'mysql2';
 import pg from 'pg';
 import { DatabaseUnavailableError, isDatabaseUnavailable } from './availability.js';
 import type { DialectName } from './dialect.js';
 import './dialects.js';
 import { DatabaseTooNewError, MigrationRunner } from './migration-runner.js';
-import { releasingNamedLocks } from './mysql/named-locks.js';
-import { createMysqlPool, isMysqlUrl, startMysqlSession } from './mysql/pool.js';
+import { mysqlKyselyDialect } from './mysql/kysely-dialect.js';
+import { createMysqlPool, isMysqlUrl } from './mysql/pool.js';
 import { trackConnection } from './postgres/copy-rows.js';
 import { openReadConnection, readKysely } from './sqlite/read-connection.js';
 import { withStatementCache } from './sqlite/statement-cache.js';
@@ -159,8 +159,7 @@ function openPostgres(url: string, options: OpenDatabaseOptions): { db: Kysely<D
 function openMysql(url: string, options: OpenDatabaseOptions): { db: Kysely<Database>; dialect: DialectName; pgPool?: undefined; mysqlPool: Pool; writes: WriteSignal } {
   const pool = createMysqlPool(url, options);
   const writes = new WriteSignal();
-  const dialect = releasingNamedLocks(new MysqlDialect({ pool, onCreateConnection: startMysqlSession }));
-  return { db: new Kysely<Database>({ dialect: signallingDialect(dialect, writes) }), dialect: 'mysql', mysqlPool: pool, writes };
+  return { db: new Kysely<Database>({ dialect: signallingDialect(mysqlKyselyDialect(pool), writes) }), dialect: 'mysql', mysqlPool: pool, writes };
 }
 
 function refuseNewer(status: Awaited<ReturnType<MigrationRunner['status']>>): void {

@@ -1,10 +1,11 @@
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, MysqlDialect, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
 import pg from 'pg';
 import type { DialectName } from '../../src/store/dialect.js';
 import { columnTypes } from '../../src/store/migrations/column-types.js';
 import { allMigrations } from '../../src/store/migrations/index.js';
-import { createMysqlPool, startMysqlSession } from '../../src/store/mysql/pool.js';
+import { mysqlKyselyDialect } from '../../src/store/mysql/kysely-dialect.js';
+import { createMysqlPool } from '../../src/store/mysql/pool.js';
 import { mysqlBinaryCollation } from '../../src/store/mysql/server.js';
 import type { Database } from '../../src/store/schema.js';
 import { createTestDatabase, createTestSchema, postgresUrl } from './stores.js';
@@ -19,7 +20,7 @@ export async function storeBefore(dialect: DialectName, next: string): Promise<{
   } else if (dialect === 'mysql') {
     const database = await createTestDatabase();
     drop = database.drop;
-    db = new Kysely<Database>({ dialect: new MysqlDialect({ pool: createMysqlPool(database.url, { poolSize: 2 }), onCreateConnection: startMysqlSession }) });
+    db = new Kysely<Database>({ dialect: mysqlKyselyDialect(createMysqlPool(database.url, { poolSize: 2 })) });
   } else {
     const schema = await createTestSchema();
     drop = schema.drop;
