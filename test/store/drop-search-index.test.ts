@@ -16,6 +16,14 @@ async function schemaOf(db: Kysely<Database>, dialect: DialectName): Promise<str
     const { rows } = await sql<{ line: string }>`SELECT type || ' ' || name || ' ' || coalesce(sql, '') AS line FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name`.execute(db);
     return rows.map((row) => row.line);
   }
+  if (dialect === 'mysql') {
+    const { rows } = await sql<{ line: string }>`
+      SELECT CONCAT('column ', table_name, '.', column_name, ' ', column_type) AS line FROM information_schema.columns WHERE table_schema = DATABASE()
+      UNION ALL SELECT CONCAT('index ', table_name, '.', index_name, ' ', seq_in_index, ' ', column_name) FROM information_schema.statistics WHERE table_schema = DATABASE()
+      UNION ALL SELECT CONCAT('trigger ', trigger_name, ' ', event_object_table, ' ', event_manipulation) FROM information_schema.triggers WHERE trigger_schema = DATABASE()
+      ORDER BY 1`.execute(db);
+    return rows.map((row) => row.line);
+  }
   const { rows } = await sql<{ line: string }>`
     SELECT 'column ' || table_name || '.' || column_name || ' ' || data_type AS line FROM information_schema.columns WHERE table_schema = current_schema()
     UNION ALL SELECT 'index ' || indexname || ' ' || replace(indexdef, current_schema() || '.', '') FROM pg_indexes WHERE schemaname = current_schema()
@@ -38,7 +46,9 @@ describeEachStore('migration 160 (the SQL search index dropped)', (_store, diale
       expect(error).toBeUndefined();
       await seedDirectory(upgraded.db);
       const indexed = (await schemaOf(upgraded.db, dialect)).filter((line) => /search|_fts|gram|trgm/.test(line));
-      expect(indexed.length).toBeGreaterThan(0);
+      // MySQL came after 160: the search index was never made there.
+      if (dialect === 'mysql') expect(indexed).toEqual([]);
+      else expect(indexed.length).toBeGreaterThan(0);
 
       expect(await upgraded.migrations.migrateToLatest()).toEqual([DROP]);
       const newer = await fresh.open();
