@@ -7,7 +7,7 @@ import type { EventStats } from '../../src/events/event-stats.js';
 import { openDatabase, type OpenDatabase } from '../../src/store/database.js';
 import type { DialectName } from '../../src/store/dialect.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
-import { createTestSchema, describeEachStore, dialects, postgresUrl } from '../helpers/stores.js';
+import { createTestDatabase, createTestSchema, describeEachStore, dialects, postgresUrl } from '../helpers/stores.js';
 import {
   ADMIN_KEY,
   admin,
@@ -28,12 +28,16 @@ import {
 const T = 1_709_280_000_000;
 const LATER = Date.parse('2024-06-01T00:00:00Z');
 
-/** A store that outlives an instance (a restart): an SQLite file, or one PostgreSQL schema. */
+/** A store that outlives an instance (a restart): an SQLite file, one PostgreSQL schema, or one MySQL database. */
 async function lastingStore(dialect: DialectName) {
   if (dialect === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'collab-pipeline-'));
     const url = `sqlite:${join(dir, 'store.db')}`;
     return { schema: undefined, open: () => openDatabase(url), drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  if (dialect === 'mysql') {
+    const { url, drop } = await createTestDatabase();
+    return { schema: undefined, open: () => openDatabase(url, { poolSize: 3 }), drop };
   }
   const { schema, drop } = await createTestSchema();
   return { schema, open: () => openDatabase(postgresUrl as string, { schema, poolSize: 3 }), drop };
