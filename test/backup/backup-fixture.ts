@@ -10,7 +10,7 @@ import type { FileStorage } from '../../src/storage/file-storage.js';
 import { sqlSyncRuns } from '../../src/store/sync-runs.js';
 import { buildEventApp, commentCreate, dateMention, mentionAt, postEvent, revision, tokenHeaders } from '../events/event-fixtures.js';
 import { asUser } from '../helpers/app.js';
-import { createTestSchema, postgresUrl } from '../helpers/stores.js';
+import { createTestDatabase, createTestSchema, postgresUrl } from '../helpers/stores.js';
 import { ADMIN_KEY, putContent, seedStorageFixture, storageFromEnv } from '../storage/storage-fixture.js';
 
 export const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -32,6 +32,11 @@ export async function placeStore(dialect: DialectName): Promise<PlacedStore> {
   if (dialect === 'sqlite') {
     url = `sqlite:${join(dir, 'store.db')}`;
     store = await openDatabase(url);
+  } else if (dialect === 'mysql') {
+    const database = await createTestDatabase();
+    url = database.url;
+    store = await openDatabase(url, { poolSize: 4 });
+    drop = database.drop;
   } else {
     const schema = await createTestSchema();
     url = postgresUrl!;

@@ -9,20 +9,13 @@ import { openDatabase, type OpenDatabase } from '../../src/store/database.js';
 import type { DialectName } from '../../src/store/dialect.js';
 import { makeTestConfig } from '../helpers/app.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
-import { createTestSchema, dialects, postgresUrl } from '../helpers/stores.js';
+import { dialects } from '../helpers/stores.js';
+import { freshStore } from '../ops/fresh-store.js';
 import { buildEventApp, dateMention, postEvent, tokenHeaders } from './event-fixtures.js';
 import { startReceiver, waitFor } from './webhook-receiver.js';
 
-/** A store that can be closed and opened again (a restart): a SQLite file, or one PostgreSQL schema. */
-async function restartableStore(dialect: DialectName) {
-  if (dialect === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'collab-events-'));
-    const url = `sqlite:${join(dir, 'store.db')}`;
-    return { open: () => openDatabase(url), drop: async () => rmSync(dir, { recursive: true, force: true }) };
-  }
-  const { schema, drop } = await createTestSchema();
-  return { open: () => openDatabase(postgresUrl as string, { schema, poolSize: 3 }), drop };
-}
+/** A store that can be closed and opened again (a restart): a SQLite file, one PostgreSQL schema, or one MySQL database. */
+const restartableStore = (dialect: DialectName) => freshStore(dialect);
 
 const dueNotifications = (store: OpenDatabase) =>
   store.db.selectFrom('notifications').select(['type', 'data', 'occurred_at']).where('type', '=', 'reminder.due').orderBy('seq').execute();
