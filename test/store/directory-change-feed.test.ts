@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { feedEnd, inSnapshot, readFeed, type FeedPosition } from '../../src/store/directory-change-feed.js';
 import { openDatabase } from '../../src/store/database.js';
 import { replaceGrants, upsertFiles, upsertTeams, upsertUsers } from '../../src/store/directory-writer.js';
-import { createTestSchema, describeEachStore, postgresUrl } from '../helpers/stores.js';
+import { createTestSchema, describeEachStore, mysqlUrl, openTestStore, postgresUrl } from '../helpers/stores.js';
 import type { OpenDatabase } from '../../src/store/database.js';
 
 async function read(store: OpenDatabase, position: FeedPosition) {
@@ -76,6 +76,33 @@ describe.runIf(postgresUrl)('directory change feed [postgres, concurrent writers
       await early.end();
       await store.close();
       await drop();
+    }
+  });
+});
+
+describe.runIf(mysqlUrl)('directory change feed [mysql, concurrent writers]', () => {
+  it('a write that takes a feed id waits for the transaction holding the one before it: ids commit in order', async () => {
+    const store = await openTestStore('mysql');
+    try {
+      const start = await inSnapshot(store.db, feedEnd);
+      let commitEarly!: () => void;
+      const early = store.db.transaction().execute(async (trx) => {
+        await sql`INSERT INTO file_contents (file_id, content_type, content, size) VALUES ('late', 'text/plain', ${Buffer.from([0])}, 1)`.execute(trx);
+        await new Promise<void>((resolve) => (commitEarly = resolve));
+      });
+      while (!commitEarly) await new Promise((resolve) => setImmediate(resolve));
+      // The feed row of `early` holds the counter: this write waits for it instead of committing a higher id first.
+      const quick = upsertTeams(store.db, [{ id: 'quick', name: 'Quick' }]);
+      const first = await read(store, start);
+      expect(first.changes).toEqual([]);
+      commitEarly();
+      await early;
+      await quick;
+      const second = await read(store, first.position);
+      expect(second.changes.map((c) => `${c.subject}:${c.key}`)).toEqual(['content:late', 'team:quick']);
+      expect((await read(store, second.position)).changes).toEqual([]);
+    } finally {
+      await store.close();
     }
   });
 });
