@@ -5,7 +5,7 @@ import { openDatabase, type OpenDatabase } from '../../src/store/database.js';
 import type { DialectName } from '../../src/store/dialect.js';
 import { buildTestApp } from '../helpers/app.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
-import { createTestSchema, openTestStore, postgresUrl } from '../helpers/stores.js';
+import { createTestDatabase, createTestSchema, openTestStore, postgresUrl } from '../helpers/stores.js';
 import { scimConfig, SCIM_TOKEN } from '../scim/scim-client.js';
 
 export const ADMIN_API_KEY = 'admin-key-0123456789abcdef';
@@ -34,6 +34,11 @@ export async function openInstances(dialect: DialectName): Promise<Instances> {
   if (dialect === 'sqlite') {
     first = await openTestStore('sqlite');
     second = first;
+  } else if (dialect === 'mysql') {
+    const database = await createTestDatabase();
+    drop = database.drop;
+    first = await openDatabase(database.url, { poolSize: 4 });
+    second = await openDatabase(database.url, { poolSize: 4 });
   } else {
     const schema = await createTestSchema();
     drop = schema.drop;
