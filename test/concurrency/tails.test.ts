@@ -9,7 +9,7 @@ import { reminders } from '../../src/store/reminders.js';
 import type { Db } from '../../src/store/schema.js';
 import type { TailPosition } from '../../src/store/tail-order.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
-import { createTestSchema, dialects, openTestStore, postgresUrl } from '../helpers/stores.js';
+import { createTestDatabase, createTestSchema, dialects, openTestStore, postgresUrl } from '../helpers/stores.js';
 import { SEED, seeded } from './instances.js';
 
 const WRITERS = 6;
@@ -90,6 +90,10 @@ for (const dialect of dialects) {
       if (dialect === 'sqlite') {
         const store = await openTestStore('sqlite');
         stores = [store, store];
+      } else if (dialect === 'mysql') {
+        const database = await createTestDatabase();
+        drop = database.drop;
+        stores = [await openDatabase(database.url, { poolSize: 5 }), await openDatabase(database.url, { poolSize: 5 })];
       } else {
         const schema = await createTestSchema();
         drop = schema.drop;

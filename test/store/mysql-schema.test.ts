@@ -19,10 +19,10 @@ async function columnsOf(store: OpenDatabase): Promise<string[]> {
     mysql: sql<{ line: string }>`SELECT CONCAT(table_name, '.', column_name) AS line FROM information_schema.columns WHERE table_schema = DATABASE() AND extra NOT LIKE '%INVISIBLE%'`,
   }[store.dialect];
   const { rows } = await query.execute(db);
-  // PostgreSQL's transaction ids (migrations 110, 150) and MySQL's feed counter are each their own dialect's way of ordering.
+  // PostgreSQL's transaction ids (migrations 110, 150) and MySQL's feed counter and tail turn are each their own dialect's way of ordering.
   return rows
     .map((row) => row.line)
-    .filter((line) => !/^kysely_migration|\.(tail_)?xid$|^directory_changes_seq\./.test(line))
+    .filter((line) => !/^kysely_migration|\.(tail_)?xid$|^(directory_changes_seq|tail_turns)\./.test(line))
     .sort();
 }
 

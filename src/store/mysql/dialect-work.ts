@@ -1,5 +1,6 @@
 import { sql, type SqlBool } from 'kysely';
 import type { DialectWork } from '../dialect-work.js';
+import { MYSQL_TAIL_TURN } from '../migrations/150-tail-xids.js';
 import { getLock, lockName } from './named-locks.js';
 
 /** How long a turn waits for the transaction ahead of it (a turn is held for one short transaction). */
@@ -26,8 +27,9 @@ export const mysqlDialectWork: DialectWork = {
   async takeAppendTurn(trx) {
     await sql`SELECT ${getLock('append-turn', TURN_WAIT_SECONDS)}`.execute(trx);
   },
+  // The row the tailed tables' insert triggers raise (migration 150): taken before the insert, as they would.
   async takeTailTurn(trx) {
-    await sql`SELECT ${getLock('tail-turn', TURN_WAIT_SECONDS)}`.execute(trx);
+    await sql.raw(MYSQL_TAIL_TURN).execute(trx);
   },
   durableTransaction: (db, work) => db.transaction().execute(work),
   transactionWithoutDiskWait: (db, work) => db.transaction().execute(work),
