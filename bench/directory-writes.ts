@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { testConfig } from '../src/config.js';
-import { openDatabase, type OpenDatabase } from '../src/store/database.js';
+import { openDatabase, type OpenDatabase } from '../src/store/connection/database.js';
 import { prng } from './generate.js';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '5' }, writers: { type: 'string', default: '16' }, pg: { type: 'string' } } });

@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { composeDirectoryChanges } from '../src/directory-writes.js';
 import { importSnapshot } from '../src/snapshot/import.js';
-import { openDatabase } from '../src/store/database.js';
+import { openDatabase } from '../src/store/connection/database.js';
 import { asUser, buildTestApp, makeTestConfig } from '../test/helpers/app.js';
 import { generateCompany } from './generate.js';
 import { KEYWORDS } from './scenarios.js';

@@ -27,7 +27,7 @@ import { mintUserToken } from '../src/auth/user-token.js';
 import { testConfig } from '../src/config.js';
 import { readSyncConfig } from '../src/config/sync.js';
 import { seedDemoIfEmpty } from '../src/demo-data.js';
-import { openDatabase } from '../src/store/database.js';
+import { openDatabase } from '../src/store/connection/database.js';
 
 const { values: options } = parseArgs({
   options: {

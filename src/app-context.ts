@@ -13,7 +13,7 @@ import type { PlatformServices } from './platform/platform-services.js';
 import type { AppMetrics } from './http/metrics.js';
 import type { DirectoryChanges } from './snapshot/directory-changes.js';
 import type { FileStorage, StoredContentSource } from './storage/file-storage.js';
-import type { OpenDatabase } from './store/database.js';
+import type { OpenDatabase } from './store/connection/database.js';
 
 /** What every route module is given: built once in `buildApp`, read-only afterwards. */
 export interface AppContext {

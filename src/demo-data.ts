@@ -3,8 +3,8 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { directoryChanges, type DirectoryChanges } from './snapshot/directory-changes.js';
 import { importSnapshot, type ImportCounts } from './snapshot/import.js';
-import type { OpenDatabase } from './store/database.js';
-import { storedRecords } from './store/directory-records.js';
+import type { OpenDatabase } from './store/connection/database.js';
+import { storedRecords } from './store/directory-writes/directory-records.js';
 
 /** The demo company shipped with collab-host (Chinese and English names, three department levels, every file type). */
 export const DEMO_SNAPSHOT_PATH = fileURLToPath(new URL('../demo/snapshot.json', import.meta.url));

@@ -2,8 +2,8 @@ import { directoryAuditListener } from './audit/directory-audit.js';
 import type { Config } from './config.js';
 import { seatTasksListener } from './platform/seat-tasks.js';
 import { directoryChanges, type DirectoryChangeListener, type DirectoryChanges } from './snapshot/directory-changes.js';
-import type { OpenDatabase } from './store/database.js';
-import { sqlSeatTasks } from './store/seat-tasks.js';
+import type { OpenDatabase } from './store/connection/database.js';
+import { sqlSeatTasks } from './store/platform/seat-tasks.js';
 import { syncOwners } from './sync/owners.js';
 
 /**

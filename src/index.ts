@@ -4,7 +4,7 @@
  */
 export { buildApp, type AppDeps } from './app.js';
 export { loadConfig, testConfig, ConfigError, type Config } from './config.js';
-export { openDatabase, type OpenDatabase, type OpenDatabaseOptions } from './store/database.js';
+export { openDatabase, type OpenDatabase, type OpenDatabaseOptions } from './store/connection/database.js';
 export { startServer, type RunningServer } from './server.js';
 export type { Directory, FileOrder, FileWithGrant, StoredContent } from './directory/directory.js';
 export type { DirectorySearch, SearchQuery, DepartmentHit } from './directory/search-port.js';

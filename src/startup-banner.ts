@@ -2,7 +2,7 @@ import type { Config } from './config.js';
 import { productionWarnings } from './config/production-secrets.js';
 import { displayHeaderName } from './http/headers.js';
 import { redactText } from './redaction.js';
-import { redactDatabaseUrl } from './store/availability.js';
+import { redactDatabaseUrl } from './store/connection/availability.js';
 
 export interface BannerFacts {
   /** Where the server listens, e.g. `http://127.0.0.1:3000`. */

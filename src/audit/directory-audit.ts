@@ -1,6 +1,6 @@
 import { formatTime } from '../directory/time.js';
-import { auditLog, type AuditRecord } from '../store/audit-log.js';
-import type { Db } from '../store/schema.js';
+import { auditLog, type AuditRecord } from '../store/audit/audit-log.js';
+import type { Db } from '../store/schema/schema.js';
 
 /** The parts of a directory diff the audit reads (the shape of src/snapshot/change-diff.ts). */
 interface AuditedDiff {

@@ -3,8 +3,8 @@ import type { AppContext } from '../app-context.js';
 import { ConsoleSessions } from '../auth/console-sessions.js';
 import type { Config } from '../config.js';
 import { HttpError } from '../http/errors.js';
-import type { OpenDatabase } from '../store/database.js';
-import { sqlConsoleSessions } from '../store/console-sessions.js';
+import type { OpenDatabase } from '../store/connection/database.js';
+import { sqlConsoleSessions } from '../store/console/console-sessions.js';
 import { DEFAULT_CONSOLE_DIR, serveConsoleFiles } from './console-files.js';
 import { sessionRoutes } from './session-routes.js';
 

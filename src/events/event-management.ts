@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
 import { redactValue } from '../redaction.js';
-import { eventEffects } from '../store/event-effects.js';
-import { eventLog, type EventFilter, type EventOutcome } from '../store/event-log.js';
-import { outbox, type NotificationItem, type NotificationStatus } from '../store/outbox.js';
-import { reminders, type ReminderItem } from '../store/reminders.js';
-import type { Database } from '../store/schema.js';
-import type { TailPosition } from '../store/tail-order.js';
+import { eventEffects } from '../store/events/event-effects.js';
+import { eventLog, type EventFilter, type EventOutcome } from '../store/events/event-log.js';
+import { outbox, type NotificationItem, type NotificationStatus } from '../store/notify/outbox.js';
+import { reminders, type ReminderItem } from '../store/events/reminders.js';
+import type { Database } from '../store/schema/schema.js';
+import type { TailPosition } from '../store/statements/tail-order.js';
 import type { EventItem, Presence } from './listing-shapes.js';
 
 /** What the management API does with the pipeline's data: the listings (contracts.md) and re-sending. */

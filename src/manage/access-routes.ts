@@ -5,7 +5,7 @@ import type { AppContext } from '../app-context.js';
 import { explainAccess, PERMISSION_NAMES } from '../directory/access-explanation.js';
 import { notFound } from '../http/errors.js';
 import { errorResponses, PathNodeSchema, PermissionsSchema } from '../http/schemas.js';
-import { sqlAccessFacts } from '../store/access-facts.js';
+import { sqlAccessFacts } from '../store/directory-reads/access-facts.js';
 import { RoleSchema } from './directory-browse-routes.js';
 
 const GrantPathSchema = Type.Union([

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../app-context.js';
 import { badRequest } from '../http/errors.js';
 import { errorResponses, TimeSchema } from '../http/schemas.js';
-import { auditLog } from '../store/audit-log.js';
+import { auditLog } from '../store/audit/audit-log.js';
 import { decodeTailCursor, DEFAULT_LIST_LIMIT, encodeTailCursor, listPageSchema, listQueryProperties } from './list-cursor.js';
 
 const SECURITY = [{ adminKey: [] }];

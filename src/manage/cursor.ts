@@ -1,6 +1,6 @@
 import { Type, type TObject, type TSchema } from 'typebox';
 import { badRequest } from '../http/errors.js';
-import type { TailPosition } from '../store/tail-order.js';
+import type { TailPosition } from '../store/statements/tail-order.js';
 
 /**
  * The management listings' paging (contracts.md): `?limit=N&cursor=C` answers `{ items, nextCursor }`.

@@ -5,7 +5,7 @@ import type { AppContext } from '../app-context.js';
 import { browseDirectory, CANDIDATE_CAP, type BrowseKind } from '../directory/directory-browse.js';
 import { MAX_KEYWORD_CHARS } from '../directory/search-keyword.js';
 import { errorResponses, TimeSchema } from '../http/schemas.js';
-import { sqlDirectoryBrowse } from '../store/directory-browse.js';
+import { sqlDirectoryBrowse } from '../store/directory-reads/directory-browse.js';
 
 /** A grant's role (also used by access-routes.ts). */
 export const RoleSchema = Type.Union([Type.Literal('viewer'), Type.Literal('commenter'), Type.Literal('editor'), Type.Literal('manager')]);

@@ -5,7 +5,7 @@ import type { AppContext } from '../app-context.js';
 import { filePresence, listEvents, listNotifications, listReminders, resendNotification } from '../events/event-management.js';
 import { conflict, notFound } from '../http/errors.js';
 import { errorResponses, TimeSchema } from '../http/schemas.js';
-import type { EventOutcome } from '../store/event-log.js';
+import type { EventOutcome } from '../store/events/event-log.js';
 import { decodeCursor, decodeTailCursor, DEFAULT_LIMIT, encodeCursor, encodeTailCursor, pageOf, pageQuery } from './cursor.js';
 
 const SECURITY = [{ adminKey: [] }];

@@ -1,6 +1,6 @@
 import { Type, type TSchema } from 'typebox';
 import { badRequest } from '../http/errors.js';
-import type { TailPosition } from '../store/tail-order.js';
+import type { TailPosition } from '../store/statements/tail-order.js';
 
 /**
  * The management API's one paging scheme (contracts.md, "Management API listings"): `?limit=N&cursor=C`
@@ -37,7 +37,7 @@ function positionIn(cursor: string): unknown {
   }
 }
 
-/** The cursor after a row of a tailed listing (src/store/tail-order.ts): its sequence number and, on PostgreSQL, its transaction id. */
+/** The cursor after a row of a tailed listing (src/store/statements/tail-order.ts): its sequence number and, on PostgreSQL, its transaction id. */
 export function encodeTailCursor(position: TailPosition | null): string | null {
   return position === null ? null : encodeCursor(position.xid === null ? position.seq : `${position.seq}.${position.xid}`);
 }

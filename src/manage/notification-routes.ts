@@ -6,7 +6,7 @@ import { HttpError, notFound } from '../http/errors.js';
 import { errorResponses, TimeSchema } from '../http/schemas.js';
 import { CHANNEL_KINDS, LOCALES, PERSONAL_KINDS, SUBSCRIBABLE_TYPES } from '../notify/channel.js';
 import { getChannel, listChannels, storedChannelTag, preferencesOf, putChannel, removeChannel, setPreferences, type ChannelRefusal } from '../notify/channel-management.js';
-import { channelDeliveries } from '../store/channel-deliveries.js';
+import { channelDeliveries } from '../store/notify/channel-deliveries.js';
 import { channelReceiver } from '../notify/channel.js';
 import { decodeCursor, DEFAULT_LIMIT, encodeCursor, pageOf, pageQuery } from './cursor.js';
 

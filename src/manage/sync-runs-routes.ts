@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../app-context.js';
 import { badRequest } from '../http/errors.js';
 import { errorResponses, TimeSchema } from '../http/schemas.js';
-import { sqlSyncRuns } from '../store/sync-runs.js';
+import { sqlSyncRuns } from '../store/sync/sync-runs.js';
 
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 500;

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { NotifyConfig } from '../config/notify.js';
 import { formatTime } from '../directory/time.js';
-import { channelDeliveries, EMPTY_SUMMARY } from '../store/channel-deliveries.js';
+import { channelDeliveries, EMPTY_SUMMARY } from '../store/notify/channel-deliveries.js';
 import type { ChannelView, ReceiverSummary } from './channel-shapes.js';
-import { notificationChannels } from '../store/notification-channels.js';
-import { NO_PREFERENCES, notificationPreferences, type NotificationPreferences } from '../store/notification-preferences.js';
-import type { Db } from '../store/schema.js';
+import { notificationChannels } from '../store/notify/notification-channels.js';
+import { NO_PREFERENCES, notificationPreferences, type NotificationPreferences } from '../store/notify/notification-preferences.js';
+import type { Db } from '../store/schema/schema.js';
 import { channelReceiver, type Channel, type ChannelKind, type Locale } from './channel.js';
 
 export type { ChannelView } from './channel-shapes.js';

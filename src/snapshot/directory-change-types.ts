@@ -1,4 +1,4 @@
-import type { Db } from '../store/schema.js';
+import type { Db } from '../store/schema/schema.js';
 import type { ChangeProgress } from './change-progress.js';
 import type { DirectoryDiff } from './change-diff.js';
 import type { DirectorySection } from './directory-store.js';

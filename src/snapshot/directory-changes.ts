@@ -1,5 +1,5 @@
-import type { OpenDatabase } from '../store/database.js';
-import { openWriteTurn, sqlDirectoryWriteStore } from '../store/directory-write-store.js';
+import type { OpenDatabase } from '../store/connection/database.js';
+import { openWriteTurn, sqlDirectoryWriteStore } from '../store/directory-writes/directory-write-store.js';
 import { applyChange } from './apply-change.js';
 import type { DirectoryChangeListener, DirectoryChanges } from './directory-change-types.js';
 

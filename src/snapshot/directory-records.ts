@@ -1,6 +1,6 @@
-import type { OpenDatabase } from '../store/database.js';
-import type { Db } from '../store/schema.js';
-import { storedRecords } from '../store/directory-records.js';
+import type { OpenDatabase } from '../store/connection/database.js';
+import type { Db } from '../store/schema/schema.js';
+import { storedRecords } from '../store/directory-writes/directory-records.js';
 import type { DirectorySection } from './directory-store.js';
 import { recordOf, storedIdOf, type DirectoryRecord } from './record-form.js';
 

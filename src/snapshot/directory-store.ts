@@ -1,6 +1,6 @@
 import type { Department, Grant, Team, User } from '../directory/types.js';
-import type { FileInput } from '../store/directory-writer.js';
-import type { Db } from '../store/schema.js';
+import type { FileInput } from '../store/directory-writes/directory-writer.js';
+import type { Db } from '../store/schema/schema.js';
 import type { ChangeProgress } from './change-progress.js';
 import type { ExistingDirectory } from './existing-directory.js';
 import type { SectionName } from './records.js';

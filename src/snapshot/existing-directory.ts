@@ -2,7 +2,7 @@
  * What the validation of an upsert needs to know about rows already in the store: records of the
  * snapshot may point to them. Every method takes the ids asked about and answers only for those,
  * so a one-record check costs a few indexed lookups, not a scan. The store implements it
- * (src/store/directory-lookups.ts), inside the write's transaction.
+ * (src/store/directory-reads/directory-lookups.ts), inside the write's transaction.
  */
 export interface ExistingDirectory {
   /** The ids among `ids` that are teams in the store. */

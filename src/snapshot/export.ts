@@ -1,5 +1,5 @@
-import type { Db } from '../store/schema.js';
-import { storedRecords } from '../store/directory-records.js';
+import type { Db } from '../store/schema/schema.js';
+import { storedRecords } from '../store/directory-writes/directory-records.js';
 import type { StoredRecords } from './directory-store.js';
 import { recordOf, storedIdOf } from './record-form.js';
 import type { Snapshot, SnapshotFileRecord } from './records.js';

@@ -1,6 +1,6 @@
 import { switchedOff, switchedOffKeys } from '../directory/restrictions.js';
 import type { Department, Grant, Team } from '../directory/types.js';
-import type { FileInput } from '../store/directory-writer.js';
+import type { FileInput } from '../store/directory-writes/directory-writer.js';
 import type { DirectorySection, StoredRecords, StoredUser } from './directory-store.js';
 import type { DepartmentRecord, SharingEntry, SnapshotFileRecord, SnapshotFileType, TeamRecord, UserRecord } from './records.js';
 

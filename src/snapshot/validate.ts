@@ -5,7 +5,7 @@ import type { TSchema } from 'typebox';
 import { restrictionsOf } from '../directory/restrictions.js';
 import { isInterfaceTime } from '../directory/time.js';
 import type { Department, Grant, Team, User } from '../directory/types.js';
-import type { FileInput } from '../store/directory-writer.js';
+import type { FileInput } from '../store/directory-writes/directory-writer.js';
 import { CONTENT_MANIFEST, ContentManifests, type ContentRecord } from './content-manifest.js';
 import { EMPTY_DIRECTORY, type ExistingDirectory } from './existing-directory.js';
 import { byRecord, childPath, schemaProblems, withoutBrokenFields, type SchemaError, type SnapshotProblem } from './problems.js';

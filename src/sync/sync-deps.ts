@@ -1,7 +1,7 @@
 import type { Config } from '../config.js';
-import type { OpenDatabase } from '../store/database.js';
-import { readTeamState } from '../store/directory-state.js';
-import { sqlSyncRuns } from '../store/sync-runs.js';
+import type { OpenDatabase } from '../store/connection/database.js';
+import { readTeamState } from '../store/directory-writes/directory-state.js';
+import { sqlSyncRuns } from '../store/sync/sync-runs.js';
 import type { DirectoryChanges } from '../snapshot/directory-changes.js';
 import type { LdapSyncDeps } from './ldap/ldap-sync.js';
 

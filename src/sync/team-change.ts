@@ -1,5 +1,5 @@
 import type { DepartmentRecord, TeamRecord, UserRecord } from '../snapshot/records.js';
-import type { TeamState } from '../store/directory-state.js';
+import type { TeamState } from '../store/directory-writes/directory-state.js';
 import type { DirectoryChange } from '../snapshot/directory-changes.js';
 
 /** What a source says one team should be: the team, every department and every user, `active` included. */

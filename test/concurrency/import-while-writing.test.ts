@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { composeDirectoryChanges } from '../../src/directory-writes.js';
 import { importSnapshot } from '../../src/snapshot/import.js';
-import type { OpenDatabase } from '../../src/store/database.js';
+import type { OpenDatabase } from '../../src/store/connection/database.js';
 import { buildTestApp, makeTestConfig } from '../helpers/app.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
 import { commandDatabase, dialects } from '../helpers/stores.js';

@@ -15,7 +15,7 @@ import { seatTaskWorker } from '../../src/platform-wiring.js';
 import { runLdapSync } from '../../src/sync/ldap/ldap-sync.js';
 import { ldapSyncDeps } from '../../src/sync/sync-deps.js';
 import { ChannelDispatcher } from '../../src/notify/dispatcher.js';
-import { sqlSyncRuns } from '../../src/store/sync-runs.js';
+import { sqlSyncRuns } from '../../src/store/sync/sync-runs.js';
 import { makeTestConfig, TEST_CONFIG_OVERRIDES, tokenFor } from '../helpers/app.js';
 import { describeEachStore } from '../helpers/stores.js';
 import { patchOp, scim, SCIM_TOKEN, USER_SCHEMA } from '../scim/scim-client.js';

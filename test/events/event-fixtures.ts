@@ -6,9 +6,9 @@ import { mintUserToken } from '../../src/auth/user-token.js';
 import type { Config } from '../../src/config.js';
 import type { EventItem } from '../../src/events/event-management.js';
 import { EventPipeline } from '../../src/events/event-pipeline.js';
-import type { OpenDatabase } from '../../src/store/database.js';
-import type { FileInput } from '../../src/store/directory-writer.js';
-import { SqlDirectory } from '../../src/store/sql-directory.js';
+import type { OpenDatabase } from '../../src/store/connection/database.js';
+import type { FileInput } from '../../src/store/directory-writes/directory-writer.js';
+import { SqlDirectory } from '../../src/store/directory-reads/sql-directory.js';
 import { buildTestApp, makeTestConfig, TEST_CONFIG_OVERRIDES } from '../helpers/app.js';
 
 /** Event bodies of interface part 6, built the way the platform sends them. */

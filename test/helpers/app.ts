@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppDeps } from '../../src/app.js';
 import { mintUserToken } from '../../src/auth/user-token.js';
 import { testConfig, type Config } from '../../src/config.js';
-import type { OpenDatabase } from '../../src/store/database.js';
+import type { OpenDatabase } from '../../src/store/connection/database.js';
 
 /** The test configuration: fixed secrets, signatures required, the default brand. */
 export const TEST_CONFIG_OVERRIDES: Partial<Config> = {

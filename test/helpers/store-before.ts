@@ -1,9 +1,9 @@
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
 import pg from 'pg';
-import type { DialectName } from '../../src/store/dialect.js';
-import { allMigrations } from '../../src/store/migrations/index.js';
-import type { Database } from '../../src/store/schema.js';
+import type { DialectName } from '../../src/store/dialect/dialect.js';
+import { allMigrations } from '../../src/store/schema/migrations/index.js';
+import type { Database } from '../../src/store/schema/schema.js';
 import { createTestSchema, postgresUrl } from './stores.js';
 
 /** A database migrated up to, and not including, the migration named `next`: as a store released before it. */

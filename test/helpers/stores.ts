@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe } from 'vitest';
-import { openDatabase, type OpenDatabase } from '../../src/store/database.js';
-import type { DialectName } from '../../src/store/dialect.js';
+import { openDatabase, type OpenDatabase } from '../../src/store/connection/database.js';
+import type { DialectName } from '../../src/store/dialect/dialect.js';
 
 export const postgresUrl = process.env.TEST_POSTGRES_URL;
 

@@ -5,7 +5,7 @@ import { verifyUserToken } from '../../src/auth/user-token.js';
 import { asUser, buildTestApp, makeTestConfig } from '../helpers/app.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
 import { describeEachStore } from '../helpers/stores.js';
-import { openDatabase, type OpenDatabase } from '../../src/store/database.js';
+import { openDatabase, type OpenDatabase } from '../../src/store/connection/database.js';
 import { StandInPlatform } from '../platform/stand-in-platform.js';
 
 const ADMIN_API_KEY = 'admin-key-0123456789abcdef';

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config.js';
-import { openDatabase } from '../../src/store/database.js';
+import { openDatabase } from '../../src/store/connection/database.js';
 import { buildApp } from '../../src/app.js';
 import { buildTestApp, makeTestConfig } from '../helpers/app.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';

@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { directoryChanges, type DirectoryChange, type DirectoryDiff } from '../../src/snapshot/directory-changes.js';
 import { exportSnapshot } from '../../src/snapshot/export.js';
-import { clearDirectory } from '../../src/store/directory-writer.js';
-import { SqlDirectory } from '../../src/store/sql-directory.js';
+import { clearDirectory } from '../../src/store/directory-writes/directory-writer.js';
+import { SqlDirectory } from '../../src/store/directory-reads/sql-directory.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
 import { describeEachStore } from '../helpers/stores.js';
 

@@ -4,8 +4,8 @@ import { loadConfig } from '../../config.js';
 import { countStoredContents, exportSnapshot } from '../../snapshot/export.js';
 import { ContentExportError, ContentFolder } from '../../storage/content-folder.js';
 import { createFileStorage } from '../../storage/open-backend.js';
-import { openDatabase } from '../../store/database.js';
-import { SqlFileObjects } from '../../store/file-objects.js';
+import { openDatabase } from '../../store/connection/database.js';
+import { SqlFileObjects } from '../../store/files/file-objects.js';
 import { CliError } from '../cli-error.js';
 import { parseCommandArgs } from '../command-args.js';
 

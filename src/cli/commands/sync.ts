@@ -1,6 +1,6 @@
 import { loadConfig } from '../../config.js';
 import { composeDirectoryChanges } from '../../directory-writes.js';
-import { openDatabase } from '../../store/database.js';
+import { openDatabase } from '../../store/connection/database.js';
 import type { DirectoryDiff, DirectorySection } from '../../snapshot/directory-changes.js';
 import { runLdapSync, type LdapSyncReport } from '../../sync/ldap/ldap-sync.js';
 import { changedIds, runCounts } from '../../sync/sync-run.js';

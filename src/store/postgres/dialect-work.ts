@@ -1,5 +1,5 @@
 import { sql, type SqlBool } from 'kysely';
-import type { DialectWork } from '../dialect-work.js';
+import type { DialectWork } from '../dialect/dialect-work.js';
 
 /** Salt of the advisory-lock keys, so that collab-host's keys do not meet another application's. */
 export const LOCK_NAMESPACE = 0x636f6c6c; // "coll"

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { PostgresAdapter } from 'kysely';
-import type { StoreDialect } from '../dialect.js';
+import type { StoreDialect } from '../dialect/dialect.js';
 import { bulkInsertStatement } from './bulk-insert.js';
 import { feedEnd, inSnapshot, readFeed } from './change-feed.js';
 import { copyRows } from './copy-rows.js';

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../schema.js';
+import type { Db } from '../schema/schema.js';
 import { schemaLockKey } from './dialect-work.js';
 
 /**

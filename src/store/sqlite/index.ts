@@ -1,6 +1,6 @@
 import type SQLite from 'better-sqlite3';
 import { SqliteAdapter } from 'kysely';
-import type { StoreDialect } from '../dialect.js';
+import type { StoreDialect } from '../dialect/dialect.js';
 import { bulkInsertStatement } from './bulk-insert.js';
 import { feedEnd, inSnapshot, readFeed } from './change-feed.js';
 import { withIndexesDeferred } from './deferred-indexes.js';
@@ -15,7 +15,7 @@ import { refreshStatistics } from './statistics.js';
 import { openSqliteSnapshot } from './store-snapshot.js';
 import { inTailOrder } from './tail-order.js';
 import { lockDirectoryWrites } from './write-lock.js';
-import { SnapshotUnsupportedError } from '../store-snapshot-shape.js';
+import { SnapshotUnsupportedError } from '../backup/store-snapshot-shape.js';
 
 /** SQLite (better-sqlite3): one file, one writer, a synchronous driver. */
 export const sqliteDialect: StoreDialect = {

@@ -1,6 +1,6 @@
 import type { LdapConfig } from '../../config/sync.js';
-import type { TeamState } from '../../store/directory-state.js';
-import type { SyncRunStore } from '../../store/sync-runs.js';
+import type { TeamState } from '../../store/directory-writes/directory-state.js';
+import type { SyncRunStore } from '../../store/sync/sync-runs.js';
 import type { DirectoryChange, DirectoryChanges } from '../../snapshot/directory-changes.js';
 import { recordedRun, type RunReport } from '../sync-run.js';
 import { applyLdapView } from './ldap-apply.js';

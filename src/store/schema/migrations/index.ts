@@ -1,0 +1,69 @@
+import type { Migration } from 'kysely';
+import type { DialectName } from '../../dialect/dialect.js';
+import { directoryMigration } from './001-directory.js';
+import { activityMigration } from './002-activity.js';
+import { searchMigration } from './003-search.js';
+import { eventsMigration } from './004-events.js';
+import { manageMigration } from './005-manage.js';
+import { searchFilesCoverMigration } from './006-search-files-cover.js';
+import { searchShortFileGramsMigration } from './006-search-short-file-grams.js';
+import { usersActiveMigration } from './007-users-active.js';
+import { fileStorageMigration } from './030-file-storage.js';
+import { platformTasksMigration } from './040-platform-tasks.js';
+import { syncMigration } from './050-sync.js';
+import { consoleSessionsMigration } from './080-console-sessions.js';
+import { eventPipelineMigration } from './020-event-pipeline.js';
+import { directoryVersionsMigration } from './070-directory-versions.js';
+import { grantsByPrincipalCoverMigration } from './071-grants-by-principal-cover.js';
+import { retentionIndexesMigration } from './061-retention-indexes.js';
+import { auditLogMigration } from './062-audit-log.js';
+import { syncRunSkippedMigration } from './090-sync-run-skipped.js';
+import { notificationChannelsMigration } from './091-notification-channels.js';
+import { deliveryClaimsMigration } from './100-delivery-claims.js';
+import { directoryChangesMigration } from './110-directory-changes.js';
+import { eventSenderMigration } from './130-event-sender.js';
+import { shareLinksMigration } from './140-share-links.js';
+import { fileAnonymousMigration } from './145-file-anonymous.js';
+import { fileRestrictedKeysMigration } from './147-file-restricted-keys.js';
+import { tailXidsMigration } from './150-tail-xids.js';
+import { dropSearchIndexMigration } from './160-drop-search-index.js';
+import { deliveryMessageKeyMigration } from './180-delivery-message-key.js';
+import { usersTeamEmailMigration } from './185-users-team-email.js';
+
+/**
+ * Every migration, by name; names sort in the order they apply. A feature adds its own file here;
+ * a migration, once released, is never edited.
+ */
+export function allMigrations(dialect: DialectName): Record<string, Migration> {
+  return {
+    '001-directory': directoryMigration(dialect),
+    '002-activity': activityMigration(),
+    '003-search': searchMigration(dialect),
+    '004-events': eventsMigration(dialect),
+    '005-manage': manageMigration(),
+    '006-search-files-cover': searchFilesCoverMigration(),
+    '006-search-short-file-grams': searchShortFileGramsMigration(dialect),
+    '007-users-active': usersActiveMigration(),
+    '030-file-storage': fileStorageMigration(),
+    '040-platform-tasks': platformTasksMigration(dialect),
+    '050-sync': syncMigration(dialect),
+    '080-console-sessions': consoleSessionsMigration(dialect),
+    '020-event-pipeline': eventPipelineMigration(dialect),
+    '070-directory-versions': directoryVersionsMigration(dialect),
+    '071-grants-by-principal-cover': grantsByPrincipalCoverMigration(),
+    '061-retention-indexes': retentionIndexesMigration(),
+    '062-audit-log': auditLogMigration(dialect),
+    '090-sync-run-skipped': syncRunSkippedMigration(),
+    '091-notification-channels': notificationChannelsMigration(),
+    '100-delivery-claims': deliveryClaimsMigration(),
+    '110-directory-changes': directoryChangesMigration(dialect),
+    '130-event-sender': eventSenderMigration(),
+    '140-share-links': shareLinksMigration(dialect),
+    '145-file-anonymous': fileAnonymousMigration(),
+    '147-file-restricted-keys': fileRestrictedKeysMigration(),
+    '150-tail-xids': tailXidsMigration(dialect),
+    '160-drop-search-index': dropSearchIndexMigration(dialect),
+    '180-delivery-message-key': deliveryMessageKeyMigration(),
+    '185-users-team-email': usersTeamEmailMigration(),
+  };
+}
