@@ -1,5 +1,5 @@
 import { dialectOf } from '../dialect/dialect.js';
-import { FEED_SOURCES } from '../schema/migrations/110-directory-changes.js';
+import { FEED_SOURCES } from '../schema/directory-tracking.js';
 import type { Db } from '../schema/schema.js';
 
 /** The tables whose writes the change feed records. */

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { DialectSql } from '../dialect/dialect-sql.js';
-import { DIRECTORY_AREAS } from '../schema/migrations/070-directory-versions.js';
+import { DIRECTORY_AREAS } from '../schema/directory-tracking.js';
 import type { Database } from '../schema/schema.js';
 import { Statement } from '../statements/statement.js';
 

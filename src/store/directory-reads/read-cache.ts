@@ -1,4 +1,4 @@
-import { DIRECTORY_AREAS } from '../schema/migrations/070-directory-versions.js';
+import { DIRECTORY_AREAS } from '../schema/directory-tracking.js';
 import type { PreparedReads } from '../statements/prepared-reads.js';
 import { Statement } from '../statements/statement.js';
 

@@ -1,5 +1,5 @@
 import { feedTriggers } from '../change-feed/feed-triggers.js';
-import { DIRECTORY_CHANNEL } from '../schema/migrations/110-directory-changes.js';
+import { DIRECTORY_CHANNEL } from '../schema/directory-tracking.js';
 import { quoteIdentifier } from '../statements/bulk-table.js';
 import type { Db } from '../schema/schema.js';
 import { Statement } from '../statements/statement.js';
