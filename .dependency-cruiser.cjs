@@ -11,7 +11,7 @@
  */
 const HTTP = '^src/(callbacks|manage|scim|console|http)/';
 const DOMAIN = '^src/(auth|directory|events|notify|platform|snapshot|sync|storage|audit|retention|backup)/';
-const COMPOSITION = '^src/(app|server|index|directory-writes|platform-wiring)\\.ts$';
+const COMPOSITION = '^src/(composition/|index\\.ts$)';
 
 module.exports = {
   forbidden: [
@@ -34,8 +34,8 @@ module.exports = {
       name: 'app-context-for-routes',
       severity: 'error',
       comment: 'AppContext is what the composition hands the route modules: the HTTP layers read its type, nothing below them does.',
-      from: { path: '^src/', pathNot: [HTTP, COMPOSITION, '^src/app-context\\.ts$'] },
-      to: { path: '^src/app-context\\.ts$' },
+      from: { path: '^src/', pathNot: [HTTP, COMPOSITION, '^src/http/app-context\\.ts$'] },
+      to: { path: '^src/http/app-context\\.ts$' },
     },
     {
       name: 'http-not-from-below',

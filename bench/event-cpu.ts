@@ -10,7 +10,7 @@
  */
 import { parseArgs } from 'node:util';
 import SQLite from 'better-sqlite3';
-import { buildApp } from '../src/app.js';
+import { buildApp } from '../src/composition/app.js';
 import { ModelDirectory } from '../src/directory/read-model/model-directory.js';
 import { EventPipeline } from '../src/events/event-pipeline.js';
 import { defaultTokenResolver } from '../src/auth/token-resolver.js';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { FastifyInstance } from 'fastify';
-import { composeDirectoryChanges } from '../src/directory-writes.js';
+import { composeDirectoryChanges } from '../src/composition/directory-writes.js';
 import { importSnapshot } from '../src/snapshot/import.js';
 import { openDatabase } from '../src/store/connection/database.js';
 import { asUser, buildTestApp, makeTestConfig } from '../test/helpers/app.js';

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { AppContext } from '../app-context.js';
+import type { AppContext } from '../http/app-context.js';
 import { departmentRoutes } from './departments.js';
 import { fileContentRoutes } from './file-content.js';
 import { fileRoutes } from './files.js';

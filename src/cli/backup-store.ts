@@ -1,5 +1,5 @@
 import { BackupRefused } from '../backup/manifest.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import type { ObjectBackend } from '../storage/object-backend.js';
 import { openBackend } from '../storage/open-backend.js';
 import { openDatabase, type OpenDatabase, type OpenDatabaseOptions } from '../store/connection/database.js';

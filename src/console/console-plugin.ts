@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../app-context.js';
+import type { AppContext } from '../http/app-context.js';
 import { ConsoleSessions } from '../auth/console-sessions.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import { HttpError } from '../http/errors.js';
 import type { OpenDatabase } from '../store/connection/database.js';
 import { sqlConsoleSessions } from '../store/console/console-sessions.js';

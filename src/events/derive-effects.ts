@@ -1,5 +1,5 @@
 import { formatTime } from '../directory/time.js';
-import { redactText } from '../redaction.js';
+import { redactText } from '../shared/redaction.js';
 import type { ActivityRow, CallbackFailure, FileVersionRow, PresenceChange, ReminderChange, RevisionRow } from '../store/events/event-effects.js';
 import type { NotificationDraft } from '../store/notify/outbox.js';
 import type { Meaning } from './event-reader.js';

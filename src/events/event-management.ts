@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { redactValue } from '../redaction.js';
+import { redactValue } from '../shared/redaction.js';
 import { eventEffects } from '../store/events/event-effects.js';
 import { eventLog, type EventFilter, type EventOutcome } from '../store/events/event-log.js';
 import { outbox, type NotificationItem, type NotificationStatus } from '../store/notify/outbox.js';

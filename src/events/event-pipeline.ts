@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { defaultTokenResolver, type TokenResolver } from '../auth/token-resolver.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import type { StoreDirectory } from '../directory/directory.js';
 import { DirectoryService } from '../directory/directory-service.js';
 import type { OpenDatabase } from '../store/connection/database.js';

@@ -3,7 +3,7 @@ import { eventLog } from '../store/events/event-log.js';
 import { outbox } from '../store/notify/outbox.js';
 import { reminders } from '../store/events/reminders.js';
 import type { Database } from '../store/schema/schema.js';
-import { redactUrl } from '../redaction.js';
+import { redactUrl } from '../shared/redaction.js';
 import type { EventStats, IntakeOutcome, ProcessOutcome } from './listing-shapes.js';
 
 /** How many recent effect lags the percentiles are taken over. */

@@ -1,5 +1,5 @@
 import type { ChannelDispatcher } from '../notify/dispatcher.js';
-import { redactUrl } from '../redaction.js';
+import { redactUrl } from '../shared/redaction.js';
 import type { OpenDatabase } from '../store/connection/database.js';
 import { outbox, type ClaimedDelivery, type DeliveryOutcome } from '../store/notify/outbox.js';
 import { PollingWorker, SILENT_LOG, type TaskLog } from './polling-task.js';

@@ -1,5 +1,5 @@
 import { Gauge } from 'prom-client';
-import { redactUrl } from '../redaction.js';
+import { redactUrl } from '../shared/redaction.js';
 import type { OperationsStats } from '../store/connection/operations-stats.js';
 import type { MetricsCollector } from './metrics.js';
 

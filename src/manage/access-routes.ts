@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../app-context.js';
+import type { AppContext } from '../http/app-context.js';
 import { explainAccess, PERMISSION_NAMES } from '../directory/access-explanation.js';
 import { notFound } from '../http/errors.js';
 import { errorResponses, PathNodeSchema, PermissionsSchema } from '../http/schemas.js';

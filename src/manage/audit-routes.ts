@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../app-context.js';
+import type { AppContext } from '../http/app-context.js';
 import { badRequest } from '../http/errors.js';
 import { errorResponses, TimeSchema } from '../http/schemas.js';
 import { auditLog } from '../store/audit/audit-log.js';

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { Type, type TSchema } from 'typebox';
-import type { AppContext } from '../app-context.js';
+import type { AppContext } from '../http/app-context.js';
 import { browseDirectory, CANDIDATE_CAP, type BrowseKind } from '../directory/directory-browse.js';
 import { MAX_KEYWORD_CHARS } from '../directory/search-keyword.js';
 import { errorResponses, TimeSchema } from '../http/schemas.js';

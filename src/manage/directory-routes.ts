@@ -1,14 +1,14 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { Type, type TSchema } from 'typebox';
-import type { AppContext } from '../app-context.js';
+import type { AppContext } from '../http/app-context.js';
 import { notFound } from '../http/errors.js';
 import { errorResponses } from '../http/schemas.js';
-import { directoryRecords } from '../snapshot/directory-records.js';
-import type { DirectorySection } from '../snapshot/directory-store.js';
+import { directoryRecords } from '../directory-changes/directory-records.js';
+import type { DirectorySection } from '../directory-changes/directory-store.js';
 import { shareNotices } from '../notify/share-notices.js';
-import { GrantBodySchema, recordChanges, recordTag, type WritePrecondition } from '../snapshot/record-changes.js';
-import { DepartmentRecordSchema, FileRecordSchema, IdSchema, SharingEntrySchema, TeamRecordSchema, UserRecordSchema } from '../snapshot/records.js';
+import { GrantBodySchema, recordChanges, recordTag, type WritePrecondition } from '../directory-changes/record-changes.js';
+import { DepartmentRecordSchema, FileRecordSchema, IdSchema, SharingEntrySchema, TeamRecordSchema, UserRecordSchema } from '../directory-changes/records.js';
 import { decodeCursor, encodeCursor, listPageSchema, listQueryProperties } from './list-cursor.js';
 import { ProblemsErrorSchema, replyWithRefusal, validatedBySnapshotRules } from './record-validation.js';
 

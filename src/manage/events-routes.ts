@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../app-context.js';
+import type { AppContext } from '../http/app-context.js';
 import { filePresence, listEvents, listNotifications, listReminders, resendNotification } from '../events/event-management.js';
 import { conflict, notFound } from '../http/errors.js';
 import { errorResponses, TimeSchema } from '../http/schemas.js';

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { Type, type Static } from 'typebox';
-import type { AppContext } from '../app-context.js';
+import type { AppContext } from '../http/app-context.js';
 import { HttpError, notFound } from '../http/errors.js';
 import { errorResponses, TimeSchema } from '../http/schemas.js';
 import { CHANNEL_KINDS, LOCALES, PERSONAL_KINDS, SUBSCRIBABLE_TYPES } from '../notify/channel.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { NotifyConfig } from '../config/notify.js';
-import { redactText, redactUrl } from '../redaction.js';
+import { redactText, redactUrl } from '../shared/redaction.js';
 import { notificationPreferences } from '../store/notify/notification-preferences.js';
 import { claimDigestSiblings, claimMessageRest, fixDigestMessage } from '../store/notify/notify-digest.js';
 import { notifyLookups } from '../store/notify/notify-lookups.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { StoreDirectory } from '../directory/directory.js';
 import { formatTime } from '../directory/time.js';
 import type { FileRecord, User } from '../directory/types.js';
-import { FILE_TYPES } from '../snapshot/records.js';
+import { FILE_TYPES } from '../directory-changes/records.js';
 import type { PlatformClient, PlatformUser } from './platform-client.js';
 import { PlatformError } from './platform-errors.js';
 

@@ -22,7 +22,7 @@ export interface SeatDiff {
   reactivatedUsers: readonly string[];
 }
 
-/** The shape of CONTRACTS.md's `DirectoryChangeListener`, so this module needs nothing of src/snapshot/. */
+/** The shape of CONTRACTS.md's `DirectoryChangeListener`, so this module needs nothing of src/directory-changes/. */
 export type SeatDirectoryListener = (trx: Db, diff: SeatDiff, options: { source: string; dryRun?: boolean }) => Promise<void>;
 
 /**

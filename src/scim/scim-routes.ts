@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../app-context.js';
+import type { AppContext } from '../http/app-context.js';
 import { ScimService, scimService } from '../sync/scim/scim-service.js';
 import type { ScimGroups } from '../sync/scim/scim-groups.js';
 import type { ScimUsers } from '../sync/scim/scim-users.js';

@@ -51,8 +51,8 @@ describe('the layer rules', () => {
       'auth/check.ts': uses('../store/rows.js'),
       'store/rows.ts': "import type { Port } from '../events/port.js';\nexport const value = 1;\nexport type P = Port;\n",
       'events/port.ts': 'export interface Port { run(): void }\n',
-      'cli/main.ts': uses('../app.js'),
-      'app.ts': "import type { FastifyInstance } from 'fastify';\nimport { copy } from './callbacks/files.js';\nexport const value: number = copy;\nexport type App = FastifyInstance;\n",
+      'cli/main.ts': uses('../composition/app.js'),
+      'composition/app.ts': "import type { FastifyInstance } from 'fastify';\nimport { copy } from '../callbacks/files.js';\nexport const value: number = copy;\nexport type App = FastifyInstance;\n",
     });
     expect(await violations(dir)).toEqual([]);
   });
@@ -60,8 +60,8 @@ describe('the layer rules', () => {
   const upward: Array<[string, Record<string, string>, string]> = [
     ['the domain imports an HTTP layer', { 'auth/check.ts': uses('../http/errors.js'), 'http/errors.ts': LEAF }, 'http-not-from-below: src/auth/check.ts -> src/http/errors.ts'],
     ['the store imports domain code', { 'store/rows.ts': uses('../events/outbox.js'), 'events/outbox.ts': LEAF }, 'store-is-the-bottom: src/store/rows.ts -> src/events/outbox.ts'],
-    ['the domain imports the composition', { 'sync/deps.ts': uses('../directory-writes.js'), 'directory-writes.ts': LEAF }, 'composition-from-top-only: src/sync/deps.ts -> src/directory-writes.ts'],
-    ['the domain imports AppContext', { 'auth/check.ts': uses('../app-context.js'), 'app-context.ts': LEAF }, 'app-context-for-routes: src/auth/check.ts -> src/app-context.ts'],
+    ['the domain imports the composition', { 'sync/deps.ts': uses('../composition/directory-writes.js'), 'composition/directory-writes.ts': LEAF }, 'composition-from-top-only: src/sync/deps.ts -> src/composition/directory-writes.ts'],
+    ['the domain imports AppContext', { 'config/check.ts': uses('../http/app-context.js'), 'http/app-context.ts': LEAF }, 'app-context-for-routes: src/config/check.ts -> src/http/app-context.ts'],
     ['a route module imports a command', { 'manage/routes.ts': uses('../cli/main.js'), 'cli/main.ts': LEAF }, 'cli-only-from-cli: src/manage/routes.ts -> src/cli/main.ts'],
     ['the domain knows the dialect', { 'events/outbox.ts': uses('../store/sqlite/claim.js'), 'store/sqlite/claim.ts': LEAF }, 'database-drivers-in-store-only: src/events/outbox.ts -> src/store/sqlite/claim.ts'],
     ['the conformance kit imports the server', { 'conformance/check.ts': uses('../directory/types.js'), 'directory/types.ts': LEAF }, 'conformance-is-independent: src/conformance/check.ts -> src/directory/types.ts'],

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { composeDirectoryChanges } from '../../src/directory-writes.js';
+import { composeDirectoryChanges } from '../../src/composition/directory-writes.js';
 import { importSnapshot } from '../../src/snapshot/import.js';
 import type { OpenDatabase } from '../../src/store/connection/database.js';
 import { buildTestApp, makeTestConfig } from '../helpers/app.js';

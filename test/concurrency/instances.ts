@@ -1,6 +1,6 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { prng } from '../../bench/generate.js';
-import type { Config } from '../../src/config.js';
+import type { Config } from '../../src/config/config.js';
 import { openDatabase, type OpenDatabase } from '../../src/store/connection/database.js';
 import type { DialectName } from '../../src/store/dialect/dialect.js';
 import { buildTestApp } from '../helpers/app.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { seedDemoIfEmpty } from '../../src/demo-data.js';
+import { seedDemoIfEmpty } from '../../src/composition/demo-data.js';
 import { explainAccess, type AccessExplanation } from '../../src/directory/access-explanation.js';
 import { DirectoryService } from '../../src/directory/directory-service.js';
 import { sqlAccessFacts } from '../../src/store/directory-reads/access-facts.js';

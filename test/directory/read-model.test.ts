@@ -5,7 +5,7 @@ import { ModelDirectory } from '../../src/directory/read-model/model-directory.j
 import { MODEL_SEARCH_BOUNDS } from '../../src/directory/read-model/model-search.js';
 import { normaliseKeyword } from '../../src/directory/search-keyword.js';
 import { ROLES, type Grant, type PrincipalKind } from '../../src/directory/types.js';
-import { directoryChanges } from '../../src/snapshot/directory-changes.js';
+import { directoryChanges } from '../../src/directory-changes/directory-changes.js';
 import { importSnapshot } from '../../src/snapshot/import.js';
 import { openDatabase, type OpenDatabase } from '../../src/store/connection/database.js';
 import { putFileContent, rebuildDepartmentClosure, replaceGrants, upsertDepartments, upsertFiles, upsertTeams, upsertUsers } from '../../src/store/directory-writes/directory-writer.js';

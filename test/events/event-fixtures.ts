@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../src/app.js';
+import type { AppDeps } from '../../src/composition/app.js';
 import { mintSignature } from '../../src/auth/platform-signature.js';
 import { defaultTokenResolver } from '../../src/auth/token-resolver.js';
 import { mintUserToken } from '../../src/auth/user-token.js';
-import type { Config } from '../../src/config.js';
+import type { Config } from '../../src/config/config.js';
 import type { EventItem } from '../../src/events/event-management.js';
 import { EventPipeline } from '../../src/events/event-pipeline.js';
 import type { OpenDatabase } from '../../src/store/connection/database.js';

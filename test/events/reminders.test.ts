@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatTime } from '../../src/directory/time.js';
 import { ReminderScheduler } from '../../src/events/reminder-scheduler.js';
-import { startServer, type RunningServer } from '../../src/server.js';
+import { startServer, type RunningServer } from '../../src/composition/server.js';
 import { openDatabase, type OpenDatabase } from '../../src/store/connection/database.js';
 import type { DialectName } from '../../src/store/dialect/dialect.js';
 import { makeTestConfig } from '../helpers/app.js';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { buildApp, type AppDeps } from '../../src/app.js';
+import { buildApp, type AppDeps } from '../../src/composition/app.js';
 import { mintUserToken } from '../../src/auth/user-token.js';
-import { testConfig, type Config } from '../../src/config.js';
+import { testConfig, type Config } from '../../src/config/config.js';
 import type { OpenDatabase } from '../../src/store/connection/database.js';
 
 /** The test configuration: fixed secrets, signatures required, the default brand. */

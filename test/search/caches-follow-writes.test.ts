@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { directoryChanges } from '../../src/snapshot/directory-changes.js';
+import { directoryChanges } from '../../src/directory-changes/directory-changes.js';
 import { importSnapshot } from '../../src/snapshot/import.js';
 import { openDatabase, type OpenDatabase } from '../../src/store/connection/database.js';
 import type { DialectName } from '../../src/store/dialect/dialect.js';

@@ -7,8 +7,8 @@ import { SqlDirectory } from '../../src/store/directory-reads/sql-directory.js';
 import { clearDirectory } from '../../src/store/directory-writes/directory-writer.js';
 import { exportSnapshot } from '../../src/snapshot/export.js';
 import { importSnapshot } from '../../src/snapshot/import.js';
-import { directoryChanges } from '../../src/snapshot/directory-changes.js';
-import { DEMO_SNAPSHOT_PATH } from '../../src/demo-data.js';
+import { directoryChanges } from '../../src/directory-changes/directory-changes.js';
+import { DEMO_SNAPSHOT_PATH } from '../../src/composition/demo-data.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
 import { describeEachStore, openTestStore } from '../helpers/stores.js';
 

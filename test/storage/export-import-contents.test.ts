@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { directoryChanges } from '../../src/snapshot/directory-changes.js';
+import { directoryChanges } from '../../src/directory-changes/directory-changes.js';
 import { exportSnapshot } from '../../src/snapshot/export.js';
 import { importSnapshot } from '../../src/snapshot/import.js';
 import { ContentFolder } from '../../src/storage/content-folder.js';

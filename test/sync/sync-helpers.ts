@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
-import type { Config } from '../../src/config.js';
+import type { Config } from '../../src/config/config.js';
 import type { FileInput } from '../../src/store/directory-writes/directory-writer.js';
 import { readSyncConfig } from '../../src/config/sync.js';
 import { asUser, makeTestConfig } from '../helpers/app.js';

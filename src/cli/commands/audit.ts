@@ -1,4 +1,4 @@
-import { loadConfig } from '../../config.js';
+import { loadConfig } from '../../config/config.js';
 import { formatTime } from '../../directory/time.js';
 import { auditLog } from '../../store/audit/audit-log.js';
 import { openDatabase } from '../../store/connection/database.js';

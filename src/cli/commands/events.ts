@@ -1,4 +1,4 @@
-import { loadConfig } from '../../config.js';
+import { loadConfig } from '../../config/config.js';
 import { eventPipelineOverStore, type Reprocessed } from '../../events/event-pipeline.js';
 import { openDatabase } from '../../store/connection/database.js';
 import { CliError } from '../cli-error.js';

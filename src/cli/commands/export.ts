@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { loadConfig } from '../../config.js';
+import { loadConfig } from '../../config/config.js';
 import { countStoredContents, exportSnapshot } from '../../snapshot/export.js';
 import { ContentExportError, ContentFolder } from '../../storage/content-folder.js';
 import { createFileStorage } from '../../storage/open-backend.js';

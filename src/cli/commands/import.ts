@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { loadConfig, type Config } from '../../config.js';
+import { loadConfig, type Config } from '../../config/config.js';
 import { describeLocation } from '../../config/storage.js';
-import { composeDirectoryChanges } from '../../directory-writes.js';
-import { describeDiff } from '../../snapshot/describe-diff.js';
+import { composeDirectoryChanges } from '../../composition/directory-writes.js';
+import { describeDiff } from '../../directory-changes/describe-diff.js';
 import { importSnapshot, type ImportCounts, type ImportResult } from '../../snapshot/import.js';
 import { createFileStorage } from '../../storage/open-backend.js';
 import { storeImportedContents, type MigrationReport } from '../../storage/storage-migration.js';

@@ -1,4 +1,4 @@
-import { loadConfig } from '../../config.js';
+import { loadConfig } from '../../config/config.js';
 import { redactDatabaseUrl } from '../../store/connection/availability.js';
 import { openDatabase } from '../../store/connection/database.js';
 import { DatabaseTooNewError } from '../../store/schema/migration-runner.js';

@@ -1,4 +1,4 @@
-import { loadConfig } from '../../config.js';
+import { loadConfig } from '../../config/config.js';
 import { platformClientFor, platformUserFor } from '../../platform/configured-client.js';
 import type { PlatformClient } from '../../platform/platform-client.js';
 import { PlatformError } from '../../platform/platform-errors.js';

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { restoreBackup } from '../../backup/restore-backup.js';
-import { loadConfig } from '../../config.js';
+import { loadConfig } from '../../config/config.js';
 import { redactDatabaseUrl } from '../../store/connection/availability.js';
 import { DatabaseTooNewError } from '../../store/schema/migration-runner.js';
 import { withBackupStore } from '../backup-store.js';

@@ -1,4 +1,4 @@
-import { loadConfig } from '../../config.js';
+import { loadConfig } from '../../config/config.js';
 import { describeLocation, parseStorageUrl, type StorageLocation } from '../../config/storage.js';
 import { formatTime } from '../../directory/time.js';
 import { createFileStorage, openBackend } from '../../storage/open-backend.js';

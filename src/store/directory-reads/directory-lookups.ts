@@ -1,4 +1,4 @@
-import type { ExistingDirectory } from '../../snapshot/existing-directory.js';
+import type { ExistingDirectory } from '../../directory-changes/existing-directory.js';
 import type { Db } from '../schema/schema.js';
 
 /** Ids per `IN (…)` lookup: well under both dialects' bound-parameter limits. */

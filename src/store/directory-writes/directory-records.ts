@@ -1,6 +1,6 @@
 import { roleFromRank } from '../../directory/permissions.js';
 import type { Department, Grant, PrincipalKind, Team } from '../../directory/types.js';
-import type { DirectoryRecordReader, DirectorySection, StoredFile, StoredRecords, StoredUser } from '../../snapshot/directory-store.js';
+import type { DirectoryRecordReader, DirectorySection, StoredFile, StoredRecords, StoredUser } from '../../directory-changes/directory-store.js';
 import { chunks } from '../directory-reads/directory-lookups.js';
 import { toFile, toUser } from '../directory-reads/directory-rows.js';
 import type { Db } from '../schema/schema.js';

@@ -1,4 +1,4 @@
-import type { DepartmentRecord, TeamRecord, UserRecord } from '../../snapshot/records.js';
+import type { DepartmentRecord, TeamRecord, UserRecord } from '../../directory-changes/records.js';
 import type { Db } from '../schema/schema.js';
 
 /** A user record as the snapshot writes it, with the `active` flag of `users.active`. */

@@ -1,6 +1,6 @@
-import type { ChangeProgress } from '../../snapshot/change-progress.js';
-import type { ContentToStore, DepartmentDependents, DirectorySection, DirectoryTransaction, DirectoryWriteStore } from '../../snapshot/directory-store.js';
-import type { ValidSnapshot } from '../../snapshot/validate.js';
+import type { ChangeProgress } from '../../directory-changes/change-progress.js';
+import type { ContentToStore, DepartmentDependents, DirectorySection, DirectoryTransaction, DirectoryWriteStore } from '../../directory-changes/directory-store.js';
+import type { ValidSnapshot } from '../../directory-changes/validate.js';
 import type { OpenDatabase } from '../connection/database.js';
 import { withIndexesDeferred } from '../statements/deferred-indexes.js';
 import { withFeedAsReload } from '../change-feed/feed-as-reload.js';

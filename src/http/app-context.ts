@@ -1,19 +1,19 @@
-import type { AuditTrail } from './audit/audit-trail.js';
-import type { ConsoleSessions } from './auth/console-sessions.js';
-import type { FailedAuthLimiter } from './auth/failed-auth-limit.js';
-import type { GuestAccess } from './auth/guest-access.js';
-import type { GuestSessions } from './auth/guest-sessions.js';
-import type { ShareLinkStore } from './auth/share-links.js';
-import type { TokenResolver } from './auth/token-resolver.js';
-import type { Config } from './config.js';
-import type { Directory } from './directory/directory.js';
-import type { EventPipeline } from './events/event-pipeline.js';
-import type { PlatformHeaders } from './http/headers.js';
-import type { PlatformServices } from './platform/platform-services.js';
-import type { AppMetrics } from './http/metrics.js';
-import type { DirectoryChanges } from './snapshot/directory-changes.js';
-import type { FileStorage, StoredContentSource } from './storage/file-storage.js';
-import type { OpenDatabase } from './store/connection/database.js';
+import type { AuditTrail } from '../audit/audit-trail.js';
+import type { ConsoleSessions } from '../auth/console-sessions.js';
+import type { FailedAuthLimiter } from '../auth/failed-auth-limit.js';
+import type { GuestAccess } from '../auth/guest-access.js';
+import type { GuestSessions } from '../auth/guest-sessions.js';
+import type { ShareLinkStore } from '../auth/share-links.js';
+import type { TokenResolver } from '../auth/token-resolver.js';
+import type { Config } from '../config/config.js';
+import type { Directory } from '../directory/directory.js';
+import type { EventPipeline } from '../events/event-pipeline.js';
+import type { PlatformHeaders } from './headers.js';
+import type { PlatformServices } from '../platform/platform-services.js';
+import type { AppMetrics } from './metrics.js';
+import type { DirectoryChanges } from '../directory-changes/directory-changes.js';
+import type { FileStorage, StoredContentSource } from '../storage/file-storage.js';
+import type { OpenDatabase } from '../store/connection/database.js';
 
 /** What every route module is given: built once in `buildApp`, read-only afterwards. */
 export interface AppContext {
@@ -24,11 +24,11 @@ export interface AppContext {
   directory: Directory;
   headers: PlatformHeaders;
   resolveToken: TokenResolver;
-  /** The platform API client's flows and seat tasks (src/platform-wiring.ts). */
+  /** The platform API client's flows and seat tasks (src/composition/platform-wiring.ts). */
   platform: PlatformServices;
   /** The app's metrics registry: add collectors with `addMetricsCollector` (src/http/metrics.ts). */
   metrics: AppMetrics;
-  /** The one validated path of every directory write (management API, SCIM, …); see src/directory-writes.ts. */
+  /** The one validated path of every directory write (management API, SCIM, …); see src/composition/directory-writes.ts. */
   directoryChanges: DirectoryChanges;
   /** The bytes of third-party files in collab-host's own store (FILE_STORAGE): uploads, removals, links. */
   fileStorage: FileStorage;

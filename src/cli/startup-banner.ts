@@ -1,8 +1,8 @@
-import type { Config } from './config.js';
-import { productionWarnings } from './config/production-secrets.js';
-import { displayHeaderName } from './http/headers.js';
-import { redactText } from './redaction.js';
-import { redactDatabaseUrl } from './store/connection/availability.js';
+import type { Config } from '../config/config.js';
+import { productionWarnings } from '../config/production-secrets.js';
+import { displayHeaderName } from '../http/headers.js';
+import { redactText } from '../shared/redaction.js';
+import { redactDatabaseUrl } from '../store/connection/availability.js';
 
 export interface BannerFacts {
   /** Where the server listens, e.g. `http://127.0.0.1:3000`. */

@@ -6,7 +6,7 @@ import type { DirectorySection } from './directory-store.js';
 /**
  * The one validated path of every directory write: the management API, snapshot imports (the CLI, demo
  * seeding) and the directory sources (SCIM, LDAP) all change teams, departments, users and files through
- * `DirectoryChanges.apply`, with one set of rules (src/snapshot/validate.ts, change-rules.ts).
+ * `DirectoryChanges.apply`, with one set of rules (src/directory-changes/validate.ts, change-rules.ts).
  */
 export interface DirectoryChange {
   /** Records to create or replace, in the snapshot's record shapes (contracts.md); validated here. */

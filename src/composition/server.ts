@@ -1,19 +1,19 @@
 import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import type { Config } from './config.js';
+import type { Config } from '../config/config.js';
 import { seedDemoIfEmpty } from './demo-data.js';
 import { composeDirectoryChanges } from './directory-writes.js';
-import { startEventTasks } from './events/background.js';
-import type { ImportCounts } from './snapshot/import.js';
-import { openDatabase, type OpenDatabase } from './store/connection/database.js';
-import { serveLockFor } from './store/connection/serve-lock.js';
+import { startEventTasks } from '../events/background.js';
+import type { ImportCounts } from '../snapshot/import.js';
+import { openDatabase, type OpenDatabase } from '../store/connection/database.js';
+import { serveLockFor } from '../store/connection/serve-lock.js';
 import { seatTaskWorker } from './platform-wiring.js';
-import { startSyncTasks } from './sync/ldap/ldap-sync-task.js';
-import { ldapSyncDeps } from './sync/sync-deps.js';
-import { retentionMetricsCollector } from './http/event-metrics.js';
-import { Pruner, retentionTask } from './retention/retention.js';
-import { READ_MODEL_POLL_MS, StoreModelSource } from './store/change-feed/read-model/store-model-source.js';
+import { startSyncTasks } from '../sync/ldap/ldap-sync-task.js';
+import { ldapSyncDeps } from '../sync/sync-deps.js';
+import { retentionMetricsCollector } from '../http/event-metrics.js';
+import { Pruner, retentionTask } from '../retention/retention.js';
+import { READ_MODEL_POLL_MS, StoreModelSource } from '../store/change-feed/read-model/store-model-source.js';
 
 /** A background task that lives as long as the server (the reminder scheduler, the outbox worker, …). */
 export interface BackgroundTask {

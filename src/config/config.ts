@@ -1,27 +1,27 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, existsSync } from 'node:fs';
 import { parseEnv } from 'node:util';
-import { refuseWeakSecrets } from './config/production-secrets.js';
-import { ConfigError } from './config/config-error.js';
-import { readReportingEveryProblem } from './config/config-problems.js';
-import { databaseConfig, type DatabaseConfig } from './config/database.js';
-import { previousSecretsConfig, type PreviousSecretsConfig } from './config/key-rotation.js';
-import { parseLogLevel } from './config/logging.js';
-import { observabilityConfig, type ObservabilityConfig } from './config/observability.js';
-import { serverLimitsConfig, type ServerLimitsConfig } from './config/server-limits.js';
-import { parseBoolean } from './config/values.js';
-import { readStorageConfig, type StorageConfig } from './config/storage.js';
-import { loadEventsConfig, type EventsConfig } from './config/events.js';
-import { deprecationWarnings } from './config/deprecated.js';
-import { parseDuration } from './duration.js';
-import { platformConfig, type PlatformConfig } from './config/platform.js';
-import { readSyncConfig, type SyncConfig } from './config/sync.js';
-import { consoleConfig, type ConsoleConfig } from './config/console.js';
-import { retentionConfig, type RetentionConfig } from './config/retention.js';
-import { notifyConfig, type NotifyConfig } from './config/notify.js';
+import { refuseWeakSecrets } from './production-secrets.js';
+import { ConfigError } from './config-error.js';
+import { readReportingEveryProblem } from './config-problems.js';
+import { databaseConfig, type DatabaseConfig } from './database.js';
+import { previousSecretsConfig, type PreviousSecretsConfig } from './key-rotation.js';
+import { parseLogLevel } from './logging.js';
+import { observabilityConfig, type ObservabilityConfig } from './observability.js';
+import { serverLimitsConfig, type ServerLimitsConfig } from './server-limits.js';
+import { parseBoolean } from './values.js';
+import { readStorageConfig, type StorageConfig } from './storage.js';
+import { loadEventsConfig, type EventsConfig } from './events.js';
+import { deprecationWarnings } from './deprecated.js';
+import { parseDuration } from '../shared/duration.js';
+import { platformConfig, type PlatformConfig } from './platform.js';
+import { readSyncConfig, type SyncConfig } from './sync.js';
+import { consoleConfig, type ConsoleConfig } from './console.js';
+import { retentionConfig, type RetentionConfig } from './retention.js';
+import { notifyConfig, type NotifyConfig } from './notify.js';
 
-export { ConfigError } from './config/config-error.js';
-export { ConfigProblems, misspelledVariables } from './config/config-problems.js';
+export { ConfigError } from './config-error.js';
+export { ConfigProblems, misspelledVariables } from './config-problems.js';
 
 /** The service's configuration: read from the environment once, validated, then frozen. */
 export interface Config {

@@ -2,8 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, loadDotEnv, testConfig } from '../src/config.js';
-import { startupBanner } from '../src/startup-banner.js';
+import { ConfigError, loadConfig, loadDotEnv, testConfig } from '../../src/config/config.js';
+import { startupBanner } from '../../src/cli/startup-banner.js';
 
 const refusal = (env: Record<string, string>) => {
   try {

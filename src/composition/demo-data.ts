@@ -1,13 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { directoryChanges, type DirectoryChanges } from './snapshot/directory-changes.js';
-import { importSnapshot, type ImportCounts } from './snapshot/import.js';
-import type { OpenDatabase } from './store/connection/database.js';
-import { storedRecords } from './store/directory-writes/directory-records.js';
+import { directoryChanges, type DirectoryChanges } from '../directory-changes/directory-changes.js';
+import { importSnapshot, type ImportCounts } from '../snapshot/import.js';
+import type { OpenDatabase } from '../store/connection/database.js';
+import { storedRecords } from '../store/directory-writes/directory-records.js';
 
 /** The demo company shipped with collab-host (Chinese and English names, three department levels, every file type). */
-export const DEMO_SNAPSHOT_PATH = fileURLToPath(new URL('../demo/snapshot.json', import.meta.url));
+export const DEMO_SNAPSHOT_PATH = fileURLToPath(new URL('../../demo/snapshot.json', import.meta.url));
 
 /** The demo user the start-up banner offers a token for: creator of most demo files, member of R&D. */
 export const DEMO_USER_ID = 'zhangsan';

@@ -2,9 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { validateSnapshot } from '../../src/snapshot/validate.js';
-import type { SnapshotProblem } from '../../src/snapshot/problems.js';
-import { EMPTY_DIRECTORY } from '../../src/snapshot/existing-directory.js';
+import { validateSnapshot } from '../../src/directory-changes/validate.js';
+import type { SnapshotProblem } from '../../src/directory-changes/problems.js';
+import { EMPTY_DIRECTORY } from '../../src/directory-changes/existing-directory.js';
 
 /** A small valid snapshot to break one rule at a time. */
 function base() {

@@ -1,15 +1,15 @@
-import type { Config } from './config.js';
-import type { StoreDirectory } from './directory/directory.js';
-import { platformClientFor, platformUserFor } from './platform/configured-client.js';
-import type { DocumentDeps } from './platform/create-document.js';
-import type { DocumentTaskDeps, ExportContents } from './platform/document-tasks.js';
-import type { PlatformServices } from './platform/platform-services.js';
-import { SeatTaskWorker, type SeatTaskWorkerOptions } from './platform/seat-task-worker.js';
-import type { OpenDatabase } from './store/connection/database.js';
-import { sqlDocumentRecords } from './store/platform/document-records.js';
-import { sqlPlatformTasks } from './store/platform/platform-tasks.js';
-import { sqlSeatTasks } from './store/platform/seat-tasks.js';
-import { SqlDirectory } from './store/directory-reads/sql-directory.js';
+import type { Config } from '../config/config.js';
+import type { StoreDirectory } from '../directory/directory.js';
+import { platformClientFor, platformUserFor } from '../platform/configured-client.js';
+import type { DocumentDeps } from '../platform/create-document.js';
+import type { DocumentTaskDeps, ExportContents } from '../platform/document-tasks.js';
+import type { PlatformServices } from '../platform/platform-services.js';
+import { SeatTaskWorker, type SeatTaskWorkerOptions } from '../platform/seat-task-worker.js';
+import type { OpenDatabase } from '../store/connection/database.js';
+import { sqlDocumentRecords } from '../store/platform/document-records.js';
+import { sqlPlatformTasks } from '../store/platform/platform-tasks.js';
+import { sqlSeatTasks } from '../store/platform/seat-tasks.js';
+import { SqlDirectory } from '../store/directory-reads/sql-directory.js';
 
 /**
  * The platform's document flows over the store, the configured platform and collab-host's own user

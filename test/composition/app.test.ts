@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type OpenDatabase } from '../src/store/connection/database.js';
-import { buildTestApp } from './helpers/app.js';
+import { openDatabase, type OpenDatabase } from '../../src/store/connection/database.js';
+import { buildTestApp } from '../helpers/app.js';
 
 describe('the application shell', () => {
   let store: OpenDatabase;

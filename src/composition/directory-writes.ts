@@ -1,10 +1,10 @@
-import { directoryAuditListener } from './audit/directory-audit.js';
-import type { Config } from './config.js';
-import { seatTasksListener } from './platform/seat-tasks.js';
-import { directoryChanges, type DirectoryChangeListener, type DirectoryChanges } from './snapshot/directory-changes.js';
-import type { OpenDatabase } from './store/connection/database.js';
-import { sqlSeatTasks } from './store/platform/seat-tasks.js';
-import { syncOwners } from './sync/owners.js';
+import { directoryAuditListener } from '../audit/directory-audit.js';
+import type { Config } from '../config/config.js';
+import { seatTasksListener } from '../platform/seat-tasks.js';
+import { directoryChanges, type DirectoryChangeListener, type DirectoryChanges } from '../directory-changes/directory-changes.js';
+import type { OpenDatabase } from '../store/connection/database.js';
+import { sqlSeatTasks } from '../store/platform/seat-tasks.js';
+import { syncOwners } from '../sync/owners.js';
 
 /**
  * The one composition of the directory write path: `buildApp` (context.directoryChanges) and every command

@@ -6,7 +6,7 @@ import { restrictionsOf } from '../directory/restrictions.js';
 import { isInterfaceTime } from '../directory/time.js';
 import type { Department, Grant, Team, User } from '../directory/types.js';
 import type { FileInput } from '../store/directory-writes/directory-writer.js';
-import { CONTENT_MANIFEST, ContentManifests, type ContentRecord } from './content-manifest.js';
+import { CONTENT_MANIFEST, ContentManifests, type ContentRecord } from '../snapshot/content-manifest.js';
 import { EMPTY_DIRECTORY, type ExistingDirectory } from './existing-directory.js';
 import { byRecord, childPath, schemaProblems, withoutBrokenFields, type SchemaError, type SnapshotProblem } from './problems.js';
 import { gatherFacts, parsePrincipal, type Indexed } from './reference-facts.js';

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { directoryChanges, type DirectoryChange, type DirectoryDiff } from '../../src/snapshot/directory-changes.js';
+import { directoryChanges, type DirectoryChange, type DirectoryDiff } from '../../src/directory-changes/directory-changes.js';
 import { exportSnapshot } from '../../src/snapshot/export.js';
 import { clearDirectory } from '../../src/store/directory-writes/directory-writer.js';
 import { SqlDirectory } from '../../src/store/directory-reads/sql-directory.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loggerOptions } from '../../src/http/logger.js';
-import { redactText, redactUrl, redactValue } from '../../src/redaction.js';
+import { redactText, redactUrl, redactValue } from '../../src/shared/redaction.js';
 
 describe('redaction of what leaves collab-host', () => {
   it('URLs lose their user-info and the values of credential parameters, whatever their case', () => {
