@@ -5,7 +5,7 @@ import type { AppContext } from '../http/app-context.js';
 import { badRequest } from '../http/errors.js';
 import { errorResponses, TimeSchema } from '../http/schemas.js';
 import { auditLog } from '../store/audit/audit-log.js';
-import { decodeTailCursor, DEFAULT_LIST_LIMIT, encodeTailCursor, listPageSchema, listQueryProperties } from './list-cursor.js';
+import { decodeTailCursor, DEFAULT_LIST_LIMIT, encodeTailCursor, listPageSchema, listQueryProperties } from '../http/paging.js';
 
 const SECURITY = [{ adminKey: [] }];
 const Kind = Type.Union([Type.Literal('file_access'), Type.Literal('management'), Type.Literal('directory_change'), Type.Literal('sign_in')]);

@@ -9,7 +9,7 @@ import type { DirectorySection } from '../directory-changes/directory-store.js';
 import { shareNotices } from '../notify/share-notices.js';
 import { GrantBodySchema, recordChanges, recordTag, type WritePrecondition } from '../directory-changes/record-changes.js';
 import { DepartmentRecordSchema, FileRecordSchema, IdSchema, SharingEntrySchema, TeamRecordSchema, UserRecordSchema } from '../directory-changes/records.js';
-import { decodeCursor, encodeCursor, listPageSchema, listQueryProperties } from './list-cursor.js';
+import { decodeCursor, encodeCursor, listPageSchema, listQueryProperties } from '../http/paging.js';
 import { ProblemsErrorSchema, replyWithRefusal, validatedBySnapshotRules } from './record-validation.js';
 
 const SECURITY = [{ adminKey: [] }];

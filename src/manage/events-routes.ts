@@ -6,7 +6,7 @@ import { filePresence, listEvents, listNotifications, listReminders, resendNotif
 import { conflict, notFound } from '../http/errors.js';
 import { errorResponses, TimeSchema } from '../http/schemas.js';
 import type { EventOutcome } from '../store/events/event-log.js';
-import { decodeCursor, decodeTailCursor, DEFAULT_LIMIT, encodeCursor, encodeTailCursor, pageOf, pageQuery } from './cursor.js';
+import { decodeCursor, decodeTailCursor, DEFAULT_LIST_LIMIT, encodeCursor, encodeTailCursor, listPageSchema, listQueryProperties } from '../http/paging.js';
 
 const SECURITY = [{ adminKey: [] }];
 const OUTCOMES = ['pending', 'processed', 'unprocessed', 'refused'] as const;
@@ -94,15 +94,15 @@ export const eventManageRoutes: FastifyPluginAsync<{ context: AppContext }> = as
             Type.String({ pattern: `^(${OUTCOMES.join('|')})(,(${OUTCOMES.join('|')}))*$`, description: 'one or more of pending, processed, unprocessed, refused, comma-separated' }),
           ),
           order: Type.Optional(Type.Union([Type.Literal('oldest'), Type.Literal('newest')], { description: 'oldest (default) or newest first' })),
-          ...pageQuery,
+          ...listQueryProperties,
         }),
-        response: { 200: pageOf(EventItem), ...refusals },
+        response: { 200: listPageSchema(EventItem), ...refusals },
       },
     },
     async (request) => {
       const { fileId, kind, since, outcome, order, limit, cursor } = request.query;
       const outcomes = outcome === undefined ? undefined : ([...new Set(outcome.split(','))] as EventOutcome[]);
-      const page = await listEvents(db, { fileId, kind, since, outcomes, after: decodeCursor(cursor), limit: limit ?? DEFAULT_LIMIT, newestFirst: order === 'newest' });
+      const page = await listEvents(db, { fileId, kind, since, outcomes, after: decodeCursor(cursor, 'number') ?? 0, limit: limit ?? DEFAULT_LIST_LIMIT, newestFirst: order === 'newest' });
       return { items: page.items, nextCursor: encodeCursor(page.next) };
     },
   );
@@ -146,13 +146,13 @@ export const eventManageRoutes: FastifyPluginAsync<{ context: AppContext }> = as
         summary: 'Outgoing notifications, oldest first',
         tags: ['management'],
         security: SECURITY,
-        querystring: Type.Object({ status: Type.Optional(NotificationStatus), ...pageQuery }),
-        response: { 200: pageOf(NotificationItem), ...refusals },
+        querystring: Type.Object({ status: Type.Optional(NotificationStatus), ...listQueryProperties }),
+        response: { 200: listPageSchema(NotificationItem), ...refusals },
       },
     },
     async (request) => {
       const { status, limit, cursor } = request.query;
-      const page = await listNotifications(db, { status, after: decodeTailCursor(cursor), limit: limit ?? DEFAULT_LIMIT });
+      const page = await listNotifications(db, { status, after: decodeTailCursor(cursor), limit: limit ?? DEFAULT_LIST_LIMIT });
       return { items: page.items, nextCursor: encodeTailCursor(page.next) };
     },
   );
@@ -184,13 +184,13 @@ export const eventManageRoutes: FastifyPluginAsync<{ context: AppContext }> = as
         summary: 'Date reminders in the order they were created',
         tags: ['management'],
         security: SECURITY,
-        querystring: Type.Object({ fileId: Type.Optional(Type.String({ maxLength: 255 })), ...pageQuery }),
-        response: { 200: pageOf(ReminderItem), ...refusals },
+        querystring: Type.Object({ fileId: Type.Optional(Type.String({ maxLength: 255 })), ...listQueryProperties }),
+        response: { 200: listPageSchema(ReminderItem), ...refusals },
       },
     },
     async (request) => {
       const { fileId, limit, cursor } = request.query;
-      const page = await listReminders(db, { fileId, after: decodeTailCursor(cursor), limit: limit ?? DEFAULT_LIMIT });
+      const page = await listReminders(db, { fileId, after: decodeTailCursor(cursor), limit: limit ?? DEFAULT_LIST_LIMIT });
       return { items: page.items, nextCursor: encodeTailCursor(page.next) };
     },
   );

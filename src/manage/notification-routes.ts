@@ -8,7 +8,7 @@ import { CHANNEL_KINDS, LOCALES, PERSONAL_KINDS, SUBSCRIBABLE_TYPES } from '../n
 import { getChannel, listChannels, storedChannelTag, preferencesOf, putChannel, removeChannel, setPreferences, type ChannelRefusal } from '../notify/channel-management.js';
 import { channelDeliveries } from '../store/notify/channel-deliveries.js';
 import { channelReceiver } from '../notify/channel.js';
-import { decodeCursor, DEFAULT_LIMIT, encodeCursor, pageOf, pageQuery } from './cursor.js';
+import { decodeCursor, DEFAULT_LIST_LIMIT, encodeCursor, listPageSchema, listQueryProperties } from '../http/paging.js';
 
 const SECURITY = [{ adminKey: [] }];
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -166,16 +166,17 @@ export const notificationRoutes: FastifyPluginAsync<{ context: AppContext }> = a
         tags: ['notifications'],
         security: SECURITY,
         params: Type.Object({ channelId: ChannelId }),
-        querystring: Type.Object({ status: Type.Optional(literals(['pending', 'delivered', 'failed'])), ...pageQuery }),
-        response: { 200: pageOf(DeliveryItem), ...errorResponses(400, 401, 404) },
+        querystring: Type.Object({ status: Type.Optional(literals(['pending', 'delivered', 'failed'])), ...listQueryProperties }),
+        response: { 200: listPageSchema(DeliveryItem), ...errorResponses(400, 401, 404) },
       },
     },
     async (request) => {
       const { channelId } = request.params;
       if (!(await getChannel(db, config, channelId))) throw notFound(`no channel ${channelId}`, 'channel_not_found');
       const { status, limit, cursor } = request.query;
-      const page = await channelDeliveries.list(db, channelReceiver(channelId), { status, before: decodeCursor(cursor), limit: limit ?? DEFAULT_LIMIT });
-      return { items: page.items, nextCursor: encodeCursor(page.next) };
+      const page = await channelDeliveries.list(db, channelReceiver(channelId), { status, before: decodeCursor(cursor, 'number') ?? 0, limit: limit ?? DEFAULT_LIST_LIMIT });
+      // Delivery rows are written pending, then delivered or failed: the three statuses the schema lists.
+      return { items: page.items as Array<Static<typeof DeliveryItem>>, nextCursor: encodeCursor(page.next) };
     },
   );
 
