@@ -6,10 +6,7 @@ import type { AppContext } from '../http/app-context.js';
 import { AuditTrail } from '../audit/audit-trail.js';
 import { tokenSecrets } from '../auth/key-rotation.js';
 import { defaultTokenResolver, type TokenResolver } from '../auth/token-resolver.js';
-import { adminCallbacks } from '../callbacks/admin.js';
-import { directoryCallbacks } from '../callbacks/index.js';
-import { searchRoutes } from '../callbacks/search.js';
-import eventCallbacks from '../callbacks/events.js';
+import { callbackRoutes } from '../callbacks/index.js';
 import type { Config } from '../config/config.js';
 import { consoleApp, consoleSessionsFor } from '../console/console-plugin.js';
 import type { Directory } from '../directory/directory.js';
@@ -50,7 +47,6 @@ import { hostContentSource } from '../storage/host-content.js';
 import { createFileStorage } from '../storage/open-backend.js';
 import { SqlFileObjects } from '../store/files/file-objects.js';
 import { sharingFor } from './sharing-wiring.js';
-import { shareLinkTokenRoutes } from '../callbacks/share-link-token.js';
 
 export interface AppDeps {
   config: Config;
@@ -188,13 +184,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   await app.register(metricsRoutes, { metrics, metricsToken: config.observability.metricsToken });
 
-  // Route modules, one per resource of the interface; each is given the same context.
-  await app.register(directoryCallbacks, { context });
-  await app.register(adminCallbacks, { context });
+  // The route layers, each registering its own modules and each given the same context: what the platform
+  // calls (src/callbacks/index.ts), the management API, SCIM and the operator console.
+  await app.register(callbackRoutes, { context });
   await app.register(manageApi, { context, prefix: '/api' });
-  await app.register(shareLinkTokenRoutes, { context });
-  await app.register(searchRoutes, { context });
-  await app.register(eventCallbacks, { context });
   await app.register(scimRoutes, { context, prefix: '/scim/v2' });
   await app.register(consoleApp, { context, ...(deps.consoleDir === undefined ? {} : { dir: deps.consoleDir }) });
   void context;
