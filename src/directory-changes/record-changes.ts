@@ -132,7 +132,8 @@ export function recordChanges(changes: DirectoryChanges, source: string, options
 
     async putGrant(fileId, principal, body) {
       const bodyProblems = checkGrantBody.Check(body) ? [] : schemaProblems('$', checkGrantBody.Errors(body) as Iterable<SchemaError>);
-      const role = (body as { role: Role }).role;
+      // A body that is not an object (`null`, a number) is refused by the problems above; no role is read from it.
+      const role = (body as { role?: Role } | null)?.role as Role;
       return changes.inTurn(async (turn) => {
         const file = await grantTarget(turn, fileId, principal, bodyProblems);
         if ('ok' in file) return file;

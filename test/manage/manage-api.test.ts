@@ -162,6 +162,9 @@ describeEachStore('management API', (store) => {
       const badRole = await api({ method: 'PUT', url: '/api/files/memo/grants/user:olga', payload: { role: 'owner' } });
       expect(badRole.statusCode).toBe(400);
       expect(badRole.json().error.problems.map((p: { path: string }) => p.path)).toEqual(['$.role']);
+      const nullBody = await api({ method: 'PUT', url: '/api/files/memo/grants/user:olga', payload: 'null', headers: { 'content-type': 'application/json' } });
+      expect(nullBody.statusCode).toBe(400);
+      expect(nullBody.json().error).toMatchObject({ code: 'invalid_record', problems: [{ path: '$', message: 'must be object' }] });
       expect((await permissions('olga')).editable).toBe(true);
       expect((await api({ method: 'PUT', url: '/api/files/nofile/grants/user:olga', payload: { role: 'viewer' } })).statusCode).toBe(404);
 
