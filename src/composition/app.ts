@@ -8,7 +8,7 @@ import { tokenSecrets } from '../auth/key-rotation.js';
 import { defaultTokenResolver, type TokenResolver } from '../auth/token-resolver.js';
 import { callbackRoutes } from '../callbacks/index.js';
 import type { Config } from '../config/config.js';
-import { consoleApp, consoleSessionsFor } from '../console/console-plugin.js';
+import { consoleApp } from '../console/console-plugin.js';
 import type { Directory } from '../directory/directory.js';
 import { EventPipeline } from '../events/event-pipeline.js';
 import { clientErrorHandlerFor } from '../http/client-errors.js';
@@ -30,6 +30,7 @@ import { installOpenApi } from '../http/openapi.js';
 import { manageApi } from '../manage/index.js';
 import { SCIM_CONTENT_TYPE, scimErrorBody } from '../scim/scim-error-body.js';
 import { scimRoutes } from '../scim/scim-routes.js';
+import { scimService } from '../sync/scim/scim-service.js';
 import { platformHeaders } from '../http/headers.js';
 import { installValidators } from '../http/validators.js';
 import { loggerOptions, QuietRequestLog, type LogStream } from '../http/logger.js';
@@ -47,6 +48,7 @@ import { hostContentSource } from '../storage/host-content.js';
 import { createFileStorage } from '../storage/open-backend.js';
 import { SqlFileObjects } from '../store/files/file-objects.js';
 import { sharingFor } from './sharing-wiring.js';
+import { consoleSessionsFor, managementServices } from './management-wiring.js';
 
 export interface AppDeps {
   config: Config;
@@ -138,22 +140,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Closing writes what is still buffered (the store closes after the app).
     app.addHook('onClose', async () => audit.close());
   }
+  const directoryChanges = composeDirectoryChanges(config, deps.store, deps.directoryListeners);
   const context: AppContext = Object.freeze({
     config,
-    store: deps.store,
     directory,
     headers: platformHeaders(config.headerBrand),
     resolveToken,
     events,
     platform: platformServices(config, deps.store, fileStorage, directory),
     metrics,
-    directoryChanges: composeDirectoryChanges(config, deps.store, deps.directoryListeners),
+    directoryChanges,
     fileStorage,
     storedContent: deps.directory ? hostContentSource(deps.directory, new DownloadLinks(tokenSecrets(config), config.publicUrl)) : fileStorage,
     consoleSessions: consoleSessionsFor(config, deps.store),
     authFailures: new FailedAuthLimiter(config.limits.authFailureLimit),
     audit,
     sharing: sharingFor(config, deps.store, directory),
+    management: managementServices(config, deps.store),
+    scim: config.sync.scim ? scimService(config.sync.scim, deps.store, directoryChanges, config.publicUrl) : undefined,
   });
 
   // Before any route: the OpenAPI document collects routes as they are added.

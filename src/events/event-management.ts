@@ -76,3 +76,22 @@ export async function filePresence(db: Kysely<Database>, fileId: string): Promis
 export function resendNotification(db: Kysely<Database>, notificationId: string, nowMs: number): Promise<'resent' | 'not_found' | 'not_failed'> {
   return outbox.resend(db, notificationId, nowMs);
 }
+
+/** The functions above over one store: what the management API's event routes call (built by the composition). */
+export interface EventManagement {
+  listEvents(filter: Omit<EventFilter, 'outcomes'> & { outcomes?: readonly EventOutcome[] }): Promise<Page<EventItem>>;
+  listNotifications(filter: { status?: NotificationStatus; after?: TailPosition; limit: number }): Promise<Page<NotificationItem, TailPosition>>;
+  listReminders(filter: { fileId?: string; after?: TailPosition; limit: number }): Promise<Page<ReminderItem, TailPosition>>;
+  filePresence(fileId: string): Promise<Presence>;
+  resendNotification(notificationId: string, nowMs: number): Promise<'resent' | 'not_found' | 'not_failed'>;
+}
+
+export function eventManagement(db: Kysely<Database>): EventManagement {
+  return {
+    listEvents: (filter) => listEvents(db, filter),
+    listNotifications: (filter) => listNotifications(db, filter),
+    listReminders: (filter) => listReminders(db, filter),
+    filePresence: (fileId) => filePresence(db, fileId),
+    resendNotification: (notificationId, nowMs) => resendNotification(db, notificationId, nowMs),
+  };
+}

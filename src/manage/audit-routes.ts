@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../http/app-context.js';
 import { badRequest } from '../http/errors.js';
 import { errorResponses, TimeSchema } from '../http/schemas.js';
-import { auditLog } from '../store/audit/audit-log.js';
+
 import { decodeTailCursor, DEFAULT_LIST_LIMIT, encodeTailCursor, listPageSchema, listQueryProperties } from '../http/paging.js';
 
 const SECURITY = [{ adminKey: [] }];
@@ -50,7 +50,7 @@ export const auditRoutes: FastifyPluginAsync<{ context: AppContext }> = async (p
     async (request) => {
       const { since, until, kind, actorId, fileId, limit, cursor } = request.query;
       if (since !== undefined && until !== undefined && until < since) throw badRequest('until must not be before since', 'invalid_range');
-      const page = await auditLog.list(context.store.db, {
+      const page = await context.management.auditLog.list({
         ...defined({ since, until, kind, actorId, fileId }),
         ...defined({ after: decodeTailCursor(cursor) }),
         limit: limit ?? DEFAULT_LIST_LIMIT,

@@ -2,7 +2,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../http/app-context.js';
-import { filePresence, listEvents, listNotifications, listReminders, resendNotification } from '../events/event-management.js';
 import { conflict, notFound } from '../http/errors.js';
 import { errorResponses, TimeSchema } from '../http/schemas.js';
 import type { EventOutcome } from '../store/events/event-log.js';
@@ -76,7 +75,7 @@ const Reprocessed = Type.Object({ id: Type.Integer(), outcome: Outcome, problem:
  */
 export const eventManageRoutes: FastifyPluginAsync<{ context: AppContext }> = async (plugin, { context }) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
-  const { db } = context.store;
+  const { events } = context.management;
   const refusals = errorResponses(400, 401, 404);
 
   app.get(
@@ -102,7 +101,7 @@ export const eventManageRoutes: FastifyPluginAsync<{ context: AppContext }> = as
     async (request) => {
       const { fileId, kind, since, outcome, order, limit, cursor } = request.query;
       const outcomes = outcome === undefined ? undefined : ([...new Set(outcome.split(','))] as EventOutcome[]);
-      const page = await listEvents(db, { fileId, kind, since, outcomes, after: decodeCursor(cursor, 'number') ?? 0, limit: limit ?? DEFAULT_LIST_LIMIT, newestFirst: order === 'newest' });
+      const page = await events.listEvents({ fileId, kind, since, outcomes, after: decodeCursor(cursor, 'number') ?? 0, limit: limit ?? DEFAULT_LIST_LIMIT, newestFirst: order === 'newest' });
       return { items: page.items, nextCursor: encodeCursor(page.next) };
     },
   );
@@ -152,7 +151,7 @@ export const eventManageRoutes: FastifyPluginAsync<{ context: AppContext }> = as
     },
     async (request) => {
       const { status, limit, cursor } = request.query;
-      const page = await listNotifications(db, { status, after: decodeTailCursor(cursor), limit: limit ?? DEFAULT_LIST_LIMIT });
+      const page = await events.listNotifications({ status, after: decodeTailCursor(cursor), limit: limit ?? DEFAULT_LIST_LIMIT });
       return { items: page.items, nextCursor: encodeTailCursor(page.next) };
     },
   );
@@ -170,7 +169,7 @@ export const eventManageRoutes: FastifyPluginAsync<{ context: AppContext }> = as
     },
     async (request) => {
       const { notificationId } = request.params;
-      const outcome = await resendNotification(db, notificationId, Date.now());
+      const outcome = await events.resendNotification(notificationId, Date.now());
       if (outcome === 'not_found') throw notFound(`no notification ${notificationId}`, 'notification_not_found');
       if (outcome === 'not_failed') throw conflict('only a failed notification can be re-sent', 'notification_not_failed');
       return { id: notificationId, status: 'pending' as const };
@@ -190,7 +189,7 @@ export const eventManageRoutes: FastifyPluginAsync<{ context: AppContext }> = as
     },
     async (request) => {
       const { fileId, limit, cursor } = request.query;
-      const page = await listReminders(db, { fileId, after: decodeTailCursor(cursor), limit: limit ?? DEFAULT_LIST_LIMIT });
+      const page = await events.listReminders({ fileId, after: decodeTailCursor(cursor), limit: limit ?? DEFAULT_LIST_LIMIT });
       return { items: page.items, nextCursor: encodeTailCursor(page.next) };
     },
   );
@@ -206,6 +205,6 @@ export const eventManageRoutes: FastifyPluginAsync<{ context: AppContext }> = as
         response: { 200: PresenceBody, ...errorResponses(400, 401, 404) },
       },
     },
-    async (request) => filePresence(db, request.params.fileId),
+    async (request) => events.filePresence(request.params.fileId),
   );
 };

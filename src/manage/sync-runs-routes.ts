@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../http/app-context.js';
 import { decodeCursor, DEFAULT_LIST_LIMIT, encodeCursor, listPageSchema, listQueryProperties } from '../http/paging.js';
 import { errorResponses, TimeSchema } from '../http/schemas.js';
-import { sqlSyncRuns } from '../store/sync/sync-runs.js';
+
 
 
 const Counts = Type.Object({
@@ -38,7 +38,7 @@ const RunItem = Type.Object({
 /** `GET /api/sync/runs`: every directory sync run (LDAP runs, SCIM write requests), newest first. */
 export const syncRunRoutes: FastifyPluginAsync<{ context: AppContext }> = async (plugin, { context }) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
-  const runs = sqlSyncRuns(context.store.db);
+  const runs = context.management.syncRuns;
   app.get(
     '/sync/runs',
     {
