@@ -17,6 +17,7 @@
 const folders = (...names) => `^src/(${names.join('|')})/`;
 const CLI = folders('cli');
 const COMPOSITION = '^src/(composition/|index\\.ts$)';
+const ROUTES = folders('callbacks', 'manage', 'scim', 'console');
 const HTTP = folders('callbacks', 'manage', 'scim', 'console', 'http');
 const DOMAIN = folders('auth', 'directory', 'directory-changes', 'events', 'notify', 'platform', 'snapshot', 'sync', 'storage', 'audit', 'retention', 'backup');
 const STORE = folders('store');
@@ -70,6 +71,13 @@ module.exports = {
       comment: 'The domain and the store never see HTTP: no imports of the HTTP layers (AppContext in http/ included) from them.',
       from: { path: [DOMAIN, STORE] },
       to: { path: HTTP },
+    },
+    {
+      name: 'routes-call-services',
+      severity: 'error',
+      comment: 'Route modules ask the services AppContext carries, never the store: they may import its types only.',
+      from: { path: ROUTES },
+      to: { path: STORE, dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'fastify-in-http-layers-only',

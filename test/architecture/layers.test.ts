@@ -66,6 +66,7 @@ describe('the layer rules', () => {
     ['a shared helper imports the configuration', { 'shared/duration.ts': uses('../config/config.js'), 'config/config.ts': LEAF }, 'shared-imports-nothing: src/shared/duration.ts -> src/config/config.ts'],
     ['a domain module imports a loose file at the root of src/', { 'auth/check.ts': uses('../helpers.js'), 'helpers.ts': LEAF }, 'outside-the-layers: src/auth/check.ts -> src/helpers.ts'],
     ['a folder no layer names imports the store', { 'widgets/make.ts': uses('../store/rows.js'), 'store/rows.ts': LEAF }, 'outside-the-layers: src/widgets/make.ts -> src/store/rows.ts'],
+    ['a route module reaches the store', { 'manage/routes.ts': uses('../store/rows.js'), 'store/rows.ts': LEAF }, 'routes-call-services: src/manage/routes.ts -> src/store/rows.ts'],
     ['a route module imports a command', { 'manage/routes.ts': uses('../cli/main.js'), 'cli/main.ts': LEAF }, 'cli-only-from-cli: src/manage/routes.ts -> src/cli/main.ts'],
     ['the domain knows the dialect', { 'events/outbox.ts': uses('../store/sqlite/claim.js'), 'store/sqlite/claim.ts': LEAF }, 'database-drivers-in-store-only: src/events/outbox.ts -> src/store/sqlite/claim.ts'],
     ['the conformance kit imports the server', { 'conformance/check.ts': uses('../directory/types.js'), 'directory/types.ts': LEAF }, 'conformance-is-independent: src/conformance/check.ts -> src/directory/types.ts'],
