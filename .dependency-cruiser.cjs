@@ -94,6 +94,13 @@ module.exports = {
       to: { path: DOMAIN, pathNot: '^src/directory/', dependencyTypesNot: ['type-only'] },
     },
     {
+      name: 'migrations-are-frozen',
+      severity: 'error',
+      comment: 'A released migration never changes: only the migration runner (and the migrations themselves) import one; run-time code keeps its own copies of the names it shares with them.',
+      from: { path: '^src/', pathNot: ['^src/store/schema/migrations/', '^src/store/schema/migration-runner[.]ts$'] },
+      to: { path: '^src/store/schema/migrations/' },
+    },
+    {
       name: 'config-below-the-layers',
       severity: 'error',
       comment: 'The configuration is read by every layer: it imports only shared/ and the vocabulary of directory/, nothing that could import it back.',

@@ -60,6 +60,11 @@ describe('the layer rules', () => {
   const upward: Array<[string, Record<string, string>, string]> = [
     ['the domain imports an HTTP layer', { 'auth/check.ts': uses('../http/errors.js'), 'http/errors.ts': LEAF }, 'http-not-from-below: src/auth/check.ts -> src/http/errors.ts'],
     ['the store imports domain code', { 'store/rows.ts': uses('../events/outbox.js'), 'events/outbox.ts': LEAF }, 'store-is-the-bottom: src/store/rows.ts -> src/events/outbox.ts'],
+    [
+      'run-time code imports a migration',
+      { 'store/reads/areas.ts': uses('../schema/migrations/070-areas.js'), 'store/schema/migrations/070-areas.ts': LEAF },
+      'migrations-are-frozen: src/store/reads/areas.ts -> src/store/schema/migrations/070-areas.ts',
+    ],
     ['the domain imports the composition', { 'sync/deps.ts': uses('../composition/directory-writes.js'), 'composition/directory-writes.ts': LEAF }, 'composition-from-top-only: src/sync/deps.ts -> src/composition/directory-writes.ts'],
     ['the domain imports AppContext', { 'auth/check.ts': uses('../http/app-context.js'), 'http/app-context.ts': LEAF }, 'http-not-from-below: src/auth/check.ts -> src/http/app-context.ts'],
     ['the configuration imports the store', { 'config/database.ts': uses('../store/database.js'), 'store/database.ts': LEAF }, 'config-below-the-layers: src/config/database.ts -> src/store/database.ts'],
