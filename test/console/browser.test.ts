@@ -560,9 +560,10 @@ describeEachStore('console in a real browser', (store, dialect) => {
           await other.waitForLoadState('networkidle');
         }
         const licence = other.locator('.panel', { has: other.getByRole('heading', { name: /^Licence/ }) });
-        await expect(licence.locator('p.muted').textContent()).resolves.toContain('PLATFORM_API_URL is not set');
+        // The cards fill in after the page settles ("Loading…" first): wait for their text.
+        await expect.poll(() => licence.locator('p.muted').first().textContent()).toContain('PLATFORM_API_URL is not set');
         const tasks = other.locator('.panel', { has: other.locator('table.seat-tasks') });
-        expect(await tasks.locator('p.no-platform').textContent()).toContain('directory changes queue no seat tasks');
+        await expect.poll(() => tasks.locator('p.no-platform').textContent()).toContain('directory changes queue no seat tasks');
         // Bob's tasks of the earlier test were queued with a platform: still listed, with the reason they wait.
         await expect.poll(() => tasks.locator('tbody tr').count()).toBeGreaterThan(0);
         expect(await tasks.locator('tbody tr').first().textContent()).toContain('once PLATFORM_API_URL is set');
