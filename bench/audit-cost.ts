@@ -12,10 +12,10 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { AuditTrail, type AuditEntry } from '../src/audit/audit-trail.js';
-import { buildApp } from '../src/app.js';
+import { buildApp } from '../src/composition/app.js';
 import { mintUserToken } from '../src/auth/user-token.js';
-import { testConfig } from '../src/config.js';
-import { openDatabase, type OpenDatabase } from '../src/store/database.js';
+import { testConfig } from '../src/config/config.js';
+import { openDatabase, type OpenDatabase } from '../src/store/connection/database.js';
 
 const { values } = parseArgs({ options: { opens: { type: 'string', default: '2000' } } });
 const OPENS = Number(values.opens);

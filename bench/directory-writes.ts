@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { buildApp } from '../src/app.js';
-import { testConfig } from '../src/config.js';
-import { openDatabase, type OpenDatabase } from '../src/store/database.js';
+import { buildApp } from '../src/composition/app.js';
+import { testConfig } from '../src/config/config.js';
+import { openDatabase, type OpenDatabase } from '../src/store/connection/database.js';
 import { prng } from './generate.js';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '5' }, writers: { type: 'string', default: '16' }, pg: { type: 'string' } } });

@@ -12,10 +12,10 @@ import { parseArgs } from 'node:util';
 import { DirectoryService } from '../src/directory/directory-service.js';
 import { ModelDirectory } from '../src/directory/read-model/model-directory.js';
 import { EventProcessor } from '../src/events/event-processor.js';
-import { openDatabase } from '../src/store/database.js';
-import { eventLog, type NewEvent } from '../src/store/event-log.js';
-import { StoreModelSource } from '../src/store/read-model/store-model-source.js';
-import { SqlDirectory } from '../src/store/sql-directory.js';
+import { openDatabase } from '../src/store/connection/database.js';
+import { eventLog, type NewEvent } from '../src/store/events/event-log.js';
+import { StoreModelSource } from '../src/store/change-feed/read-model/store-model-source.js';
+import { SqlDirectory } from '../src/store/directory-reads/sql-directory.js';
 import { EVENT_KINDS, eventBody } from './scenarios.js';
 
 const { values: args } = parseArgs({ options: { db: { type: 'string' }, events: { type: 'string' }, rounds: { type: 'string' } } });

@@ -10,13 +10,13 @@
  */
 import { parseArgs } from 'node:util';
 import SQLite from 'better-sqlite3';
-import { buildApp } from '../src/app.js';
+import { buildApp } from '../src/composition/app.js';
 import { ModelDirectory } from '../src/directory/read-model/model-directory.js';
 import { EventPipeline } from '../src/events/event-pipeline.js';
 import { defaultTokenResolver } from '../src/auth/token-resolver.js';
-import { SqlDirectory } from '../src/store/sql-directory.js';
-import { openDatabase } from '../src/store/database.js';
-import { StoreModelSource } from '../src/store/read-model/store-model-source.js';
+import { SqlDirectory } from '../src/store/directory-reads/sql-directory.js';
+import { openDatabase } from '../src/store/connection/database.js';
+import { StoreModelSource } from '../src/store/change-feed/read-model/store-model-source.js';
 import { makeTestConfig } from '../test/helpers/app.js';
 import { RequestMaker, type ScenarioData } from './scenarios.js';
 

@@ -21,13 +21,13 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { withPg } from '../bench/pg-client.js';
-import { buildApp } from '../src/app.js';
+import { buildApp } from '../src/composition/app.js';
 import { mintSignature } from '../src/auth/platform-signature.js';
 import { mintUserToken } from '../src/auth/user-token.js';
-import { testConfig } from '../src/config.js';
+import { testConfig } from '../src/config/config.js';
 import { readSyncConfig } from '../src/config/sync.js';
-import { seedDemoIfEmpty } from '../src/demo-data.js';
-import { openDatabase } from '../src/store/database.js';
+import { seedDemoIfEmpty } from '../src/composition/demo-data.js';
+import { openDatabase } from '../src/store/connection/database.js';
 
 const { values: options } = parseArgs({
   options: {

@@ -2,10 +2,10 @@
  * collab-host as a library: what a host application needs to serve the callback interface over its own
  * directory and tokens. `examples/library-use/` shows it end to end.
  */
-export { buildApp, type AppDeps } from './app.js';
-export { loadConfig, testConfig, ConfigError, type Config } from './config.js';
-export { openDatabase, type OpenDatabase, type OpenDatabaseOptions } from './store/database.js';
-export { startServer, type RunningServer } from './server.js';
+export { buildApp, type AppDeps } from './composition/app.js';
+export { loadConfig, testConfig, ConfigError, type Config } from './config/config.js';
+export { openDatabase, type OpenDatabase, type OpenDatabaseOptions } from './store/connection/database.js';
+export { startServer, type RunningServer } from './composition/server.js';
 export type { Directory, FileOrder, FileWithGrant, StoredContent } from './directory/directory.js';
 export type { DirectorySearch, SearchQuery, DepartmentHit } from './directory/search-port.js';
 export type * from './directory/types.js';

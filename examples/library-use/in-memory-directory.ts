@@ -7,7 +7,7 @@ import type { Directory, FileOrder, FileWithGrant, Department, DepartmentPathNod
  * host only answers the questions of the `Directory` port.
  *
  * Written for clarity, not scale: lists are filtered in memory. A real host answers each method with one
- * indexed query (see src/store/sql-directory.ts).
+ * indexed query (see src/store/directory-reads/sql-directory.ts).
  */
 export interface HostCompany {
   teams: Team[];

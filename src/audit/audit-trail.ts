@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely';
 import { formatTime } from '../directory/time.js';
 import type { Permissions } from '../directory/types.js';
 import { PollingTask, SILENT_LOG, type TaskLog } from '../events/polling-task.js';
-import { auditLog, type AuditRecord } from '../store/audit-log.js';
-import type { Database } from '../store/schema.js';
+import { auditLog, type AuditRecord } from '../store/audit/audit-log.js';
+import type { Database } from '../store/schema/schema.js';
 
 /** What an audit entry is about. */
 export type AuditKind = 'file_access' | 'management' | 'directory_change' | 'sign_in';

@@ -1,8 +1,8 @@
 import { formatTime } from '../directory/time.js';
-import { auditLog, type AuditRecord } from '../store/audit-log.js';
-import type { Db } from '../store/schema.js';
+import { auditLog, type AuditRecord } from '../store/audit/audit-log.js';
+import type { Db } from '../store/schema/schema.js';
 
-/** The parts of a directory diff the audit reads (the shape of src/snapshot/change-diff.ts). */
+/** The parts of a directory diff the audit reads (the shape of src/directory-changes/change-diff.ts). */
 interface AuditedDiff {
   created: Record<string, string[]>;
   updated: Record<string, string[]>;
@@ -10,7 +10,7 @@ interface AuditedDiff {
 }
 
 /**
- * A directory change listener (src/directory-writes.ts) writing one audit entry per record a change
+ * A directory change listener (src/composition/directory-writes.ts) writing one audit entry per record a change
  * created, updated or removed, in the change's own transaction: a change and its audit commit together.
  * The credential is the source that wrote it (api, snapshot, scim, ldap); the management request itself is
  * recorded with the admin key or console session that made it.

@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { formatTime } from '../directory/time.js';
 import { sameSecret } from './secret-compare.js';
 
-/** What the console's sessions need from storage (src/store/console-sessions.ts implements it). */
+/** What the console's sessions need from storage (src/store/console/console-sessions.ts implements it). */
 export interface ConsoleSessionStore {
   /** Stores a new session under its id. */
   insert(session: { id: string; createdAt: string; expiresMs: number }): Promise<void>;

@@ -1,4 +1,4 @@
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 
 /**
  * The keys that verify user tokens and download links: TOKEN_SECRET first (the only one that signs), then

@@ -33,7 +33,7 @@ export interface NewShareLink extends Omit<ShareLink, 'hasPassword' | 'uses' | '
   passwordHash: string | null;
 }
 
-/** The store's side of share links (src/store/share-links.ts). */
+/** The store's side of share links (src/store/sharing/share-links.ts). */
 export interface ShareLinkStore {
   insert(link: NewShareLink): Promise<void>;
   listForFile(fileId: string): Promise<ShareLink[]>;

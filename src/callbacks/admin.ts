@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../app-context.js';
+import type { AppContext } from '../http/app-context.js';
 import { bindPathFileId, bindPathFileIdAndQueryUserId, platformSignatureGuard } from '../http/signature-guard.js';
 import { permissionsFor } from '../directory/permissions.js';
 import { errorResponses, FileSummarySchema, UserSchema } from '../http/schemas.js';

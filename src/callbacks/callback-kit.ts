@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { grantedPermissions, type AuditCredential } from '../audit/audit-trail.js';
-import type { AppContext } from '../app-context.js';
+import type { AppContext } from '../http/app-context.js';
 import { userTokenGuard } from '../http/user-token-guard.js';
 import { DirectoryService } from '../directory/directory-service.js';
 import type { Permissions } from '../directory/types.js';

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Readable } from 'node:stream';
 import { Type } from 'typebox';
-import type { AppContext } from '../app-context.js';
+import type { AppContext } from '../http/app-context.js';
 import { DownloadLinks } from '../auth/download-link.js';
 import { tokenSecrets } from '../auth/key-rotation.js';
 import { forbidden, HttpError, notFound } from '../http/errors.js';

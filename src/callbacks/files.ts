@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppContext } from '../app-context.js';
+import type { AppContext } from '../http/app-context.js';
 import { forbidden, notFound } from '../http/errors.js';
 import { DEFAULT_FILE_LIMIT, MAX_FILE_LIMIT } from '../http/paging.js';
 import { errorResponses, FileSummarySchema } from '../http/schemas.js';

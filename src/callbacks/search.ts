@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type TSchema } from 'typebox';
-import type { AppContext } from '../app-context.js';
+import type { AppContext } from '../http/app-context.js';
 import { SEARCH_KINDS } from '../directory/search-kinds.js';
 import { MAX_KEYWORD_CHARS } from '../directory/search-keyword.js';
 import { DEFAULT_SEARCH_PAGE_SIZE, MAX_SEARCH_PAGE_SIZE, SEARCH_COUNT_CAP, searchPage, searchPaging, type SearchPage } from '../directory/search-page.js';

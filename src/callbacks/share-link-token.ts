@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../app-context.js';
+import type { AppContext } from '../http/app-context.js';
 import { MAX_GUEST_NAME } from '../auth/guest-sessions.js';
 import { formatTime } from '../directory/time.js';
 import { HttpError } from '../http/errors.js';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppContext } from '../app-context.js';
+import type { AppContext } from '../http/app-context.js';
 import { notFound } from '../http/errors.js';
 import { MAX_UNPAGED_MEMBERS, pageQueryProperties, pageRequest } from '../http/paging.js';
 import { errorResponses, UserSchema } from '../http/schemas.js';

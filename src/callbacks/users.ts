@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppContext } from '../app-context.js';
+import type { AppContext } from '../http/app-context.js';
 import { notFound } from '../http/errors.js';
 import { errorResponses, PathNodeSchema, UserSchema } from '../http/schemas.js';
 import { directoryServiceFor, requireUserToken } from './callback-kit.js';

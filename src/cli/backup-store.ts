@@ -1,9 +1,9 @@
 import { BackupRefused } from '../backup/manifest.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import type { ObjectBackend } from '../storage/object-backend.js';
 import { openBackend } from '../storage/open-backend.js';
-import { openDatabase, type OpenDatabase, type OpenDatabaseOptions } from '../store/database.js';
-import { SqlFileObjects } from '../store/file-objects.js';
+import { openDatabase, type OpenDatabase, type OpenDatabaseOptions } from '../store/connection/database.js';
+import { SqlFileObjects } from '../store/files/file-objects.js';
 import { CliError } from './cli-error.js';
 
 /**

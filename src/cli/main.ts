@@ -1,5 +1,5 @@
-import { ConfigError, loadDotEnv, misspelledVariables } from '../config.js';
-import { nearestName } from '../nearest-name.js';
+import { ConfigError, loadDotEnv, misspelledVariables } from '../config/config.js';
+import { nearestName } from '../shared/nearest-name.js';
 import { CliError } from './cli-error.js';
 import { EXIT, HelpRequested } from './command-args.js';
 import { packageVersion } from './package-version.js';

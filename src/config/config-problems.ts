@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ConfigError } from './config-error.js';
 import { KNOWN_VARIABLES } from './known-variables.js';
-import { nearestName } from '../nearest-name.js';
+import { nearestName } from '../shared/nearest-name.js';
 
 type Env = Record<string, string | undefined>;
 

@@ -1,4 +1,4 @@
-import { parseDuration } from '../duration.js';
+import { parseDuration } from '../shared/duration.js';
 
 /** The operator console's settings (docs/console.md). The console is on exactly when ADMIN_API_KEY is set. */
 export interface ConsoleConfig {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { parseDuration } from '../duration.js';
+import { parseDuration } from '../shared/duration.js';
 import { ConfigError } from './config-error.js';
 
 /** One channel described by the environment (docs/notifications.md, "In the environment"). */

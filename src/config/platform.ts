@@ -1,4 +1,4 @@
-import { parseDuration } from '../duration.js';
+import { parseDuration } from '../shared/duration.js';
 import { ConfigError } from './config-error.js';
 
 /** The platform API client's settings (docs/platform.md); PLATFORM_API_URL itself stays in the main section. */

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { parseDuration } from '../duration.js';
+import { parseDuration } from '../shared/duration.js';
 import { ConfigError } from './config-error.js';
 
 /** Where the bytes of third-party files are kept (`FILE_STORAGE`, or `storage migrate --to`). */

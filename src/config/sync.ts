@@ -1,6 +1,6 @@
 import { IM_KINDS, type ImKind } from '../directory/types.js';
 import { ConfigError } from './config-error.js';
-import { parseDuration } from '../duration.js';
+import { parseDuration } from '../shared/duration.js';
 
 /** The SCIM 2.0 service provider (`/scim/v2`): on when SCIM_TOKEN is set. */
 export interface ScimConfig {

@@ -1,21 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../app-context.js';
-import { ConsoleSessions } from '../auth/console-sessions.js';
-import type { Config } from '../config.js';
+import type { AppContext } from '../http/app-context.js';
 import { HttpError } from '../http/errors.js';
-import type { OpenDatabase } from '../store/database.js';
-import { sqlConsoleSessions } from '../store/console-sessions.js';
+
 import { DEFAULT_CONSOLE_DIR, serveConsoleFiles } from './console-files.js';
 import { sessionRoutes } from './session-routes.js';
-
-/** The console's sessions over the store, or undefined when ADMIN_API_KEY is not set (console and /api off). */
-export function consoleSessionsFor(config: Config, store: OpenDatabase): ConsoleSessions | undefined {
-  if (config.adminApiKey === undefined) return undefined;
-  return new ConsoleSessions(config.adminApiKey, sqlConsoleSessions(store.db), {
-    ttlSeconds: config.console.sessionTtlSeconds,
-    secureCookie: config.publicUrl.startsWith('https://'),
-  });
-}
 
 /**
  * The operator console (docs/console.md): the built front end under /console/ and its session routes.

@@ -7,7 +7,7 @@ import type { DepartmentPathNode, FileRecord, Permissions, PrincipalKind, Restri
  * (`effectiveRole`, `permissionsFor`), so the explanation's permissions are the ones the callbacks serve.
  */
 
-/** What the explanation is computed from (src/store/access-facts.ts reads it from the store). */
+/** What the explanation is computed from (src/store/directory-reads/access-facts.ts reads it from the store). */
 export interface AccessFacts {
   file: Pick<FileRecord, 'id' | 'name' | 'creatorId' | 'status'> & { restrictions: Restrictions; creatorName: string | null };
   user: { id: string; name: string; teamId: string | null; active: boolean };

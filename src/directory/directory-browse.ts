@@ -70,7 +70,7 @@ export interface DirectorySummary {
 
 export const SUMMARY_DEPARTMENT_CAP = 5000;
 
-/** What the console's directory pages need from storage (src/store/directory-browse.ts). */
+/** What the console's directory pages need from storage (src/store/directory-reads/directory-browse.ts). */
 export interface DirectoryBrowseSource {
   /** Counts, teams with member counts, departments with direct member counts (see DirectorySummary). */
   summary(): Promise<DirectorySummary>;

@@ -1,6 +1,6 @@
 import { webhookSecrets } from '../auth/key-rotation.js';
-import type { Config } from '../config.js';
-import type { OpenDatabase } from '../store/database.js';
+import type { Config } from '../config/config.js';
+import type { OpenDatabase } from '../store/connection/database.js';
 import { ChannelDispatcher } from '../notify/dispatcher.js';
 import { NotificationRouter } from '../notify/routing.js';
 import { OutboxWorker, type OutboxWorkerOptions } from './outbox-worker.js';

@@ -1,7 +1,7 @@
 import { formatTime } from '../directory/time.js';
-import { redactText } from '../redaction.js';
-import type { ActivityRow, CallbackFailure, FileVersionRow, PresenceChange, ReminderChange, RevisionRow } from '../store/event-effects.js';
-import type { NotificationDraft } from '../store/outbox.js';
+import { redactText } from '../shared/redaction.js';
+import type { ActivityRow, CallbackFailure, FileVersionRow, PresenceChange, ReminderChange, RevisionRow } from '../store/events/event-effects.js';
+import type { NotificationDraft } from '../store/notify/outbox.js';
 import type { Meaning } from './event-reader.js';
 
 /** The notification types of contracts.md, "Outgoing notifications". */

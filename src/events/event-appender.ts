@@ -1,4 +1,4 @@
-import type { NewEvent } from '../store/event-log.js';
+import type { NewEvent } from '../store/events/event-log.js';
 import { yieldToEventLoop } from './polling-task.js';
 
 interface Pending {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { NewEvent } from '../store/event-log.js';
+import type { NewEvent } from '../store/events/event-log.js';
 import type { EventAppender } from './event-appender.js';
 import { authenticateEvent, type CredentialRules } from './event-credentials.js';
 import { cleanText, isFields } from './event-fields.js';

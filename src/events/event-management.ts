@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
-import { redactValue } from '../redaction.js';
-import { eventEffects } from '../store/event-effects.js';
-import { eventLog, type EventFilter, type EventOutcome } from '../store/event-log.js';
-import { outbox, type NotificationItem, type NotificationStatus } from '../store/outbox.js';
-import { reminders, type ReminderItem } from '../store/reminders.js';
-import type { Database } from '../store/schema.js';
-import type { TailPosition } from '../store/tail-order.js';
+import { redactValue } from '../shared/redaction.js';
+import { eventEffects } from '../store/events/event-effects.js';
+import { eventLog, type EventFilter, type EventOutcome } from '../store/events/event-log.js';
+import { outbox, type NotificationItem, type NotificationStatus } from '../store/notify/outbox.js';
+import { reminders, type ReminderItem } from '../store/events/reminders.js';
+import type { Database } from '../store/schema/schema.js';
+import type { TailPosition } from '../store/statements/tail-order.js';
 import type { EventItem, Presence } from './listing-shapes.js';
 
 /** What the management API does with the pipeline's data: the listings (contracts.md) and re-sending. */
@@ -75,4 +75,23 @@ export async function filePresence(db: Kysely<Database>, fileId: string): Promis
 /** Puts a failed notification's failed deliveries back in the queue (the receivers that had it keep it). */
 export function resendNotification(db: Kysely<Database>, notificationId: string, nowMs: number): Promise<'resent' | 'not_found' | 'not_failed'> {
   return outbox.resend(db, notificationId, nowMs);
+}
+
+/** The functions above over one store: what the management API's event routes call (built by the composition). */
+export interface EventManagement {
+  listEvents(filter: Omit<EventFilter, 'outcomes'> & { outcomes?: readonly EventOutcome[] }): Promise<Page<EventItem>>;
+  listNotifications(filter: { status?: NotificationStatus; after?: TailPosition; limit: number }): Promise<Page<NotificationItem, TailPosition>>;
+  listReminders(filter: { fileId?: string; after?: TailPosition; limit: number }): Promise<Page<ReminderItem, TailPosition>>;
+  filePresence(fileId: string): Promise<Presence>;
+  resendNotification(notificationId: string, nowMs: number): Promise<'resent' | 'not_found' | 'not_failed'>;
+}
+
+export function eventManagement(db: Kysely<Database>): EventManagement {
+  return {
+    listEvents: (filter) => listEvents(db, filter),
+    listNotifications: (filter) => listNotifications(db, filter),
+    listReminders: (filter) => listReminders(db, filter),
+    filePresence: (fileId) => filePresence(db, fileId),
+    resendNotification: (notificationId, nowMs) => resendNotification(db, notificationId, nowMs),
+  };
 }

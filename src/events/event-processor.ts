@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { StoreDirectory } from '../directory/directory.js';
 import type { DirectoryService } from '../directory/directory-service.js';
-import { eventEffects } from '../store/event-effects.js';
-import { eventLog, type FinishedEvent, type LoggedEvent } from '../store/event-log.js';
-import { outbox, type NotificationDraft } from '../store/outbox.js';
-import type { Database } from '../store/schema.js';
+import { eventEffects } from '../store/events/event-effects.js';
+import { eventLog, type FinishedEvent, type LoggedEvent } from '../store/events/event-log.js';
+import { outbox, type NotificationDraft } from '../store/notify/outbox.js';
+import type { Database } from '../store/schema/schema.js';
 import { deriveCallbackFailure, deriveEffects, type EventEffects } from './derive-effects.js';
 import { parseLoggedBody } from './event-fields.js';
 import { readEvent, type Meaning, type ReadEvent } from './event-reader.js';
@@ -20,7 +20,7 @@ export interface EventProcessorOptions {
   maxFanout: number;
   /** Events per processing transaction. */
   batchSize?: number;
-  /** Batches processed side by side, each on its own share of the files (default: the store's, src/store/dialect-work.ts). */
+  /** Batches processed side by side, each on its own share of the files (default: the store's, src/store/dialect/dialect-work.ts). */
   lanes?: number;
   /** How often the log is looked at when nothing woke the processor (events of other instances, restarts). */
   pollMs?: number;
@@ -53,7 +53,7 @@ const MAX_PROBLEM_LENGTH = 2000;
  * effects and its outcome in one transaction per batch. So an effect is never lost (a crash before the
  * commit leaves the events pending) nor applied twice (the claim is conditional, and every effect is
  * keyed by its event). Events of one file are processed in the order they were logged; on PostgreSQL
- * several instances share the work file by file (src/store/dialect-work.ts).
+ * several instances share the work file by file (src/store/dialect/dialect-work.ts).
  */
 export class EventProcessor extends PollingWorker {
   private readonly now: () => number;
@@ -75,7 +75,7 @@ export class EventProcessor extends PollingWorker {
 
   /**
    * Processes one batch of pending events in each lane; returns how many this processor finished. The
-   * files are shared out between lanes (src/store/dialect-work.ts: several on PostgreSQL, where a batch
+   * files are shared out between lanes (src/store/dialect/dialect-work.ts: several on PostgreSQL, where a batch
    * is mostly waiting for round trips, each of which waits behind the requests being served; one on
    * SQLite), each lane in a transaction of its own, so a file's events stay in one lane, in log order.
    */

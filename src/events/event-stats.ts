@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
-import { eventLog } from '../store/event-log.js';
-import { outbox } from '../store/outbox.js';
-import { reminders } from '../store/reminders.js';
-import type { Database } from '../store/schema.js';
-import { redactUrl } from '../redaction.js';
+import { eventLog } from '../store/events/event-log.js';
+import { outbox } from '../store/notify/outbox.js';
+import { reminders } from '../store/events/reminders.js';
+import type { Database } from '../store/schema/schema.js';
+import { redactUrl } from '../shared/redaction.js';
 import type { EventStats, IntakeOutcome, ProcessOutcome } from './listing-shapes.js';
 
 /** How many recent effect lags the percentiles are taken over. */

@@ -1,7 +1,7 @@
 import type { ChannelDispatcher } from '../notify/dispatcher.js';
-import { redactUrl } from '../redaction.js';
-import type { OpenDatabase } from '../store/database.js';
-import { outbox, type ClaimedDelivery, type DeliveryOutcome } from '../store/outbox.js';
+import { redactUrl } from '../shared/redaction.js';
+import type { OpenDatabase } from '../store/connection/database.js';
+import { outbox, type ClaimedDelivery, type DeliveryOutcome } from '../store/notify/outbox.js';
 import { PollingWorker, SILENT_LOG, type TaskLog } from './polling-task.js';
 import { signWebhookBody } from './webhook-signature.js';
 

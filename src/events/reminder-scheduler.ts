@@ -1,9 +1,9 @@
-import type { OpenDatabase } from '../store/database.js';
-import { outbox } from '../store/outbox.js';
-import { reminders } from '../store/reminders.js';
+import type { OpenDatabase } from '../store/connection/database.js';
+import { outbox } from '../store/notify/outbox.js';
+import { reminders } from '../store/events/reminders.js';
 import { PollingWorker, SILENT_LOG, type TaskLog } from './polling-task.js';
 import type { NotificationRouter } from '../notify/routing.js';
-import type { NotificationDraft } from '../store/outbox.js';
+import type { NotificationDraft } from '../store/notify/outbox.js';
 
 export interface ReminderSchedulerOptions {
   receivers: readonly string[];
@@ -21,7 +21,7 @@ export interface ReminderSchedulerOptions {
 /**
  * Turns each due reminder into exactly one `reminder.due` notification. The reminder's move to `fired`
  * and its notification commit together, so a crash fires it on the next start, never twice; several
- * instances on PostgreSQL share the due reminders (src/store/reminders.ts).
+ * instances on PostgreSQL share the due reminders (src/store/events/reminders.ts).
  */
 export class ReminderScheduler extends PollingWorker {
   private readonly now: () => number;

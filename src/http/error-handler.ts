@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isDatabaseUnavailable } from '../store/availability.js';
+import { isDatabaseUnavailable } from '../store/connection/availability.js';
 import { HttpError } from './errors.js';
 import { validationMessage } from './validation-message.js';
 

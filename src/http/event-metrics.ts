@@ -2,7 +2,7 @@ import { Counter, Gauge } from 'prom-client';
 import type { AuditTrail } from '../audit/audit-trail.js';
 import { KIND_RULES } from '../events/event-kinds.js';
 import type { EventCounters, EventStats } from '../events/event-stats.js';
-import type { PruneCounts } from '../store/retention.js';
+import type { PruneCounts } from '../store/retention/retention.js';
 import type { MetricsCollector } from './metrics.js';
 
 /** Store reads are shared by the scrapes of this window (as the store metrics). */

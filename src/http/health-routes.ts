@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { MigrationRunner } from '../store/migration-runner.js';
-import type { OperationsStats } from '../store/operations-stats.js';
+import type { MigrationRunner } from '../store/schema/migration-runner.js';
+import type { OperationsStats } from '../store/connection/operations-stats.js';
 
 /** A background worker as the server reports it (the reminder scheduler, the outbox worker, …). */
 export interface WorkerState {

@@ -8,7 +8,7 @@ import { badRequest, type HttpError } from './errors.js';
  * and production variant of src/conformance), SCIM PatchOps of Okta and Entra at most 5, the demo
  * snapshot 5, the console's writes at most 5. 64 is far above all of them and far below what any
  * recursive reader (ours, Ajv's, the serializer's) could not handle. The size bound is Fastify's
- * `bodyLimit` (413 past it), set in src/app.ts from `MAX_JSON_BODY_BYTES`.
+ * `bodyLimit` (413 past it), set in src/composition/app.ts from `MAX_JSON_BODY_BYTES`.
  */
 export const MAX_JSON_DEPTH = 64;
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;

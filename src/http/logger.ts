@@ -1,5 +1,5 @@
 import { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
-import { redactUrl } from '../redaction.js';
+import { redactUrl } from '../shared/redaction.js';
 
 /** Where log lines go instead of stdout (tests read them). */
 export interface LogStream {

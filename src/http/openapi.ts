@@ -1,7 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import { displayHeaderName } from './headers.js';
 import { docsCsp } from './security-headers.js';
 

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../app-context.js';
+import type { AppContext } from './app-context.js';
 import type { SignatureBinding, SignatureClaims } from '../auth/platform-signature.js';
 import { checkPlatformSignature, signatureRefusal } from '../auth/signature-check.js';
 import { refusalError } from './errors.js';

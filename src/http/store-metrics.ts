@@ -1,6 +1,6 @@
 import { Gauge } from 'prom-client';
-import { redactUrl } from '../redaction.js';
-import type { OperationsStats } from '../store/operations-stats.js';
+import { redactUrl } from '../shared/redaction.js';
+import type { OperationsStats } from '../store/connection/operations-stats.js';
 import type { MetricsCollector } from './metrics.js';
 
 /** A scheduled reminder this long past its time counts as late. */

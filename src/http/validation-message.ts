@@ -1,5 +1,5 @@
 import type { FastifySchemaValidationError } from 'fastify';
-import { schemaProblems, type SchemaError } from '../snapshot/problems.js';
+import { schemaProblems, type SchemaError } from '../directory-changes/problems.js';
 
 /**
  * The validator's complaints in the words the snapshot's problems use, so every refusal reads alike:

@@ -1,11 +1,11 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../app-context.js';
+import type { AppContext } from '../http/app-context.js';
 import { explainAccess, PERMISSION_NAMES } from '../directory/access-explanation.js';
 import { notFound } from '../http/errors.js';
 import { errorResponses, PathNodeSchema, PermissionsSchema } from '../http/schemas.js';
-import { sqlAccessFacts } from '../store/access-facts.js';
+
 import { RoleSchema } from './directory-browse-routes.js';
 
 const GrantPathSchema = Type.Union([
@@ -48,7 +48,7 @@ const ExplanationSchema = Type.Object({
  */
 export const accessRoutes: FastifyPluginAsync<{ context: AppContext }> = async (plugin, { context }) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
-  const facts = sqlAccessFacts(context.store.db);
+  const facts = context.management.accessFacts;
 
   app.get(
     '/access',

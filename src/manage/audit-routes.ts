@@ -1,11 +1,11 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../app-context.js';
+import type { AppContext } from '../http/app-context.js';
 import { badRequest } from '../http/errors.js';
 import { errorResponses, TimeSchema } from '../http/schemas.js';
-import { auditLog } from '../store/audit-log.js';
-import { decodeTailCursor, DEFAULT_LIST_LIMIT, encodeTailCursor, listPageSchema, listQueryProperties } from './list-cursor.js';
+
+import { decodeTailCursor, DEFAULT_LIST_LIMIT, encodeTailCursor, listPageSchema, listQueryProperties } from '../http/paging.js';
 
 const SECURITY = [{ adminKey: [] }];
 const Kind = Type.Union([Type.Literal('file_access'), Type.Literal('management'), Type.Literal('directory_change'), Type.Literal('sign_in')]);
@@ -50,7 +50,7 @@ export const auditRoutes: FastifyPluginAsync<{ context: AppContext }> = async (p
     async (request) => {
       const { since, until, kind, actorId, fileId, limit, cursor } = request.query;
       if (since !== undefined && until !== undefined && until < since) throw badRequest('until must not be before since', 'invalid_range');
-      const page = await auditLog.list(context.store.db, {
+      const page = await context.management.auditLog.list({
         ...defined({ since, until, kind, actorId, fileId }),
         ...defined({ after: decodeTailCursor(cursor) }),
         limit: limit ?? DEFAULT_LIST_LIMIT,

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { Readable } from 'node:stream';
 import { Type } from 'typebox';
-import type { AppContext } from '../app-context.js';
+import type { AppContext } from '../http/app-context.js';
 import { badRequest, conflict, HttpError, notFound } from '../http/errors.js';
 import { errorResponses } from '../http/schemas.js';
 

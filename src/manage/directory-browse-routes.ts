@@ -1,11 +1,11 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { Type, type TSchema } from 'typebox';
-import type { AppContext } from '../app-context.js';
+import type { AppContext } from '../http/app-context.js';
 import { browseDirectory, CANDIDATE_CAP, type BrowseKind } from '../directory/directory-browse.js';
 import { MAX_KEYWORD_CHARS } from '../directory/search-keyword.js';
 import { errorResponses, TimeSchema } from '../http/schemas.js';
-import { sqlDirectoryBrowse } from '../store/directory-browse.js';
+
 
 /** A grant's role (also used by access-routes.ts). */
 export const RoleSchema = Type.Union([Type.Literal('viewer'), Type.Literal('commenter'), Type.Literal('editor'), Type.Literal('manager')]);
@@ -55,7 +55,7 @@ const SummarySchema = Type.Object({
  */
 export const directoryBrowseRoutes: FastifyPluginAsync<{ context: AppContext }> = async (plugin, { context }) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
-  const source = sqlDirectoryBrowse(context.store.db);
+  const source = context.management.directoryBrowse;
   const common = { tags: ['management'], security: [{ adminKey: [] }] };
 
   app.get(

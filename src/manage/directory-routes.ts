@@ -1,15 +1,14 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { Type, type TSchema } from 'typebox';
-import type { AppContext } from '../app-context.js';
+import type { AppContext } from '../http/app-context.js';
 import { notFound } from '../http/errors.js';
 import { errorResponses } from '../http/schemas.js';
-import { directoryRecords } from '../snapshot/directory-records.js';
-import type { DirectorySection } from '../snapshot/directory-store.js';
+import type { DirectorySection } from '../directory-changes/directory-store.js';
 import { shareNotices } from '../notify/share-notices.js';
-import { GrantBodySchema, recordChanges, recordTag, type WritePrecondition } from '../snapshot/record-changes.js';
-import { DepartmentRecordSchema, FileRecordSchema, IdSchema, SharingEntrySchema, TeamRecordSchema, UserRecordSchema } from '../snapshot/records.js';
-import { decodeCursor, encodeCursor, listPageSchema, listQueryProperties } from './list-cursor.js';
+import { GrantBodySchema, recordChanges, recordTag, type WritePrecondition } from '../directory-changes/record-changes.js';
+import { DepartmentRecordSchema, FileRecordSchema, IdSchema, SharingEntrySchema, TeamRecordSchema, UserRecordSchema } from '../directory-changes/records.js';
+import { decodeCursor, encodeCursor, listPageSchema, listQueryProperties } from '../http/paging.js';
 import { ProblemsErrorSchema, replyWithRefusal, validatedBySnapshotRules } from './record-validation.js';
 
 const SECURITY = [{ adminKey: [] }];
@@ -65,7 +64,7 @@ const refusals = { 400: ProblemsErrorSchema, 404: ProblemsErrorSchema, 409: Prob
  */
 export const directoryManageRoutes: FastifyPluginAsync<{ context: AppContext }> = async (plugin, { context }) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
-  const records = directoryRecords(context.store);
+  const { records } = context.management;
   const writes = recordChanges(context.directoryChanges, 'api', { onShared: shareNotices(context.config) });
 
   for (const { section, path, param, schema, label, note } of RESOURCES) {

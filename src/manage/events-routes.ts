@@ -1,12 +1,11 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../app-context.js';
-import { filePresence, listEvents, listNotifications, listReminders, resendNotification } from '../events/event-management.js';
+import type { AppContext } from '../http/app-context.js';
 import { conflict, notFound } from '../http/errors.js';
 import { errorResponses, TimeSchema } from '../http/schemas.js';
-import type { EventOutcome } from '../store/event-log.js';
-import { decodeCursor, decodeTailCursor, DEFAULT_LIMIT, encodeCursor, encodeTailCursor, pageOf, pageQuery } from './cursor.js';
+import type { EventOutcome } from '../store/events/event-log.js';
+import { decodeCursor, decodeTailCursor, DEFAULT_LIST_LIMIT, encodeCursor, encodeTailCursor, listPageSchema, listQueryProperties } from '../http/paging.js';
 
 const SECURITY = [{ adminKey: [] }];
 const OUTCOMES = ['pending', 'processed', 'unprocessed', 'refused'] as const;
@@ -76,7 +75,7 @@ const Reprocessed = Type.Object({ id: Type.Integer(), outcome: Outcome, problem:
  */
 export const eventManageRoutes: FastifyPluginAsync<{ context: AppContext }> = async (plugin, { context }) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
-  const { db } = context.store;
+  const { events } = context.management;
   const refusals = errorResponses(400, 401, 404);
 
   app.get(
@@ -94,15 +93,15 @@ export const eventManageRoutes: FastifyPluginAsync<{ context: AppContext }> = as
             Type.String({ pattern: `^(${OUTCOMES.join('|')})(,(${OUTCOMES.join('|')}))*$`, description: 'one or more of pending, processed, unprocessed, refused, comma-separated' }),
           ),
           order: Type.Optional(Type.Union([Type.Literal('oldest'), Type.Literal('newest')], { description: 'oldest (default) or newest first' })),
-          ...pageQuery,
+          ...listQueryProperties,
         }),
-        response: { 200: pageOf(EventItem), ...refusals },
+        response: { 200: listPageSchema(EventItem), ...refusals },
       },
     },
     async (request) => {
       const { fileId, kind, since, outcome, order, limit, cursor } = request.query;
       const outcomes = outcome === undefined ? undefined : ([...new Set(outcome.split(','))] as EventOutcome[]);
-      const page = await listEvents(db, { fileId, kind, since, outcomes, after: decodeCursor(cursor), limit: limit ?? DEFAULT_LIMIT, newestFirst: order === 'newest' });
+      const page = await events.listEvents({ fileId, kind, since, outcomes, after: decodeCursor(cursor, 'number') ?? 0, limit: limit ?? DEFAULT_LIST_LIMIT, newestFirst: order === 'newest' });
       return { items: page.items, nextCursor: encodeCursor(page.next) };
     },
   );
@@ -146,13 +145,13 @@ export const eventManageRoutes: FastifyPluginAsync<{ context: AppContext }> = as
         summary: 'Outgoing notifications, oldest first',
         tags: ['management'],
         security: SECURITY,
-        querystring: Type.Object({ status: Type.Optional(NotificationStatus), ...pageQuery }),
-        response: { 200: pageOf(NotificationItem), ...refusals },
+        querystring: Type.Object({ status: Type.Optional(NotificationStatus), ...listQueryProperties }),
+        response: { 200: listPageSchema(NotificationItem), ...refusals },
       },
     },
     async (request) => {
       const { status, limit, cursor } = request.query;
-      const page = await listNotifications(db, { status, after: decodeTailCursor(cursor), limit: limit ?? DEFAULT_LIMIT });
+      const page = await events.listNotifications({ status, after: decodeTailCursor(cursor), limit: limit ?? DEFAULT_LIST_LIMIT });
       return { items: page.items, nextCursor: encodeTailCursor(page.next) };
     },
   );
@@ -170,7 +169,7 @@ export const eventManageRoutes: FastifyPluginAsync<{ context: AppContext }> = as
     },
     async (request) => {
       const { notificationId } = request.params;
-      const outcome = await resendNotification(db, notificationId, Date.now());
+      const outcome = await events.resendNotification(notificationId, Date.now());
       if (outcome === 'not_found') throw notFound(`no notification ${notificationId}`, 'notification_not_found');
       if (outcome === 'not_failed') throw conflict('only a failed notification can be re-sent', 'notification_not_failed');
       return { id: notificationId, status: 'pending' as const };
@@ -184,13 +183,13 @@ export const eventManageRoutes: FastifyPluginAsync<{ context: AppContext }> = as
         summary: 'Date reminders in the order they were created',
         tags: ['management'],
         security: SECURITY,
-        querystring: Type.Object({ fileId: Type.Optional(Type.String({ maxLength: 255 })), ...pageQuery }),
-        response: { 200: pageOf(ReminderItem), ...refusals },
+        querystring: Type.Object({ fileId: Type.Optional(Type.String({ maxLength: 255 })), ...listQueryProperties }),
+        response: { 200: listPageSchema(ReminderItem), ...refusals },
       },
     },
     async (request) => {
       const { fileId, limit, cursor } = request.query;
-      const page = await listReminders(db, { fileId, after: decodeTailCursor(cursor), limit: limit ?? DEFAULT_LIMIT });
+      const page = await events.listReminders({ fileId, after: decodeTailCursor(cursor), limit: limit ?? DEFAULT_LIST_LIMIT });
       return { items: page.items, nextCursor: encodeTailCursor(page.next) };
     },
   );
@@ -206,6 +205,6 @@ export const eventManageRoutes: FastifyPluginAsync<{ context: AppContext }> = as
         response: { 200: PresenceBody, ...errorResponses(400, 401, 404) },
       },
     },
-    async (request) => filePresence(db, request.params.fileId),
+    async (request) => events.filePresence(request.params.fileId),
   );
 };

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { AppContext } from '../app-context.js';
+import type { AppContext } from '../http/app-context.js';
 import { adminKeyGuard } from '../http/admin-key-guard.js';
 import { contentManageRoutes } from './content-routes.js';
 import { accessRoutes } from './access-routes.js';

@@ -1,14 +1,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { Type, type Static } from 'typebox';
-import type { AppContext } from '../app-context.js';
+import type { AppContext } from '../http/app-context.js';
 import { HttpError, notFound } from '../http/errors.js';
 import { errorResponses, TimeSchema } from '../http/schemas.js';
 import { CHANNEL_KINDS, LOCALES, PERSONAL_KINDS, SUBSCRIBABLE_TYPES } from '../notify/channel.js';
-import { getChannel, listChannels, storedChannelTag, preferencesOf, putChannel, removeChannel, setPreferences, type ChannelRefusal } from '../notify/channel-management.js';
-import { channelDeliveries } from '../store/channel-deliveries.js';
-import { channelReceiver } from '../notify/channel.js';
-import { decodeCursor, DEFAULT_LIMIT, encodeCursor, pageOf, pageQuery } from './cursor.js';
+import type { ChannelRefusal } from '../notify/channel-management.js';
+import { decodeCursor, DEFAULT_LIST_LIMIT, encodeCursor, listPageSchema, listQueryProperties } from '../http/paging.js';
 
 const SECURITY = [{ adminKey: [] }];
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -83,8 +81,7 @@ const refusal = (refused: ChannelRefusal) => new HttpError(refused.status, refus
 /** Notification channels per team (secrets write-only), their deliveries, and people's preferences. */
 export const notificationRoutes: FastifyPluginAsync<{ context: AppContext }> = async (plugin, { context }) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
-  const { db } = context.store;
-  const config = context.config.notify;
+  const { channels } = context.management;
 
   app.get(
     '/notification-channels',
@@ -96,7 +93,7 @@ export const notificationRoutes: FastifyPluginAsync<{ context: AppContext }> = a
         response: { 200: Type.Object({ items: Type.Array(ChannelBody) }), ...errorResponses(401) },
       },
     },
-    async () => ({ items: await listChannels(db, config) }),
+    async () => ({ items: await channels.list() }),
   );
 
   app.get(
@@ -111,9 +108,9 @@ export const notificationRoutes: FastifyPluginAsync<{ context: AppContext }> = a
       },
     },
     async (request, reply) => {
-      const channel = await getChannel(db, config, request.params.channelId);
+      const channel = await channels.get(request.params.channelId);
       if (!channel) throw notFound(`no channel ${request.params.channelId}`, 'channel_not_found');
-      const tag = await storedChannelTag(db, request.params.channelId);
+      const tag = await channels.storedTag(request.params.channelId);
       if (tag !== undefined) void reply.header('etag', tag);
       return channel;
     },
@@ -133,7 +130,7 @@ export const notificationRoutes: FastifyPluginAsync<{ context: AppContext }> = a
       },
     },
     async (request, reply) => {
-      const outcome = await putChannel(db, config, request.params.channelId, request.body, Date.now(), ifMatchOf(request.headers));
+      const outcome = await channels.put(request.params.channelId, request.body, Date.now(), ifMatchOf(request.headers));
       if ('refused' in outcome) throw refusal(outcome.refused);
       return reply.code(outcome.created ? 201 : 200).header('etag', outcome.tag).send(outcome.channel);
     },
@@ -152,7 +149,7 @@ export const notificationRoutes: FastifyPluginAsync<{ context: AppContext }> = a
       },
     },
     async (request, reply) => {
-      const refused = await removeChannel(db, config, request.params.channelId, ifMatchOf(request.headers));
+      const refused = await channels.remove(request.params.channelId, ifMatchOf(request.headers));
       if (refused) throw refusal(refused);
       return reply.code(204).send(null);
     },
@@ -166,16 +163,17 @@ export const notificationRoutes: FastifyPluginAsync<{ context: AppContext }> = a
         tags: ['notifications'],
         security: SECURITY,
         params: Type.Object({ channelId: ChannelId }),
-        querystring: Type.Object({ status: Type.Optional(literals(['pending', 'delivered', 'failed'])), ...pageQuery }),
-        response: { 200: pageOf(DeliveryItem), ...errorResponses(400, 401, 404) },
+        querystring: Type.Object({ status: Type.Optional(literals(['pending', 'delivered', 'failed'])), ...listQueryProperties }),
+        response: { 200: listPageSchema(DeliveryItem), ...errorResponses(400, 401, 404) },
       },
     },
     async (request) => {
       const { channelId } = request.params;
-      if (!(await getChannel(db, config, channelId))) throw notFound(`no channel ${channelId}`, 'channel_not_found');
+      if (!(await channels.get(channelId))) throw notFound(`no channel ${channelId}`, 'channel_not_found');
       const { status, limit, cursor } = request.query;
-      const page = await channelDeliveries.list(db, channelReceiver(channelId), { status, before: decodeCursor(cursor), limit: limit ?? DEFAULT_LIMIT });
-      return { items: page.items, nextCursor: encodeCursor(page.next) };
+      const page = await channels.deliveries(channelId, { status, before: decodeCursor(cursor, 'number') ?? 0, limit: limit ?? DEFAULT_LIST_LIMIT });
+      // Delivery rows are written pending, then delivered or failed: the three statuses the schema lists.
+      return { items: page.items as Array<Static<typeof DeliveryItem>>, nextCursor: encodeCursor(page.next) };
     },
   );
 
@@ -191,7 +189,7 @@ export const notificationRoutes: FastifyPluginAsync<{ context: AppContext }> = a
       },
     },
     async (request) => {
-      const preferences = await preferencesOf(db, request.params.userId);
+      const preferences = await channels.preferencesOf(request.params.userId);
       if (!preferences) throw notFound(`no user ${request.params.userId}`, 'user_not_found');
       return preferences as Static<typeof Preferences>;
     },
@@ -210,7 +208,7 @@ export const notificationRoutes: FastifyPluginAsync<{ context: AppContext }> = a
       },
     },
     async (request) => {
-      const stored = await setPreferences(db, request.params.userId, request.body, Date.now());
+      const stored = await channels.setPreferences(request.params.userId, request.body, Date.now());
       if (!stored) throw notFound(`no user ${request.params.userId}`, 'user_not_found');
       return stored as Static<typeof Preferences>;
     },

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../app-context.js';
+import type { AppContext } from '../http/app-context.js';
 import { FileDocumentSchema, toFileDocument } from '../callbacks/wire-shapes.js';
 import { DirectoryService } from '../directory/directory-service.js';
 import type { Permissions } from '../directory/types.js';

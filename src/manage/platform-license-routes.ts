@@ -1,9 +1,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../app-context.js';
+import type { AppContext } from '../http/app-context.js';
 import { badRequest } from '../http/errors.js';
 import { errorResponses } from '../http/schemas.js';
+import { decodeCursor, DEFAULT_LIST_LIMIT, encodeCursor, listPageSchema, listQueryProperties } from '../http/paging.js';
 import { notConfigured } from '../platform/create-document.js';
 import type { PlatformClient } from '../platform/platform-client.js';
 import { AppDetails, Seat, SEAT_STATUSES, type SeatStatus } from '../platform/platform-shapes.js';
@@ -133,18 +134,18 @@ export const platformLicenseRoutes: FastifyPluginAsync<{ context: AppContext }> 
         security: SECURITY,
         querystring: Type.Object({
           status: Type.Optional(Type.Union([Type.Literal('pending'), Type.Literal('done'), Type.Literal('superseded')])),
-          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50 })),
-          cursor: Type.Optional(Type.String({ pattern: '^\\d{1,15}$', description: 'nextCursor of the previous page' })),
+          ...listQueryProperties,
         }),
-        response: { 200: Type.Object({ items: Type.Array(SeatTaskItem), nextCursor: Type.Union([Type.String(), Type.Null()]) }), ...errorResponses(400, 401) },
+        response: { 200: listPageSchema(SeatTaskItem), ...errorResponses(400, 401) },
       },
     },
     async (request) => {
-      const limit = request.query.limit ?? 50;
+      const limit = request.query.limit ?? DEFAULT_LIST_LIMIT;
+      const beforeId = decodeCursor(request.query.cursor, 'number');
       const rows = await seats.list({
         limit: limit + 1,
         ...(request.query.status ? { status: request.query.status } : {}),
-        ...(request.query.cursor ? { beforeId: Number(request.query.cursor) } : {}),
+        ...(beforeId === undefined ? {} : { beforeId }),
       });
       const items = rows.slice(0, limit).map((row) => ({
         id: Number(row.id),
@@ -158,7 +159,7 @@ export const platformLicenseRoutes: FastifyPluginAsync<{ context: AppContext }> 
         createdAt: row.created_at,
         doneAt: row.done_at,
       }));
-      return { items, nextCursor: rows.length > limit ? String(items.at(-1)!.id) : null };
+      return { items, nextCursor: rows.length > limit ? encodeCursor(items.at(-1)!.id) : null };
     },
   );
 };

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { AppContext } from '../app-context.js';
+import type { AppContext } from '../http/app-context.js';
 import { platformFileRoutes } from './platform-file-routes.js';
 import { platformLicenseRoutes } from './platform-license-routes.js';
 

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifySchemaCompiler } from 'fastify';
 import { Type } from 'typebox';
-import type { RecordRefusal } from '../snapshot/record-changes.js';
+import type { RecordRefusal } from '../directory-changes/record-changes.js';
 
 /**
  * The directory records of the management API are checked by the snapshot's validator (src/snapshot),

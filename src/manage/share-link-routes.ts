@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../app-context.js';
+import type { AppContext } from '../http/app-context.js';
 import { createShareLink } from '../auth/share-link-admin.js';
 import { linkState, type Guest, type ShareLink } from '../auth/share-links.js';
 import { formatTime, isInterfaceTime } from '../directory/time.js';

@@ -1,22 +1,11 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../app-context.js';
-import { badRequest } from '../http/errors.js';
+import type { AppContext } from '../http/app-context.js';
+import { decodeCursor, DEFAULT_LIST_LIMIT, encodeCursor, listPageSchema, listQueryProperties } from '../http/paging.js';
 import { errorResponses, TimeSchema } from '../http/schemas.js';
-import { sqlSyncRuns } from '../store/sync-runs.js';
 
-const DEFAULT_LIMIT = 50;
-const MAX_LIMIT = 500;
 
-/** The cursor is the id of the last run shown; runs are listed newest first. */
-const encodeCursor = (id: number) => Buffer.from(`r${id}`).toString('base64url');
-function decodeCursor(cursor: string | undefined): number | undefined {
-  if (cursor === undefined) return undefined;
-  const match = /^r(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!match) throw badRequest('cursor is not one this API gave out', 'invalid_cursor');
-  return Number(match[1]);
-}
 
 const Counts = Type.Object({
   created: Type.Integer(),
@@ -49,7 +38,7 @@ const RunItem = Type.Object({
 /** `GET /api/sync/runs`: every directory sync run (LDAP runs, SCIM write requests), newest first. */
 export const syncRunRoutes: FastifyPluginAsync<{ context: AppContext }> = async (plugin, { context }) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
-  const runs = sqlSyncRuns(context.store.db);
+  const runs = context.management.syncRuns;
   app.get(
     '/sync/runs',
     {
@@ -59,16 +48,16 @@ export const syncRunRoutes: FastifyPluginAsync<{ context: AppContext }> = async 
         security: [{ adminKey: [] }],
         querystring: Type.Object({
           source: Type.Optional(Type.Union([Type.Literal('scim'), Type.Literal('ldap')])),
-          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT })),
-          cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+          ...listQueryProperties,
         }),
-        response: { 200: Type.Object({ items: Type.Array(RunItem), nextCursor: Type.Union([Type.String(), Type.Null()]) }), ...errorResponses(400, 401, 404) },
+        response: { 200: listPageSchema(RunItem), ...errorResponses(400, 401, 404) },
       },
     },
     async (request) => {
       const { source, cursor } = request.query;
-      const limit = request.query.limit ?? DEFAULT_LIMIT;
-      const before = decodeCursor(cursor);
+      const limit = request.query.limit ?? DEFAULT_LIST_LIMIT;
+      // The cursor is the id of the last run shown; runs are listed newest first.
+      const before = decodeCursor(cursor, 'number');
       const items = await runs.list({ ...(source === undefined ? {} : { source }), ...(before === undefined ? {} : { before }), limit });
       return { items, nextCursor: items.length === limit ? encodeCursor(items.at(-1)!.id) : null };
     },

@@ -1,10 +1,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../app-context.js';
+import type { AppContext } from '../http/app-context.js';
 import { epochSeconds } from '../auth/jwt.js';
 import { mintUserToken } from '../auth/user-token.js';
-import { parseDuration } from '../duration.js';
+import { parseDuration } from '../shared/duration.js';
 import { formatTime } from '../directory/time.js';
 import { badRequest, notFound } from '../http/errors.js';
 import { errorResponses, TimeSchema } from '../http/schemas.js';

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { NotifyConfig } from '../config/notify.js';
 import { formatTime } from '../directory/time.js';
-import { channelDeliveries, EMPTY_SUMMARY } from '../store/channel-deliveries.js';
-import type { ChannelView, ReceiverSummary } from './channel-shapes.js';
-import { notificationChannels } from '../store/notification-channels.js';
-import { NO_PREFERENCES, notificationPreferences, type NotificationPreferences } from '../store/notification-preferences.js';
-import type { Db } from '../store/schema.js';
+import { channelDeliveries, EMPTY_SUMMARY } from '../store/notify/channel-deliveries.js';
+import type { ChannelDelivery, ChannelView, ReceiverSummary } from './channel-shapes.js';
+import { notificationChannels } from '../store/notify/notification-channels.js';
+import { NO_PREFERENCES, notificationPreferences, type NotificationPreferences } from '../store/notify/notification-preferences.js';
+import type { Db } from '../store/schema/schema.js';
 import { channelReceiver, type Channel, type ChannelKind, type Locale } from './channel.js';
 
 export type { ChannelView } from './channel-shapes.js';
@@ -156,4 +156,30 @@ export async function setPreferences(db: Db, userId: string, preferences: Notifi
   const stored = { muted: [...new Set(preferences.muted)].sort(), locale: preferences.locale };
   await notificationPreferences.put(db, userId, stored, formatTime(nowMs));
   return stored;
+}
+
+/** The functions above over one store and configuration: what the management API's channel routes call. */
+export interface ChannelManagement {
+  list(): Promise<ChannelView[]>;
+  get(id: string): Promise<ChannelView | undefined>;
+  storedTag(id: string): Promise<string | undefined>;
+  put(id: string, input: ChannelInput, nowMs: number, ifMatch?: string): Promise<{ created: boolean; channel: ChannelView; tag: string } | { refused: ChannelRefusal }>;
+  remove(id: string, ifMatch?: string): Promise<ChannelRefusal | undefined>;
+  /** A channel's deliveries, newest first, before `before` (a delivery id; 0: from the newest). */
+  deliveries(id: string, filter: { status?: string; before: number; limit: number }): Promise<{ items: ChannelDelivery[]; next: number | null }>;
+  preferencesOf(userId: string): Promise<NotificationPreferences | undefined>;
+  setPreferences(userId: string, preferences: NotificationPreferences, nowMs: number): Promise<NotificationPreferences | undefined>;
+}
+
+export function channelManagement(db: Db, config: NotifyConfig): ChannelManagement {
+  return {
+    list: () => listChannels(db, config),
+    get: (id) => getChannel(db, config, id),
+    storedTag: (id) => storedChannelTag(db, id),
+    put: (id, input, nowMs, ifMatch) => putChannel(db, config, id, input, nowMs, ifMatch),
+    remove: (id, ifMatch) => removeChannel(db, config, id, ifMatch),
+    deliveries: (id, filter) => channelDeliveries.list(db, channelReceiver(id), filter),
+    preferencesOf: (userId) => preferencesOf(db, userId),
+    setPreferences: (userId, preferences, nowMs) => setPreferences(db, userId, preferences, nowMs),
+  };
 }

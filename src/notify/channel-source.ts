@@ -1,6 +1,6 @@
 import type { NotifyConfig } from '../config/notify.js';
-import type { Db } from '../store/schema.js';
-import { notificationChannels } from '../store/notification-channels.js';
+import type { Db } from '../store/schema/schema.js';
+import { notificationChannels } from '../store/notify/notification-channels.js';
 import { localeOf, type Channel } from './channel.js';
 
 /**

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { NotifyConfig } from '../config/notify.js';
-import { redactText, redactUrl } from '../redaction.js';
-import { notificationPreferences } from '../store/notification-preferences.js';
-import { claimDigestSiblings, claimMessageRest, fixDigestMessage } from '../store/notify-digest.js';
-import { notifyLookups } from '../store/notify-lookups.js';
-import { outbox, type ClaimedDelivery, type DeliveryOutcome } from '../store/outbox.js';
-import type { Database } from '../store/schema.js';
+import { redactText, redactUrl } from '../shared/redaction.js';
+import { notificationPreferences } from '../store/notify/notification-preferences.js';
+import { claimDigestSiblings, claimMessageRest, fixDigestMessage } from '../store/notify/notify-digest.js';
+import { notifyLookups } from '../store/notify/notify-lookups.js';
+import { outbox, type ClaimedDelivery, type DeliveryOutcome } from '../store/notify/outbox.js';
+import type { Database } from '../store/schema/schema.js';
 import { ADAPTERS } from './adapters/index.js';
 import type { SendResult } from './adapters/adapter.js';
 import { channelIdOf, DEFAULT_RATE_PER_MINUTE, type Channel } from './channel.js';

@@ -1,4 +1,4 @@
-import type { NoticeFile, NoticePerson } from '../store/notify-lookups.js';
+import type { NoticeFile, NoticePerson } from '../store/notify/notify-lookups.js';
 import { localeOf, type Channel, type Locale } from './channel.js';
 import { fill, templateFor, WORDS, type TemplateOverrides } from './templates.js';
 

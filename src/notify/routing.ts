@@ -1,8 +1,8 @@
 import type { NotifyConfig } from '../config/notify.js';
-import { notificationPreferences } from '../store/notification-preferences.js';
-import { notifyLookups, type NoticePerson } from '../store/notify-lookups.js';
-import type { NotificationDraft, PlannedDelivery } from '../store/outbox.js';
-import type { Db } from '../store/schema.js';
+import { notificationPreferences } from '../store/notify/notification-preferences.js';
+import { notifyLookups, type NoticePerson } from '../store/notify/notify-lookups.js';
+import type { NotificationDraft, PlannedDelivery } from '../store/notify/outbox.js';
+import type { Db } from '../store/schema/schema.js';
 import { channelReceiver, type Channel, type PersonalKind } from './channel.js';
 import { allChannels } from './channel-source.js';
 

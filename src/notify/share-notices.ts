@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { NotifyConfig } from '../config/notify.js';
-import { outbox, type NotificationDraft } from '../store/outbox.js';
-import type { Db } from '../store/schema.js';
+import { outbox, type NotificationDraft } from '../store/notify/outbox.js';
+import type { Db } from '../store/schema/schema.js';
 import { NotificationRouter } from './routing.js';
 
-/** A file newly shared with one person (src/snapshot/record-changes.ts `NewShare`). */
+/** A file newly shared with one person (src/directory-changes/record-changes.ts `NewShare`). */
 interface Share {
   fileId: string;
   userId: string;

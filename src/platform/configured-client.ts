@@ -1,5 +1,5 @@
 import { mintUserToken } from '../auth/user-token.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import { userUuid } from './api-signature.js';
 import { PlatformClient, type PlatformUser } from './platform-client.js';
 

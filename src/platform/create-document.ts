@@ -2,14 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { StoreDirectory } from '../directory/directory.js';
 import { formatTime } from '../directory/time.js';
 import type { FileRecord, User } from '../directory/types.js';
-import { FILE_TYPES } from '../snapshot/records.js';
+import { FILE_TYPES } from '../directory-changes/records.js';
 import type { PlatformClient, PlatformUser } from './platform-client.js';
 import { PlatformError } from './platform-errors.js';
 
 /** A file row as the document flows write it (the store's `files` table, without the derived fields). */
 export type DocumentFile = Omit<FileRecord, 'hasStoredContent' | 'status'>;
 
-/** The writes the document flows need; the store implements it (src/store/document-records.ts). */
+/** The writes the document flows need; the store implements it (src/store/platform/document-records.ts). */
 export interface DocumentRecords {
   /**
    * Writes the file with status `pending`. false when the id is already taken by a file that is not

@@ -6,7 +6,7 @@ import { downloadExport, type ExportDownload } from './export-download.js';
 import { PlatformError } from './platform-errors.js';
 import { EXPORT_FORMATS, IMPORT_EXTENSIONS } from './platform-requests.js';
 import type { PutOutcome } from '../storage/file-storage.js';
-import type { PlatformTaskRow, PlatformTaskStore } from '../store/platform-tasks.js';
+import type { PlatformTaskRow, PlatformTaskStore } from '../store/platform/platform-tasks.js';
 
 /** The task bookkeeping of the import and export flows (table `platform_tasks`). */
 export type DocumentTaskStore = PlatformTaskStore;

@@ -15,7 +15,7 @@ export interface SeatTaskEntry {
   done_at: string | null;
 }
 
-/** What the management API and the commands need for the platform: built once by src/platform-wiring.ts. */
+/** What the management API and the commands need for the platform: built once by src/composition/platform-wiring.ts. */
 export interface PlatformServices {
   /** The document flows (create, copy, import, export, delete) with the configured client. */
   documents: DocumentTaskDeps;

@@ -1,8 +1,8 @@
-import type { Db } from '../store/schema.js';
+import type { Db } from '../store/schema/schema.js';
 
 export type SeatAction = 'activate' | 'deactivate';
 
-/** What the seat worker and the directory listener need of the seat task queue; src/store/seat-tasks.ts implements it. */
+/** What the seat worker and the directory listener need of the seat task queue; src/store/platform/seat-tasks.ts implements it. */
 export interface SeatTaskQueue {
   /** Queues one task per user, due now; an older task of the same user that no worker holds is superseded. */
   enqueue(tasks: ReadonlyArray<{ userId: string; action: SeatAction }>, options: { source: string; nowMs: number }): Promise<number>;
@@ -22,14 +22,14 @@ export interface SeatDiff {
   reactivatedUsers: readonly string[];
 }
 
-/** The shape of CONTRACTS.md's `DirectoryChangeListener`, so this module needs nothing of src/snapshot/. */
+/** The shape of CONTRACTS.md's `DirectoryChangeListener`, so this module needs nothing of src/directory-changes/. */
 export type SeatDirectoryListener = (trx: Db, diff: SeatDiff, options: { source: string; dryRun?: boolean }) => Promise<void>;
 
 /**
  * A `DirectoryChangeListener` that queues seat deactivations for `diff.deactivatedUsers` and activations
  * for `diff.reactivatedUsers`, inside the directory change's transaction (so a change that rolls back
  * queues nothing). It does nothing when PLATFORM_API_URL is not set or PLATFORM_SEAT_SYNC is false.
- * `queueFor` gives the queue over that transaction: `sqlSeatTasks` of src/store/seat-tasks.ts.
+ * `queueFor` gives the queue over that transaction: `sqlSeatTasks` of src/store/platform/seat-tasks.ts.
  */
 export function seatTasksListener(
   config: { platformApiUrl: string | undefined; platform?: { seatSync: boolean } },

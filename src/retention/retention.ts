@@ -2,9 +2,9 @@ import type { Kysely } from 'kysely';
 import type { RetentionConfig } from '../config/retention.js';
 import { formatTime } from '../directory/time.js';
 import { PollingTask, yieldToEventLoop, type TaskLog } from '../events/polling-task.js';
-import { auditLog } from '../store/audit-log.js';
-import { noneRemoved, PRUNED_TABLES, retention, type PruneCounts, type PruneCutoffs } from '../store/retention.js';
-import type { Database } from '../store/schema.js';
+import { auditLog } from '../store/audit/audit-log.js';
+import { noneRemoved, PRUNED_TABLES, retention, type PruneCounts, type PruneCutoffs } from '../store/retention/retention.js';
+import type { Database } from '../store/schema/schema.js';
 
 /** Rows one statement removes at most: short statements, so requests and event writes never wait long. */
 export const PRUNE_BATCH_SIZE = 500;

@@ -1,8 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../app-context.js';
-import { ScimService, scimService } from '../sync/scim/scim-service.js';
+import type { AppContext } from '../http/app-context.js';
+import { ScimService } from '../sync/scim/scim-service.js';
 import type { ScimGroups } from '../sync/scim/scim-groups.js';
 import type { ScimUsers } from '../sync/scim/scim-users.js';
 import { installScimConventions, ScimErrorSchema } from './scim-http.js';
@@ -51,8 +51,8 @@ export const scimRoutes: FastifyPluginAsync<{ context: AppContext }> = async (pl
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const config = context.config.sync.scim;
   installScimConventions(app, config?.token);
-  if (!config) return;
-  const service = scimService(config, context.store, context.directoryChanges, context.config.publicUrl);
+  const service = context.scim;
+  if (!config || !service) return;
 
   app.get('/ServiceProviderConfig', { schema: { summary: 'What this SCIM service supports', tags, response: { 200: ScimBody, ...errors(401, 404) } } }, async () =>
     service.serviceProviderConfig(),

@@ -1,9 +1,9 @@
-import type { Db } from '../store/schema.js';
-import { storedRecords } from '../store/directory-records.js';
-import type { StoredRecords } from './directory-store.js';
-import { recordOf, storedIdOf } from './record-form.js';
-import type { Snapshot, SnapshotFileRecord } from './records.js';
-import { SECTIONS } from './records.js';
+import type { Db } from '../store/schema/schema.js';
+import { storedRecords } from '../store/directory-writes/directory-records.js';
+import type { StoredRecords } from '../directory-changes/directory-store.js';
+import { recordOf, storedIdOf } from '../directory-changes/record-form.js';
+import type { Snapshot, SnapshotFileRecord } from '../directory-changes/records.js';
+import { SECTIONS } from '../directory-changes/records.js';
 
 export interface ExportOptions {
   /**

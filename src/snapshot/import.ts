@@ -1,5 +1,5 @@
-import type { ChangeProgress } from './change-progress.js';
-import type { DirectoryChanges, DirectoryDiff } from './directory-changes.js';
+import type { ChangeProgress } from '../directory-changes/change-progress.js';
+import type { DirectoryChanges, DirectoryDiff } from '../directory-changes/directory-changes.js';
 
 export interface ImportOptions {
   /** true: the directory becomes exactly the snapshot; false (default): upsert by id. */

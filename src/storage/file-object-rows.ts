@@ -1,5 +1,5 @@
 /**
- * The port through which the file storage keeps its rows (implemented in src/store/file-objects.ts):
+ * The port through which the file storage keeps its rows (implemented in src/store/files/file-objects.ts):
  * one row per stored file, whatever back end holds the bytes, with what was recorded when they were
  * written. The database back end keeps the bytes in that same row.
  */

@@ -1,7 +1,7 @@
 import { PassThrough, type Readable } from 'node:stream';
 import type { DownloadLinks } from '../auth/download-link.js';
 import { formatTime } from '../directory/time.js';
-import { storedContentType } from '../snapshot/content-type.js';
+import { storedContentType } from './content-type.js';
 import { DatabaseBackend } from './database-backend.js';
 import { downloadName } from './download-name.js';
 import type { FileObject, FileObjectRows } from './file-object-rows.js';

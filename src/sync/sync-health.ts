@@ -1,4 +1,4 @@
-import type { SyncRunStore } from '../store/sync-runs.js';
+import type { SyncRunStore } from '../store/sync/sync-runs.js';
 import type { SyncRunRow } from './sync-run-shape.js';
 
 /** How a source's syncs are going, from its recorded runs (dry runs aside): what `/metrics` and `/readyz` tell. */

@@ -1,6 +1,6 @@
 import { formatTime } from '../directory/time.js';
-import type { SyncRunStore } from '../store/sync-runs.js';
-import type { ApplyResult, DirectoryDiff, DirectorySection } from '../snapshot/directory-changes.js';
+import type { SyncRunStore } from '../store/sync/sync-runs.js';
+import type { ApplyResult, DirectoryDiff, DirectorySection } from '../directory-changes/directory-changes.js';
 import type { SyncSource } from './owners.js';
 import type { SkippedEntry, SyncRunRow } from './sync-run-shape.js';
 

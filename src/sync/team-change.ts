@@ -1,6 +1,6 @@
-import type { DepartmentRecord, TeamRecord, UserRecord } from '../snapshot/records.js';
-import type { TeamState } from '../store/directory-state.js';
-import type { DirectoryChange } from '../snapshot/directory-changes.js';
+import type { DepartmentRecord, TeamRecord, UserRecord } from '../directory-changes/records.js';
+import type { TeamState } from '../store/directory-writes/directory-state.js';
+import type { DirectoryChange } from '../directory-changes/directory-changes.js';
 
 /** What a source says one team should be: the team, every department and every user, `active` included. */
 export interface DesiredTeam {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type OpenDatabase } from '../../src/store/database.js';
+import { openDatabase, type OpenDatabase } from '../../src/store/connection/database.js';
 import { buildTestApp } from '../helpers/app.js';
 
 describe('OpenAPI documentation at /docs', () => {

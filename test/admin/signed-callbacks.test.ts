@@ -5,7 +5,7 @@ import { mintSignature } from '../../src/auth/platform-signature.js';
 import { asUser, buildTestApp, makeTestConfig, tokenFor } from '../helpers/app.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
 import { describeEachStore } from '../helpers/stores.js';
-import { upsertFiles } from '../../src/store/directory-writer.js';
+import { upsertFiles } from '../../src/store/directory-writes/directory-writer.js';
 import { withKitKeys } from '../helpers/permissions.js';
 
 const config = makeTestConfig();

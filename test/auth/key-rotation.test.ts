@@ -4,7 +4,7 @@ import { DownloadLinks } from '../../src/auth/download-link.js';
 import { webhookSecrets } from '../../src/auth/key-rotation.js';
 import { mintSignature } from '../../src/auth/platform-signature.js';
 import { mintUserToken } from '../../src/auth/user-token.js';
-import type { Config } from '../../src/config.js';
+import type { Config } from '../../src/config/config.js';
 import { OutboxWorker } from '../../src/events/outbox-worker.js';
 import { signWebhookBody, verifyWebhookSignature } from '../../src/events/webhook-signature.js';
 import { buildTestApp, makeTestConfig } from '../helpers/app.js';

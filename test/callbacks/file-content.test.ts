@@ -4,7 +4,7 @@ import { DownloadLinks } from '../../src/auth/download-link.js';
 import { contentDisposition, downloadName } from '../../src/callbacks/file-content.js';
 import { asUser, buildTestApp, makeTestConfig } from '../helpers/app.js';
 import type { Directory } from '../../src/directory/directory.js';
-import { SqlDirectory } from '../../src/store/sql-directory.js';
+import { SqlDirectory } from '../../src/store/directory-reads/sql-directory.js';
 import { describeEachStore } from '../helpers/stores.js';
 import { MANUAL_BYTES, seedWithExtras } from '../directory/fixture-extras.js';
 

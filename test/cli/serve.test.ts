@@ -2,9 +2,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startServer } from '../../src/server.js';
-import { startupBanner } from '../../src/startup-banner.js';
-import { loadConfig, withEphemeralAdminKey } from '../../src/config.js';
+import { startServer } from '../../src/composition/server.js';
+import { startupBanner } from '../../src/cli/startup-banner.js';
+import { loadConfig, withEphemeralAdminKey } from '../../src/config/config.js';
 import { makeTestConfig } from '../helpers/app.js';
 import { cliEnv, runCli, startCli } from './run-cli.js';
 

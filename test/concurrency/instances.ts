@@ -1,8 +1,8 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { prng } from '../../bench/generate.js';
-import type { Config } from '../../src/config.js';
-import { openDatabase, type OpenDatabase } from '../../src/store/database.js';
-import type { DialectName } from '../../src/store/dialect.js';
+import type { Config } from '../../src/config/config.js';
+import { openDatabase, type OpenDatabase } from '../../src/store/connection/database.js';
+import type { DialectName } from '../../src/store/dialect/dialect.js';
 import { buildTestApp } from '../helpers/app.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
 import { createTestDatabase, createTestSchema, openTestStore, postgresUrl } from '../helpers/stores.js';

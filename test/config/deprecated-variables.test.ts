@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { startupBanner } from '../../src/startup-banner.js';
+import { loadConfig } from '../../src/config/config.js';
+import { startupBanner } from '../../src/cli/startup-banner.js';
 
 describe('SEARCH_WORKERS (deprecated: searches run from memory)', () => {
   const load = (env: Record<string, string> = {}) => loadConfig({ TOKEN_SECRET: 'test-token-secret-0123456789', ...env });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../src/conformance/simulator/server.js';
-import { openDatabase } from '../../src/store/database.js';
+import { openDatabase } from '../../src/store/connection/database.js';
 import { TEST_CONFIG_OVERRIDES } from '../helpers/app.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
 import { cliEnv, runCli, startCli } from '../cli/run-cli.js';

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { seedDemoIfEmpty } from '../../src/demo-data.js';
+import { seedDemoIfEmpty } from '../../src/composition/demo-data.js';
 import { explainAccess, type AccessExplanation } from '../../src/directory/access-explanation.js';
 import { DirectoryService } from '../../src/directory/directory-service.js';
-import { sqlAccessFacts } from '../../src/store/access-facts.js';
-import { SqlDirectory } from '../../src/store/sql-directory.js';
+import { sqlAccessFacts } from '../../src/store/directory-reads/access-facts.js';
+import { SqlDirectory } from '../../src/store/directory-reads/sql-directory.js';
 import { buildTestApp } from '../helpers/app.js';
 import { describeEachStore } from '../helpers/stores.js';
 

@@ -5,17 +5,17 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
+import { buildApp } from '../../src/composition/app.js';
 import { readSyncConfig } from '../../src/config/sync.js';
 import { startSimulator, type RunningSimulator } from '../../src/conformance/simulator/server.js';
-import { seedDemoIfEmpty } from '../../src/demo-data.js';
-import { composeDirectoryChanges } from '../../src/directory-writes.js';
+import { seedDemoIfEmpty } from '../../src/composition/demo-data.js';
+import { composeDirectoryChanges } from '../../src/composition/directory-writes.js';
 import { OutboxWorker } from '../../src/events/outbox-worker.js';
-import { seatTaskWorker } from '../../src/platform-wiring.js';
+import { seatTaskWorker } from '../../src/composition/platform-wiring.js';
 import { runLdapSync } from '../../src/sync/ldap/ldap-sync.js';
 import { ldapSyncDeps } from '../../src/sync/sync-deps.js';
 import { ChannelDispatcher } from '../../src/notify/dispatcher.js';
-import { sqlSyncRuns } from '../../src/store/sync-runs.js';
+import { sqlSyncRuns } from '../../src/store/sync/sync-runs.js';
 import { makeTestConfig, TEST_CONFIG_OVERRIDES, tokenFor } from '../helpers/app.js';
 import { describeEachStore } from '../helpers/stores.js';
 import { patchOp, scim, SCIM_TOKEN, USER_SCHEMA } from '../scim/scim-client.js';
@@ -560,9 +560,10 @@ describeEachStore('console in a real browser', (store, dialect) => {
           await other.waitForLoadState('networkidle');
         }
         const licence = other.locator('.panel', { has: other.getByRole('heading', { name: /^Licence/ }) });
-        await expect(licence.locator('p.muted').textContent()).resolves.toContain('PLATFORM_API_URL is not set');
+        // The cards fill in after the page settles ("Loading…" first): wait for their text.
+        await expect.poll(() => licence.locator('p.muted').first().textContent()).toContain('PLATFORM_API_URL is not set');
         const tasks = other.locator('.panel', { has: other.locator('table.seat-tasks') });
-        expect(await tasks.locator('p.no-platform').textContent()).toContain('directory changes queue no seat tasks');
+        await expect.poll(() => tasks.locator('p.no-platform').textContent()).toContain('directory changes queue no seat tasks');
         // Bob's tasks of the earlier test were queued with a platform: still listed, with the reason they wait.
         await expect.poll(() => tasks.locator('tbody tr').count()).toBeGreaterThan(0);
         expect(await tasks.locator('tbody tr').first().textContent()).toContain('once PLATFORM_API_URL is set');

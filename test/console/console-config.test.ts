@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, testConfig } from '../../src/config.js';
+import { ConfigError, loadConfig, testConfig } from '../../src/config/config.js';
 
 describe('console configuration', () => {
   it('defaults the session lifetime to 8 hours, also for testConfig()', () => {

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { build } from 'vite';
 import { mintSignature } from '../../src/auth/platform-signature.js';
 import { mintUserToken } from '../../src/auth/user-token.js';
-import type { OpenDatabase } from '../../src/store/database.js';
+import type { OpenDatabase } from '../../src/store/connection/database.js';
 import { TEST_CONFIG_OVERRIDES } from '../helpers/app.js';
 
 /** Builds the console's front end from console/ into a fresh temporary folder (what the tests serve). */

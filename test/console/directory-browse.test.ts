@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { seedDemoIfEmpty } from '../../src/demo-data.js';
+import { seedDemoIfEmpty } from '../../src/composition/demo-data.js';
 import { nameKeys } from '../../src/directory/search-keys.js';
 import { normaliseKeyword } from '../../src/directory/search-keyword.js';
 import { matchTier } from '../../src/directory/search-ranking.js';

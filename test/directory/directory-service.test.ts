@@ -1,7 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import type { StoreDirectory } from '../../src/directory/directory.js';
 import { DirectoryService } from '../../src/directory/directory-service.js';
-import { SqlDirectory } from '../../src/store/sql-directory.js';
+import { SqlDirectory } from '../../src/store/directory-reads/sql-directory.js';
 import { describeEachStore } from '../helpers/stores.js';
 import { MANUAL_BYTES, seedWithExtras } from './fixture-extras.js';
 

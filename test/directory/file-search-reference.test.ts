@@ -4,9 +4,9 @@ import { ModelDirectory } from '../../src/directory/read-model/model-directory.j
 import { MODEL_SEARCH_BOUNDS } from '../../src/directory/read-model/model-search.js';
 import { normaliseKeyword } from '../../src/directory/search-keyword.js';
 import { ROLES, type Grant } from '../../src/directory/types.js';
-import { rebuildDepartmentClosure, replaceGrants, upsertDepartments, upsertFiles, upsertTeams, upsertUsers } from '../../src/store/directory-writer.js';
-import { StoreModelSource } from '../../src/store/read-model/store-model-source.js';
-import { SqlDirectory } from '../../src/store/sql-directory.js';
+import { rebuildDepartmentClosure, replaceGrants, upsertDepartments, upsertFiles, upsertTeams, upsertUsers } from '../../src/store/directory-writes/directory-writer.js';
+import { StoreModelSource } from '../../src/store/change-feed/read-model/store-model-source.js';
+import { SqlDirectory } from '../../src/store/directory-reads/sql-directory.js';
 import { describeEachStore } from '../helpers/stores.js';
 import { searchReference } from './search-reference.js';
 

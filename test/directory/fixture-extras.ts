@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Grant } from '../../src/directory/types.js';
-import type { FileInput } from '../../src/store/directory-writer.js';
-import { putFileContent, replaceGrants, upsertFiles } from '../../src/store/directory-writer.js';
-import type { Database } from '../../src/store/schema.js';
+import type { FileInput } from '../../src/store/directory-writes/directory-writer.js';
+import { putFileContent, replaceGrants, upsertFiles } from '../../src/store/directory-writes/directory-writer.js';
+import type { Database } from '../../src/store/schema/schema.js';
 import { FILES, seedDirectory } from '../helpers/directory-fixture.js';
 
 /**

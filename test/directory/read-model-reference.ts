@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import { roleFromRank } from '../../src/directory/permissions.js';
 import type { DepartmentPathNode, DepartmentSummary, Role, User } from '../../src/directory/types.js';
-import { toUser } from '../../src/store/directory-rows.js';
-import type { Database } from '../../src/store/schema.js';
+import { toUser } from '../../src/store/directory-reads/directory-rows.js';
+import type { Database } from '../../src/store/schema/schema.js';
 
 /**
  * What the Directory port must answer, worked out by brute force from every row of the store (no index,

@@ -5,12 +5,12 @@ import { ModelDirectory } from '../../src/directory/read-model/model-directory.j
 import { MODEL_SEARCH_BOUNDS } from '../../src/directory/read-model/model-search.js';
 import { normaliseKeyword } from '../../src/directory/search-keyword.js';
 import { ROLES, type Grant, type PrincipalKind } from '../../src/directory/types.js';
-import { directoryChanges } from '../../src/snapshot/directory-changes.js';
+import { directoryChanges } from '../../src/directory-changes/directory-changes.js';
 import { importSnapshot } from '../../src/snapshot/import.js';
-import { openDatabase, type OpenDatabase } from '../../src/store/database.js';
-import { putFileContent, rebuildDepartmentClosure, replaceGrants, upsertDepartments, upsertFiles, upsertTeams, upsertUsers } from '../../src/store/directory-writer.js';
-import { StoreModelSource } from '../../src/store/read-model/store-model-source.js';
-import { SqlDirectory } from '../../src/store/sql-directory.js';
+import { openDatabase, type OpenDatabase } from '../../src/store/connection/database.js';
+import { putFileContent, rebuildDepartmentClosure, replaceGrants, upsertDepartments, upsertFiles, upsertTeams, upsertUsers } from '../../src/store/directory-writes/directory-writer.js';
+import { StoreModelSource } from '../../src/store/change-feed/read-model/store-model-source.js';
+import { SqlDirectory } from '../../src/store/directory-reads/sql-directory.js';
 import { createTestSchema, describeEachStore, postgresUrl } from '../helpers/stores.js';
 import { referenceFromRows } from './read-model-reference.js';
 import { searchReference } from './search-reference.js';

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { roleFromRank } from '../../src/directory/permissions.js';
 import { normaliseKeyword } from '../../src/directory/search-keyword.js';
 import { matchTier } from '../../src/directory/search-ranking.js';
-import type { Database } from '../../src/store/schema.js';
+import type { Database } from '../../src/store/schema/schema.js';
 
 /**
  * @-mention search and the readable-file lists as docs/search.md states them, by brute force over every

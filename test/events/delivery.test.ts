@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { OUTBOX_DEFAULTS, OutboxWorker, backoffDelay } from '../../src/events/outbox-worker.js';
-import { outbox } from '../../src/store/outbox.js';
+import { outbox } from '../../src/store/notify/outbox.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
 import { describeEachStore } from '../helpers/stores.js';
 import { ADMIN_KEY, buildEventApp, commentCreate, postEvent, tokenHeaders } from './event-fixtures.js';

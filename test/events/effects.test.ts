@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { SqlDirectory } from '../../src/store/sql-directory.js';
+import { SqlDirectory } from '../../src/store/directory-reads/sql-directory.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
 import { describeEachStore } from '../helpers/stores.js';
 import {

@@ -1,14 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../src/app.js';
+import type { AppDeps } from '../../src/composition/app.js';
 import { mintSignature } from '../../src/auth/platform-signature.js';
 import { defaultTokenResolver } from '../../src/auth/token-resolver.js';
 import { mintUserToken } from '../../src/auth/user-token.js';
-import type { Config } from '../../src/config.js';
+import type { Config } from '../../src/config/config.js';
 import type { EventItem } from '../../src/events/event-management.js';
 import { EventPipeline } from '../../src/events/event-pipeline.js';
-import type { OpenDatabase } from '../../src/store/database.js';
-import type { FileInput } from '../../src/store/directory-writer.js';
-import { SqlDirectory } from '../../src/store/sql-directory.js';
+import type { OpenDatabase } from '../../src/store/connection/database.js';
+import type { FileInput } from '../../src/store/directory-writes/directory-writer.js';
+import { SqlDirectory } from '../../src/store/directory-reads/sql-directory.js';
 import { buildTestApp, makeTestConfig, TEST_CONFIG_OVERRIDES } from '../helpers/app.js';
 
 /** Event bodies of interface part 6, built the way the platform sends them. */

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import { DirectoryService } from '../../src/directory/directory-service.js';
 import { EventProcessor } from '../../src/events/event-processor.js';
-import { SqlDirectory } from '../../src/store/sql-directory.js';
+import { SqlDirectory } from '../../src/store/directory-reads/sql-directory.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
 import { describeEachStore } from '../helpers/stores.js';
 import { buildEventApp, commentCreate, dateMention, postEvent, tokenHeaders } from './event-fixtures.js';

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { EventStats } from '../../src/events/event-stats.js';
-import { openDatabase, type OpenDatabase } from '../../src/store/database.js';
-import type { DialectName } from '../../src/store/dialect.js';
+import { openDatabase, type OpenDatabase } from '../../src/store/connection/database.js';
+import type { DialectName } from '../../src/store/dialect/dialect.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
 import { createTestDatabase, createTestSchema, describeEachStore, dialects, postgresUrl } from '../helpers/stores.js';
 import {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { upsertFiles, upsertUsers } from '../../src/store/directory-writer.js';
+import { upsertFiles, upsertUsers } from '../../src/store/directory-writes/directory-writer.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
 import { describeEachStore } from '../helpers/stores.js';
 import { ADMIN_KEY, admin, adminGet, buildEventApp, documentRecord, postEvent, signedHeaders, tokenHeaders, type ListedEvent } from './event-fixtures.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/store/database.js';
+import { openDatabase } from '../../src/store/connection/database.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
 import { buildEventApp, collaborator, commentCreate, dateMention, fileContent, postEvent, signedHeaders, tokenHeaders } from './event-fixtures.js';
 

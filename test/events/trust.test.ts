@@ -4,7 +4,7 @@ import { COMPANY } from '../../examples/library-use/host-app.js';
 import { InMemoryDirectory } from '../../examples/library-use/in-memory-directory.js';
 import type { EventPipeline } from '../../src/events/event-pipeline.js';
 import type { EventStats } from '../../src/events/event-stats.js';
-import { upsertFiles } from '../../src/store/directory-writer.js';
+import { upsertFiles } from '../../src/store/directory-writes/directory-writer.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
 import { describeEachStore } from '../helpers/stores.js';
 import {

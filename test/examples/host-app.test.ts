@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OpenDatabase } from '../../src/store/database.js';
+import type { OpenDatabase } from '../../src/store/connection/database.js';
 import { buildHostApp } from '../../examples/library-use/host-app.js';
 
 /** The library-use example: a host directory of plain objects and host session tokens, on a real socket. */

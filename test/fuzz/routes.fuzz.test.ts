@@ -1,7 +1,7 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import fc, { type Arbitrary } from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
+import { buildApp } from '../../src/composition/app.js';
 import { mintSignature } from '../../src/auth/platform-signature.js';
 import { mintUserToken } from '../../src/auth/user-token.js';
 import { readSyncConfig } from '../../src/config/sync.js';

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { buildApp, type AppDeps } from '../../src/app.js';
+import { buildApp, type AppDeps } from '../../src/composition/app.js';
 import { mintUserToken } from '../../src/auth/user-token.js';
-import { testConfig, type Config } from '../../src/config.js';
-import type { OpenDatabase } from '../../src/store/database.js';
+import { testConfig, type Config } from '../../src/config/config.js';
+import type { OpenDatabase } from '../../src/store/connection/database.js';
 
 /** The test configuration: fixed secrets, signatures required, the default brand. */
 export const TEST_CONFIG_OVERRIDES: Partial<Config> = {

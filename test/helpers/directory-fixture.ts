@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { FileInput } from '../../src/store/directory-writer.js';
+import type { FileInput } from '../../src/store/directory-writes/directory-writer.js';
 import {
   rebuildDepartmentClosure,
   replaceGrants,
@@ -7,8 +7,8 @@ import {
   upsertFiles,
   upsertTeams,
   upsertUsers,
-} from '../../src/store/directory-writer.js';
-import type { Database } from '../../src/store/schema.js';
+} from '../../src/store/directory-writes/directory-writer.js';
+import type { Database } from '../../src/store/schema/schema.js';
 import type { Grant } from '../../src/directory/types.js';
 
 /**

@@ -1,13 +1,13 @@
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
 import pg from 'pg';
-import type { DialectName } from '../../src/store/dialect.js';
-import { columnTypes } from '../../src/store/migrations/column-types.js';
-import { allMigrations } from '../../src/store/migrations/index.js';
+import type { DialectName } from '../../src/store/dialect/dialect.js';
+import { columnTypes } from '../../src/store/schema/migrations/column-types.js';
+import { allMigrations } from '../../src/store/schema/migrations/index.js';
 import { mysqlKyselyDialect } from '../../src/store/mysql/kysely-dialect.js';
 import { createMysqlPool } from '../../src/store/mysql/pool.js';
 import { mysqlBinaryCollation } from '../../src/store/mysql/server.js';
-import type { Database } from '../../src/store/schema.js';
+import type { Database } from '../../src/store/schema/schema.js';
 import { createTestDatabase, createTestSchema, postgresUrl } from './stores.js';
 
 /** A database migrated up to, and not including, the migration named `next`: as a store released before it. */

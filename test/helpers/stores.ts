@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
 import pg from 'pg';
 import { afterAll, beforeAll, describe } from 'vitest';
-import { openDatabase, type OpenDatabase } from '../../src/store/database.js';
-import type { DialectName } from '../../src/store/dialect.js';
+import { openDatabase, type OpenDatabase } from '../../src/store/connection/database.js';
+import type { DialectName } from '../../src/store/dialect/dialect.js';
 
 export const postgresUrl = process.env.TEST_POSTGRES_URL;
 export const mysqlUrl = process.env.TEST_MYSQL_URL;

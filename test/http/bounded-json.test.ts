@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
+import { buildApp } from '../../src/composition/app.js';
 import { MAX_JSON_BODY_BYTES, MAX_JSON_DEPTH } from '../../src/http/json-body.js';
-import { TOO_DEEP } from '../../src/redaction.js';
-import { eventLog } from '../../src/store/event-log.js';
+import { TOO_DEEP } from '../../src/shared/redaction.js';
+import { eventLog } from '../../src/store/events/event-log.js';
 import { asUser, buildTestApp } from '../helpers/app.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
 import { describeEachStore } from '../helpers/stores.js';

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { epochSeconds, signHs256 } from '../../src/auth/jwt.js';
-import { buildApp } from '../../src/app.js';
+import { buildApp } from '../../src/composition/app.js';
 import { mintSignature } from '../../src/auth/platform-signature.js';
 import { asUser, buildTestApp, makeTestConfig } from '../helpers/app.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';

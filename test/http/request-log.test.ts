@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { openDatabase, type OpenDatabase } from '../../src/store/database.js';
+import { openDatabase, type OpenDatabase } from '../../src/store/connection/database.js';
 import { buildTestApp } from '../helpers/app.js';
 
 /** The request log as a person reads it on the terminal: one JSON line each. */

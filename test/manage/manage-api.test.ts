@@ -5,7 +5,7 @@ import { verifyUserToken } from '../../src/auth/user-token.js';
 import { asUser, buildTestApp, makeTestConfig } from '../helpers/app.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
 import { describeEachStore } from '../helpers/stores.js';
-import { openDatabase, type OpenDatabase } from '../../src/store/database.js';
+import { openDatabase, type OpenDatabase } from '../../src/store/connection/database.js';
 import { StandInPlatform } from '../platform/stand-in-platform.js';
 
 const ADMIN_API_KEY = 'admin-key-0123456789abcdef';
@@ -162,6 +162,9 @@ describeEachStore('management API', (store) => {
       const badRole = await api({ method: 'PUT', url: '/api/files/memo/grants/user:olga', payload: { role: 'owner' } });
       expect(badRole.statusCode).toBe(400);
       expect(badRole.json().error.problems.map((p: { path: string }) => p.path)).toEqual(['$.role']);
+      const nullBody = await api({ method: 'PUT', url: '/api/files/memo/grants/user:olga', payload: 'null', headers: { 'content-type': 'application/json' } });
+      expect(nullBody.statusCode).toBe(400);
+      expect(nullBody.json().error).toMatchObject({ code: 'invalid_record', problems: [{ path: '$', message: 'must be object' }] });
       expect((await permissions('olga')).editable).toBe(true);
       expect((await api({ method: 'PUT', url: '/api/files/nofile/grants/user:olga', payload: { role: 'viewer' } })).statusCode).toBe(404);
 

@@ -4,7 +4,7 @@ import { OutboxWorker } from '../../src/events/outbox-worker.js';
 import { ReminderScheduler } from '../../src/events/reminder-scheduler.js';
 import { ChannelDispatcher } from '../../src/notify/dispatcher.js';
 import { NotificationRouter } from '../../src/notify/routing.js';
-import type { OpenDatabase } from '../../src/store/database.js';
+import type { OpenDatabase } from '../../src/store/connection/database.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
 import { ADMIN_KEY, admin, buildEventApp, commentCreate, postEvent, tokenHeaders } from '../events/event-fixtures.js';
 

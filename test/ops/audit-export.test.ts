@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { auditLog, type AuditRecord } from '../../src/store/audit-log.js';
+import { auditLog, type AuditRecord } from '../../src/store/audit/audit-log.js';
 import { cliEnv, runCli } from '../cli/run-cli.js';
 import { commandDatabase, dialects } from '../helpers/stores.js';
 

@@ -33,7 +33,7 @@ describe('the compiled collab-host command', { timeout: 180_000 }, () => {
 
   it('compiles to JavaScript with declarations for library use', () => {
     for (const file of ['dist/cli/main.js', 'dist/index.js', 'dist/index.d.ts']) expect(existsSync(join(pkg, file)), file).toBe(true);
-    expect(readFileSync(join(pkg, 'dist/server.js'), 'utf8')).not.toMatch(/from '[^']*\.ts'/);
+    expect(readFileSync(join(pkg, 'dist/composition/server.js'), 'utf8')).not.toMatch(/from '[^']*\.ts'/);
   });
 
   it('runs commands and serves from dist/ with plain node', async () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SEARCH_COUNT_CAP } from '../../src/directory/search-page.js';
 import type { EventPipeline } from '../../src/events/event-pipeline.js';
 import { eventMetricsCollector } from '../../src/http/event-metrics.js';
-import { upsertUsers } from '../../src/store/directory-writer.js';
+import { upsertUsers } from '../../src/store/directory-writes/directory-writer.js';
 import { buildEventApp, commentCreate, postEvent, signedHeaders, tokenHeaders } from '../events/event-fixtures.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
 import { describeEachStore } from '../helpers/stores.js';

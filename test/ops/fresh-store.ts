@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { openDatabase, type OpenDatabase, type OpenDatabaseOptions } from '../../src/store/database.js';
-import type { DialectName } from '../../src/store/dialect.js';
+import { openDatabase, type OpenDatabase, type OpenDatabaseOptions } from '../../src/store/connection/database.js';
+import type { DialectName } from '../../src/store/dialect/dialect.js';
 import { createTestDatabase, createTestSchema, postgresUrl } from '../helpers/stores.js';
 
 /**

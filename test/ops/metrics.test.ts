@@ -104,7 +104,7 @@ describeEachStore('/metrics', (store, dialect) => {
 
 describe('/metrics without METRICS_TOKEN', () => {
   it('is open', async () => {
-    const { openDatabase } = await import('../../src/store/database.js');
+    const { openDatabase } = await import('../../src/store/connection/database.js');
     const store = await openDatabase('sqlite::memory:');
     const app = await buildTestApp(store);
     try {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { OpenDatabase } from '../../src/store/database.js';
+import type { OpenDatabase } from '../../src/store/connection/database.js';
 import { cliEnv, runCli } from '../cli/run-cli.js';
 import { commandDatabase, dialects } from '../helpers/stores.js';
 import { remainingRows, seedRetentionRows } from './retention-fixture.js';

@@ -1,5 +1,5 @@
 import { formatTime } from '../../src/directory/time.js';
-import type { OpenDatabase } from '../../src/store/database.js';
+import type { OpenDatabase } from '../../src/store/connection/database.js';
 
 export const DAY_MS = 86_400_000;
 

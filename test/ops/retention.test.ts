@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig, testConfig } from '../../src/config.js';
+import { loadConfig, testConfig } from '../../src/config/config.js';
 import { SILENT_LOG } from '../../src/events/polling-task.js';
 import { Pruner, retentionTask, type RetentionWindows } from '../../src/retention/retention.js';
-import { startServer } from '../../src/server.js';
+import { startServer } from '../../src/composition/server.js';
 import { describeEachStore } from '../helpers/stores.js';
 import { freshStore } from './fresh-store.js';
 import { clearRetentionTables, DAY_MS, remainingRows, seedRetentionRows } from './retention-fixture.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, testConfig } from '../../src/config.js';
+import { ConfigError, loadConfig, testConfig } from '../../src/config/config.js';
 
 describe('the platform section of the configuration', () => {
   it('has defaults, and testConfig() works without any platform variable', () => {

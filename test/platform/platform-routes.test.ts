@@ -1,8 +1,8 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../src/conformance/simulator/server.js';
-import { openDatabase, type OpenDatabase } from '../../src/store/database.js';
-import { sqlSeatTasks } from '../../src/store/seat-tasks.js';
+import { openDatabase, type OpenDatabase } from '../../src/store/connection/database.js';
+import { sqlSeatTasks } from '../../src/store/platform/seat-tasks.js';
 import { asUser, buildTestApp, TEST_CONFIG_OVERRIDES } from '../helpers/app.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
 import { describeEachStore } from '../helpers/stores.js';

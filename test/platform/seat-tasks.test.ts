@@ -3,7 +3,7 @@ import { startSimulator, type RunningSimulator } from '../../src/conformance/sim
 import { PlatformClient } from '../../src/platform/platform-client.js';
 import { SeatTaskWorker } from '../../src/platform/seat-task-worker.js';
 import { seatTasksListener } from '../../src/platform/seat-tasks.js';
-import { sqlSeatTasks } from '../../src/store/seat-tasks.js';
+import { sqlSeatTasks } from '../../src/store/platform/seat-tasks.js';
 import { describeEachStore } from '../helpers/stores.js';
 import { StandInPlatform } from './stand-in-platform.js';
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../src/conformance/simulator/server.js';
-import { seatTaskWorker } from '../../src/platform-wiring.js';
+import { seatTaskWorker } from '../../src/composition/platform-wiring.js';
 import { asUser, buildTestApp, makeTestConfig } from '../helpers/app.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
 import { describeEachStore } from '../helpers/stores.js';

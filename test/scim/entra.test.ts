@@ -15,7 +15,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { upsertFiles } from '../../src/store/directory-writer.js';
+import { upsertFiles } from '../../src/store/directory-writes/directory-writer.js';
 import { buildTestApp } from '../helpers/app.js';
 import { describeEachStore } from '../helpers/stores.js';
 import { ids, search } from '../search/search-http.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Config } from '../../src/config.js';
+import type { Config } from '../../src/config/config.js';
 import { configWithSync } from '../sync/sync-helpers.js';
 
 export const SCIM_TOKEN = 'scim-test-token-0123456789';

@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type OpenDatabase } from '../../src/store/database.js';
+import { openDatabase, type OpenDatabase } from '../../src/store/connection/database.js';
 import { buildTestApp } from '../helpers/app.js';
 import { SCIM_TOKEN, scimConfig } from './scim-client.js';
 

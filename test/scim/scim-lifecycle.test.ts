@@ -6,9 +6,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { composeDirectoryChanges } from '../../src/directory-writes.js';
-import { upsertFiles } from '../../src/store/directory-writer.js';
-import { sqlScimResources } from '../../src/store/scim-resources.js';
+import { composeDirectoryChanges } from '../../src/composition/directory-writes.js';
+import { upsertFiles } from '../../src/store/directory-writes/directory-writer.js';
+import { sqlScimResources } from '../../src/store/directory-writes/scim-resources.js';
 import { buildTestApp } from '../helpers/app.js';
 import { describeEachStore } from '../helpers/stores.js';
 import { ids, search } from '../search/search-http.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { notifyLookups } from '../../src/store/notify-lookups.js';
+import { notifyLookups } from '../../src/store/notify/notify-lookups.js';
 import { buildTestApp } from '../helpers/app.js';
 import { describeEachStore } from '../helpers/stores.js';
 import { patchOp, scim, scimConfig, USER_SCHEMA } from './scim-client.js';

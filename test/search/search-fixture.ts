@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Grant } from '../../src/directory/types.js';
-import { replaceGrants, upsertDepartments, rebuildDepartmentClosure, upsertFiles, upsertUsers, type FileInput } from '../../src/store/directory-writer.js';
-import type { Database } from '../../src/store/schema.js';
+import { replaceGrants, upsertDepartments, rebuildDepartmentClosure, upsertFiles, upsertUsers, type FileInput } from '../../src/store/directory-writes/directory-writer.js';
+import type { Database } from '../../src/store/schema/schema.js';
 import { FILES, seedDirectory } from '../helpers/directory-fixture.js';
 
 /**

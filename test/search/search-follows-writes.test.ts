@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ModelDirectory } from '../../src/directory/read-model/model-directory.js';
 import { normaliseKeyword } from '../../src/directory/search-keyword.js';
-import { upsertDepartments, upsertUsers } from '../../src/store/directory-writer.js';
-import { StoreModelSource } from '../../src/store/read-model/store-model-source.js';
-import { SqlDirectory } from '../../src/store/sql-directory.js';
+import { upsertDepartments, upsertUsers } from '../../src/store/directory-writes/directory-writer.js';
+import { StoreModelSource } from '../../src/store/change-feed/read-model/store-model-source.js';
+import { SqlDirectory } from '../../src/store/directory-reads/sql-directory.js';
 import { USERS } from '../helpers/directory-fixture.js';
 import { describeEachStore } from '../helpers/stores.js';
 import { seedSearchCompany } from './search-fixture.js';

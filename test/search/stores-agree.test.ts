@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OpenDatabase } from '../../src/store/database.js';
+import type { OpenDatabase } from '../../src/store/connection/database.js';
 import { asUser, buildTestApp } from '../helpers/app.js';
 import { openTestStore, postgresUrl } from '../helpers/stores.js';
 import { ALL_KINDS, search } from './search-http.js';

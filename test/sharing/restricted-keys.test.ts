@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { exportSnapshot } from '../../src/snapshot/export.js';
 import { importSnapshot } from '../../src/snapshot/import.js';
-import { directoryChanges } from '../../src/snapshot/directory-changes.js';
+import { directoryChanges } from '../../src/directory-changes/directory-changes.js';
 import { buildTestApp, tokenFor } from '../helpers/app.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
 import { withKitKeys } from '../helpers/permissions.js';

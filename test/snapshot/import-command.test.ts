@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_SNAPSHOT_PATH } from '../../src/demo-data.js';
+import { DEMO_SNAPSHOT_PATH } from '../../src/composition/demo-data.js';
 import { exportSnapshot } from '../../src/snapshot/export.js';
 import { cliEnv, progressSummary, runCli } from '../cli/run-cli.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';

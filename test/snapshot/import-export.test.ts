@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeEach, expect, it } from 'vitest';
-import { SqlDirectory } from '../../src/store/sql-directory.js';
-import { clearDirectory } from '../../src/store/directory-writer.js';
+import { SqlDirectory } from '../../src/store/directory-reads/sql-directory.js';
+import { clearDirectory } from '../../src/store/directory-writes/directory-writer.js';
 import { exportSnapshot } from '../../src/snapshot/export.js';
 import { importSnapshot } from '../../src/snapshot/import.js';
-import { directoryChanges } from '../../src/snapshot/directory-changes.js';
-import { DEMO_SNAPSHOT_PATH } from '../../src/demo-data.js';
+import { directoryChanges } from '../../src/directory-changes/directory-changes.js';
+import { DEMO_SNAPSHOT_PATH } from '../../src/composition/demo-data.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
 import { describeEachStore, openTestStore } from '../helpers/stores.js';
 

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import type { DialectName } from '../../src/store/dialect.js';
-import { SqlFileObjects } from '../../src/store/file-objects.js';
+import type { DialectName } from '../../src/store/dialect/dialect.js';
+import { SqlFileObjects } from '../../src/store/files/file-objects.js';
 import { storeBefore } from '../helpers/store-before.js';
 import { dialects } from '../helpers/stores.js';
 

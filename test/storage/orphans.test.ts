@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { directoryChanges } from '../../src/snapshot/directory-changes.js';
+import { directoryChanges } from '../../src/directory-changes/directory-changes.js';
 import type { FileStorage } from '../../src/storage/file-storage.js';
 import { objectKey } from '../../src/storage/object-key.js';
 import { listOrphans } from '../../src/storage/orphans.js';

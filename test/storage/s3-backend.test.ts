@@ -9,7 +9,7 @@ import { readStorageConfig } from '../../src/config/storage.js';
 import { FileStorage } from '../../src/storage/file-storage.js';
 import { objectKey } from '../../src/storage/object-key.js';
 import { createS3Client, S3_PART_BYTES, S3Backend } from '../../src/storage/s3-backend.js';
-import { SqlFileObjects } from '../../src/store/file-objects.js';
+import { SqlFileObjects } from '../../src/store/files/file-objects.js';
 import { asUser, makeTestConfig } from '../helpers/app.js';
 import { describeEachStore } from '../helpers/stores.js';
 import { describeWithS3rver, startS3rver, TEST_BUCKET, type S3TestServer } from './s3rver-harness.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, testConfig } from '../../src/config.js';
+import { ConfigError, loadConfig, testConfig } from '../../src/config/config.js';
 import { parseSize, parseStorageUrl, readStorageConfig } from '../../src/config/storage.js';
 import { answerRange } from '../../src/storage/byte-range.js';
 

@@ -3,9 +3,9 @@ import type { Readable } from 'node:stream';
 import { readStorageConfig } from '../../src/config/storage.js';
 import type { FileStorage } from '../../src/storage/file-storage.js';
 import { createFileStorage } from '../../src/storage/open-backend.js';
-import type { OpenDatabase } from '../../src/store/database.js';
-import { upsertFiles } from '../../src/store/directory-writer.js';
-import { SqlFileObjects } from '../../src/store/file-objects.js';
+import type { OpenDatabase } from '../../src/store/connection/database.js';
+import { upsertFiles } from '../../src/store/directory-writes/directory-writer.js';
+import { SqlFileObjects } from '../../src/store/files/file-objects.js';
 import { EXTRA_FILES, seedWithExtras } from '../directory/fixture-extras.js';
 import { buildTestApp, makeTestConfig } from '../helpers/app.js';
 

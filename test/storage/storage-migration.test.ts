@@ -11,7 +11,7 @@ import { FsBackend } from '../../src/storage/fs-backend.js';
 import { objectKey } from '../../src/storage/object-key.js';
 import { openBackend } from '../../src/storage/open-backend.js';
 import { measure, migrateObjects, verifyObjects } from '../../src/storage/storage-migration.js';
-import { SqlFileObjects } from '../../src/store/file-objects.js';
+import { SqlFileObjects } from '../../src/store/files/file-objects.js';
 import { MANUAL_BYTES } from '../directory/fixture-extras.js';
 import { describeEachStore } from '../helpers/stores.js';
 import { describeWithS3rver, startS3rver, type S3TestServer } from './s3rver-harness.js';

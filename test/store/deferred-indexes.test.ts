@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
-import type { DialectName } from '../../src/store/dialect.js';
-import { withIndexesDeferred } from '../../src/store/deferred-indexes.js';
-import type { Db } from '../../src/store/schema.js';
+import type { DialectName } from '../../src/store/dialect/dialect.js';
+import { withIndexesDeferred } from '../../src/store/statements/deferred-indexes.js';
+import type { Db } from '../../src/store/schema/schema.js';
 import { describeEachStore } from '../helpers/stores.js';
 
 /** The secondary indexes of files and file_grants, as the database lists them. */

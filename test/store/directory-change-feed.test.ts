@@ -1,11 +1,11 @@
 import pg from 'pg';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { feedEnd, inSnapshot, readFeed, type FeedPosition } from '../../src/store/directory-change-feed.js';
-import { openDatabase } from '../../src/store/database.js';
-import { replaceGrants, upsertFiles, upsertTeams, upsertUsers } from '../../src/store/directory-writer.js';
+import { feedEnd, inSnapshot, readFeed, type FeedPosition } from '../../src/store/change-feed/directory-change-feed.js';
+import { openDatabase } from '../../src/store/connection/database.js';
+import { replaceGrants, upsertFiles, upsertTeams, upsertUsers } from '../../src/store/directory-writes/directory-writer.js';
 import { createTestSchema, describeEachStore, mysqlUrl, openTestStore, postgresUrl } from '../helpers/stores.js';
-import type { OpenDatabase } from '../../src/store/database.js';
+import type { OpenDatabase } from '../../src/store/connection/database.js';
 
 async function read(store: OpenDatabase, position: FeedPosition) {
   return inSnapshot(store.db, (trx) => readFeed(trx, position, 1000));

@@ -1,9 +1,9 @@
 import { Migrator, sql, type Kysely } from 'kysely';
 import { expect, it } from 'vitest';
-import type { DialectName } from '../../src/store/dialect.js';
-import { columnTypes } from '../../src/store/migrations/column-types.js';
-import { allMigrations } from '../../src/store/migrations/index.js';
-import type { Database } from '../../src/store/schema.js';
+import type { DialectName } from '../../src/store/dialect/dialect.js';
+import { columnTypes } from '../../src/store/schema/migrations/column-types.js';
+import { allMigrations } from '../../src/store/schema/migrations/index.js';
+import type { Database } from '../../src/store/schema/schema.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
 import { describeEachStore } from '../helpers/stores.js';
 import { freshStore } from '../ops/fresh-store.js';

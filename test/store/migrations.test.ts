@@ -1,8 +1,8 @@
 import { expect, it } from 'vitest';
-import { DatabaseTooNewError } from '../../src/store/migration-runner.js';
+import { DatabaseTooNewError } from '../../src/store/schema/migration-runner.js';
 import { freshStore, markMigratedByNewerVersion } from '../ops/fresh-store.js';
-import { rebuildDepartmentClosure, upsertDepartments, upsertTeams } from '../../src/store/directory-writer.js';
-import { SqlDirectory } from '../../src/store/sql-directory.js';
+import { rebuildDepartmentClosure, upsertDepartments, upsertTeams } from '../../src/store/directory-writes/directory-writer.js';
+import { SqlDirectory } from '../../src/store/directory-reads/sql-directory.js';
 import { describeEachStore } from '../helpers/stores.js';
 
 describeEachStore('store', (store) => {

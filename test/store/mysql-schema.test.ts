@@ -1,22 +1,26 @@
 import { sql, type Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import type { OpenDatabase } from '../../src/store/database.js';
-import type { DialectName } from '../../src/store/dialect.js';
-import { bulkInsert } from '../../src/store/bulk-insert.js';
-import { eventEffects } from '../../src/store/event-effects.js';
+import type { OpenDatabase } from '../../src/store/connection/database.js';
+import type { DialectName } from '../../src/store/dialect/dialect.js';
+import { bulkInsert } from '../../src/store/statements/bulk-insert.js';
+import { eventEffects } from '../../src/store/events/event-effects.js';
 import { mysqlDialectWork } from '../../src/store/mysql/dialect-work.js';
 import { mysqlEventEffects } from '../../src/store/mysql/event-effects.js';
 import { withFeedAsReload } from '../../src/store/mysql/feed-as-reload.js';
-import type { Database } from '../../src/store/schema.js';
+import type { Database } from '../../src/store/schema/schema.js';
 import { dialects, mysqlUrl, openTestStore } from '../helpers/stores.js';
 
 /** The tables and columns a store ends with, as `table.column`, leaving out what one dialect keeps for itself. */
 async function columnsOf(store: OpenDatabase): Promise<string[]> {
   const db = store.db as unknown as Kysely<unknown>;
   const query = {
-    sqlite: sql<{ line: string }>`SELECT m.name || '.' || p.name AS line FROM sqlite_master m JOIN pragma_table_info(m.name) p WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%'`,
+    sqlite: sql<{
+      line: string;
+    }>`SELECT m.name || '.' || p.name AS line FROM sqlite_master m JOIN pragma_table_info(m.name) p WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%'`,
     postgres: sql<{ line: string }>`SELECT table_name || '.' || column_name AS line FROM information_schema.columns WHERE table_schema = current_schema()`,
-    mysql: sql<{ line: string }>`SELECT CONCAT(table_name, '.', column_name) AS line FROM information_schema.columns WHERE table_schema = DATABASE() AND extra NOT LIKE '%INVISIBLE%'`,
+    mysql: sql<{
+      line: string;
+    }>`SELECT CONCAT(table_name, '.', column_name) AS line FROM information_schema.columns WHERE table_schema = DATABASE() AND extra NOT LIKE '%INVISIBLE%'`,
   }[store.dialect];
   const { rows } = await query.execute(db);
   // PostgreSQL's transaction ids (migrations 110, 150) and MySQL's feed counter and tail turn are each their own dialect's way of ordering.
@@ -169,10 +173,16 @@ describe.runIf(mysqlUrl)('MySQL store [mysql]', () => {
         pgTypes: ['text', 'text', 'text', 'integer'],
         conflictKey: ['file_id', 'principal_kind', 'principal_id'],
       };
-      await bulkInsert(db, spec, [['f1', 'user', 'u1', 1], ['f1', 'user', '用户😀', 2]]);
+      await bulkInsert(db, spec, [
+        ['f1', 'user', 'u1', 1],
+        ['f1', 'user', '用户😀', 2],
+      ]);
       await bulkInsert(db, spec, [['f1', 'user', 'u1', 3]]);
       const grants = await db.selectFrom('file_grants').select(['principal_id', 'role_rank']).orderBy('principal_id').execute();
-      expect(grants).toEqual([{ principal_id: 'u1', role_rank: 3 }, { principal_id: '用户😀', role_rank: 2 }]);
+      expect(grants).toEqual([
+        { principal_id: 'u1', role_rank: 3 },
+        { principal_id: '用户😀', role_rank: 2 },
+      ]);
 
       await sql`INSERT INTO files (id, name, type, creator_id, created_at, updated_at, version) VALUES ('f1', 'Plan', 'doc', 'u1', 'x', '2026-01-01', 1)`.execute(db);
       await mysqlEventEffects.advanceFileVersions(db, [{ fileId: 'f1', version: 3, updatedAt: '2026-02-01' }]);

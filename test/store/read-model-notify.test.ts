@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/store/database.js';
-import { upsertTeams } from '../../src/store/directory-writer.js';
-import { StoreModelSource } from '../../src/store/read-model/store-model-source.js';
+import { openDatabase } from '../../src/store/connection/database.js';
+import { upsertTeams } from '../../src/store/directory-writes/directory-writer.js';
+import { StoreModelSource } from '../../src/store/change-feed/read-model/store-model-source.js';
 import { createTestSchema, postgresUrl } from '../helpers/stores.js';
 
 /** Polls `condition` (every few milliseconds, no fixed sleep) until it holds or `withinMs` passes; returns the time taken. */

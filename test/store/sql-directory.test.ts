@@ -1,5 +1,5 @@
 import { beforeAll, expect, it } from 'vitest';
-import { SqlDirectory } from '../../src/store/sql-directory.js';
+import { SqlDirectory } from '../../src/store/directory-reads/sql-directory.js';
 import { FILES, GRANTS, USERS, seedDirectory } from '../helpers/directory-fixture.js';
 import { expectedGrantedRole } from './permission-oracle.js';
 import { describeEachStore } from '../helpers/stores.js';

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type OpenDatabase } from '../../src/store/database.js';
-import { upsertFiles } from '../../src/store/directory-writer.js';
-import { SqlDirectory } from '../../src/store/sql-directory.js';
+import { openDatabase, type OpenDatabase } from '../../src/store/connection/database.js';
+import { upsertFiles } from '../../src/store/directory-writes/directory-writer.js';
+import { SqlDirectory } from '../../src/store/directory-reads/sql-directory.js';
 import { FILES, GRANTS, USERS, seedDirectory } from '../helpers/directory-fixture.js';
 import { expectedGrantedRole } from './permission-oracle.js';
 

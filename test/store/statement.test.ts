@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { Statement } from '../../src/store/statement.js';
-import { openDatabase } from '../../src/store/database.js';
+import { Statement } from '../../src/store/statements/statement.js';
+import { openDatabase } from '../../src/store/connection/database.js';
 import { createTestSchema, describeEachStore, postgresUrl } from '../helpers/stores.js';
 
 describeEachStore('Statement', (store) => {

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { Attribute, Change, type Client } from 'ldapts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Config } from '../../src/config.js';
-import { composeDirectoryChanges } from '../../src/directory-writes.js';
+import type { Config } from '../../src/config/config.js';
+import { composeDirectoryChanges } from '../../src/composition/directory-writes.js';
 import { runLdapSync, type LdapSyncDeps } from '../../src/sync/ldap/ldap-sync.js';
 import { ldapSyncDeps } from '../../src/sync/sync-deps.js';
 import { buildTestApp } from '../helpers/app.js';

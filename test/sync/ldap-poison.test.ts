@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { Attribute, Change } from 'ldapts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Config } from '../../src/config.js';
-import { composeDirectoryChanges } from '../../src/directory-writes.js';
+import type { Config } from '../../src/config/config.js';
+import { composeDirectoryChanges } from '../../src/composition/directory-writes.js';
 import { runLdapSync, type LdapSyncDeps } from '../../src/sync/ldap/ldap-sync.js';
 import { ldapSyncDeps } from '../../src/sync/sync-deps.js';
-import { upsertFiles } from '../../src/store/directory-writer.js';
+import { upsertFiles } from '../../src/store/directory-writes/directory-writer.js';
 import { buildTestApp } from '../helpers/app.js';
 import { describeEachStore } from '../helpers/stores.js';
 import { callAs, configWithSync, departmentPaths, documentBy, ldapEnv, PEOPLE_DN } from './sync-helpers.js';

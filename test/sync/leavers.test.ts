@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { composeDirectoryChanges } from '../../src/directory-writes.js';
+import { composeDirectoryChanges } from '../../src/composition/directory-writes.js';
 import { importSnapshot } from '../../src/snapshot/import.js';
 import { buildTestApp } from '../helpers/app.js';
 import { describeEachStore } from '../helpers/stores.js';

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startServer } from '../../src/server.js';
+import { startServer } from '../../src/composition/server.js';
 import { mintUserToken } from '../../src/auth/user-token.js';
 import { cliEnv, runCli } from '../cli/run-cli.js';
 import { COMPANY_LDIF, configWithSync, ldapEnv, PEOPLE_DN } from './sync-helpers.js';

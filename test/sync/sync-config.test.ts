@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, testConfig } from '../../src/config.js';
+import { ConfigError, loadConfig, testConfig } from '../../src/config/config.js';
 
 const LDAP = { LDAP_URL: 'ldap://ldap.example.com', LDAP_BASE_DN: 'dc=example,dc=com', LDAP_TEAM_ID: 'corp' };
 

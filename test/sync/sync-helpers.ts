@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
-import type { Config } from '../../src/config.js';
-import type { FileInput } from '../../src/store/directory-writer.js';
+import type { Config } from '../../src/config/config.js';
+import type { FileInput } from '../../src/store/directory-writes/directory-writer.js';
 import { readSyncConfig } from '../../src/config/sync.js';
 import { asUser, makeTestConfig } from '../helpers/app.js';
 import { BASE_DN, READER_DN, READER_PASSWORD } from './slapd.js';

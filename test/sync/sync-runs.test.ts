@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config.js';
-import { directoryChanges } from '../../src/snapshot/directory-changes.js';
+import { ConfigError } from '../../src/config/config.js';
+import { directoryChanges } from '../../src/directory-changes/directory-changes.js';
 import { syncOwners } from '../../src/sync/owners.js';
 import { buildTestApp } from '../helpers/app.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TeamState } from '../../src/store/directory-state.js';
+import type { TeamState } from '../../src/store/directory-writes/directory-state.js';
 import { teamChange, type DesiredTeam } from '../../src/sync/team-change.js';
 
 const team = { id: 'corp', name: 'Corp' };

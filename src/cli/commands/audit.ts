@@ -1,8 +1,8 @@
-import { loadConfig } from '../../config.js';
+import { loadConfig } from '../../config/config.js';
 import { formatTime } from '../../directory/time.js';
-import { auditLog } from '../../store/audit-log.js';
-import { openDatabase } from '../../store/database.js';
-import type { TailPosition } from '../../store/tail-order.js';
+import { auditLog } from '../../store/audit/audit-log.js';
+import { openDatabase } from '../../store/connection/database.js';
+import type { TailPosition } from '../../store/statements/tail-order.js';
 import { parseCommandArgs, usageError } from '../command-args.js';
 
 const USAGE = `usage: collab-host audit export --since TIME [--until TIME]

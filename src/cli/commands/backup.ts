@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { takeBackup } from '../../backup/take-backup.js';
-import { loadConfig } from '../../config.js';
+import { loadConfig } from '../../config/config.js';
 import { withBackupStore } from '../backup-store.js';
 import { parseCommandArgs, usageError } from '../command-args.js';
 import { packageVersion } from '../package-version.js';

@@ -1,8 +1,8 @@
-import { loadConfig } from '../../config.js';
+import { loadConfig } from '../../config/config.js';
 import { createDocument, DocumentInputError } from '../../platform/create-document.js';
 import { PlatformError } from '../../platform/platform-errors.js';
-import { documentDeps } from '../../platform-wiring.js';
-import { openDatabase } from '../../store/database.js';
+import { documentDeps } from '../../composition/platform-wiring.js';
+import { openDatabase } from '../../store/connection/database.js';
 import { CliError } from '../cli-error.js';
 import { parseCommandArgs, usageError } from '../command-args.js';
 

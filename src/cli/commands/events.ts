@@ -1,6 +1,6 @@
-import { loadConfig } from '../../config.js';
+import { loadConfig } from '../../config/config.js';
 import { eventPipelineOverStore, type Reprocessed } from '../../events/event-pipeline.js';
-import { openDatabase } from '../../store/database.js';
+import { openDatabase } from '../../store/connection/database.js';
 import { CliError } from '../cli-error.js';
 import { parseCommandArgs, usageError } from '../command-args.js';
 

@@ -1,11 +1,11 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { loadConfig } from '../../config.js';
+import { loadConfig } from '../../config/config.js';
 import { countStoredContents, exportSnapshot } from '../../snapshot/export.js';
 import { ContentExportError, ContentFolder } from '../../storage/content-folder.js';
 import { createFileStorage } from '../../storage/open-backend.js';
-import { openDatabase } from '../../store/database.js';
-import { SqlFileObjects } from '../../store/file-objects.js';
+import { openDatabase } from '../../store/connection/database.js';
+import { SqlFileObjects } from '../../store/files/file-objects.js';
 import { CliError } from '../cli-error.js';
 import { parseCommandArgs } from '../command-args.js';
 

@@ -1,7 +1,7 @@
-import { loadConfig } from '../../config.js';
-import { redactDatabaseUrl } from '../../store/availability.js';
-import { openDatabase } from '../../store/database.js';
-import { DatabaseTooNewError } from '../../store/migration-runner.js';
+import { loadConfig } from '../../config/config.js';
+import { redactDatabaseUrl } from '../../store/connection/availability.js';
+import { openDatabase } from '../../store/connection/database.js';
+import { DatabaseTooNewError } from '../../store/schema/migration-runner.js';
 import { CliError } from '../cli-error.js';
 import { parseCommandArgs } from '../command-args.js';
 

@@ -1,10 +1,10 @@
-import { loadConfig } from '../../config.js';
+import { loadConfig } from '../../config/config.js';
 import { platformClientFor, platformUserFor } from '../../platform/configured-client.js';
 import type { PlatformClient } from '../../platform/platform-client.js';
 import { PlatformError } from '../../platform/platform-errors.js';
 import { reconcileSeats } from '../../platform/seat-reconcile.js';
-import { openDatabase } from '../../store/database.js';
-import { sqlSeatTasks } from '../../store/seat-tasks.js';
+import { openDatabase } from '../../store/connection/database.js';
+import { sqlSeatTasks } from '../../store/platform/seat-tasks.js';
 import { CliError } from '../cli-error.js';
 import { HelpRequested, parseCommandArgs, usageError } from '../command-args.js';
 import { PLATFORM_CALLS, type PlatformCall } from './platform-calls.js';

@@ -1,7 +1,7 @@
-import { loadConfig } from '../../config.js';
+import { loadConfig } from '../../config/config.js';
 import { Pruner, type RetentionWindows } from '../../retention/retention.js';
-import { openDatabase } from '../../store/database.js';
-import { PRUNED_TABLES, type PrunedTable, type PruneCounts } from '../../store/retention.js';
+import { openDatabase } from '../../store/connection/database.js';
+import { PRUNED_TABLES, type PrunedTable, type PruneCounts } from '../../store/retention/retention.js';
 import { parseCommandArgs } from '../command-args.js';
 
 const USAGE = `usage: collab-host prune [--dry-run]

@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import { restoreBackup } from '../../backup/restore-backup.js';
-import { loadConfig } from '../../config.js';
-import { redactDatabaseUrl } from '../../store/availability.js';
-import { DatabaseTooNewError } from '../../store/migration-runner.js';
+import { loadConfig } from '../../config/config.js';
+import { redactDatabaseUrl } from '../../store/connection/availability.js';
+import { DatabaseTooNewError } from '../../store/schema/migration-runner.js';
 import { withBackupStore } from '../backup-store.js';
 import { CliError } from '../cli-error.js';
 import { parseCommandArgs } from '../command-args.js';

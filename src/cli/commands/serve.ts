@@ -1,9 +1,9 @@
 import { mintUserToken } from '../../auth/user-token.js';
-import { loadConfig, withEphemeralAdminKey } from '../../config.js';
-import { bannerUserId } from '../../demo-data.js';
-import { closeOnSignals, startServer } from '../../server.js';
-import { startupBanner } from '../../startup-banner.js';
-import { SqliteFileServed } from '../../store/serve-lock.js';
+import { loadConfig, withEphemeralAdminKey } from '../../config/config.js';
+import { bannerUserId } from '../../composition/demo-data.js';
+import { closeOnSignals, startServer } from '../../composition/server.js';
+import { startupBanner } from '../startup-banner.js';
+import { SqliteFileServed } from '../../store/connection/serve-lock.js';
 import { CliError } from '../cli-error.js';
 import { parseCommandArgs } from '../command-args.js';
 

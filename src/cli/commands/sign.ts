@@ -1,6 +1,6 @@
 import { LICENSE_SCOPE, LICENSE_TTL_SECONDS, mintSignature } from '../../auth/platform-signature.js';
-import { loadConfig } from '../../config.js';
-import { parseDuration } from '../../duration.js';
+import { loadConfig } from '../../config/config.js';
+import { parseDuration } from '../../shared/duration.js';
 import { parseCommandArgs, usageError } from '../command-args.js';
 
 const USAGE = `usage: collab-host sign [--file-id F] [--user-id U] [--scope license] [--ttl 240]

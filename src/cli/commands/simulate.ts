@@ -1,4 +1,4 @@
-import { loadConfig } from '../../config.js';
+import { loadConfig } from '../../config/config.js';
 import { EVENT_ACTIONS, EVENT_KINDS, type EventKind } from '../../conformance/event-bodies.js';
 import { PRODUCTION_VARIANTS } from '../../conformance/production-bodies.js';
 import { brandHeaders } from '../../conformance/headers.js';

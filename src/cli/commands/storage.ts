@@ -1,12 +1,12 @@
-import { loadConfig } from '../../config.js';
+import { loadConfig } from '../../config/config.js';
 import { describeLocation, parseStorageUrl, type StorageLocation } from '../../config/storage.js';
 import { formatTime } from '../../directory/time.js';
 import { createFileStorage, openBackend } from '../../storage/open-backend.js';
 import type { FileStorage } from '../../storage/file-storage.js';
 import { listOrphans } from '../../storage/orphans.js';
 import { migrateObjects, verifyObjects, type ObjectProblem } from '../../storage/storage-migration.js';
-import { openDatabase } from '../../store/database.js';
-import { SqlFileObjects } from '../../store/file-objects.js';
+import { openDatabase } from '../../store/connection/database.js';
+import { SqlFileObjects } from '../../store/files/file-objects.js';
 import { EXIT, parseCommandArgs, usageError } from '../command-args.js';
 import { Progress } from '../progress.js';
 

@@ -1,8 +1,8 @@
 import { mintUserToken } from '../../auth/user-token.js';
-import { loadConfig } from '../../config.js';
-import { parseDuration } from '../../duration.js';
-import { openDatabase } from '../../store/database.js';
-import { SqlDirectory } from '../../store/sql-directory.js';
+import { loadConfig } from '../../config/config.js';
+import { parseDuration } from '../../shared/duration.js';
+import { openDatabase } from '../../store/connection/database.js';
+import { SqlDirectory } from '../../store/directory-reads/sql-directory.js';
 import { CliError } from '../cli-error.js';
 import { parseCommandArgs, usageError } from '../command-args.js';
 

@@ -4,7 +4,7 @@ import { byNameThenId } from './text-order.js';
 /**
  * The department tree's derived facts, computed on first use from the departments and kept until a
  * department changes: children in order, and each department's chain of ancestors as the store's
- * closure (department_ancestors, src/store/directory-writer.ts) has it, itself first, a parent that is
+ * closure (department_ancestors, src/store/directory-writes/directory-writer.ts) has it, itself first, a parent that is
  * not a known department ending the chain, a cycle stopping it.
  */
 export class DepartmentTree {

@@ -1,5 +1,5 @@
 import { CompiledQuery } from 'kysely';
-import { quoteIdentifier, type BulkStatementSpec } from '../bulk-table.js';
+import { quoteIdentifier, type BulkStatementSpec } from '../statements/bulk-table.js';
 
 /**
  * MySQL: `INSERT … VALUES (?, …), (?, …)`; mysql2 binds the values into the text on the client, so the
@@ -10,7 +10,10 @@ export function bulkInsertStatement(spec: BulkStatementSpec, rows: readonly (rea
   const columns = spec.columns.map(quoteIdentifier).join(', ');
   const row = `(${spec.columns.map(() => '?').join(', ')})`;
   const values = rows.map(() => row).join(', ');
-  return CompiledQuery.raw(`INSERT INTO ${quoteIdentifier(spec.table)} (${columns}) VALUES ${values}${tail}`, rows.flatMap((values) => values.map((value) => value ?? null)));
+  return CompiledQuery.raw(
+    `INSERT INTO ${quoteIdentifier(spec.table)} (${columns}) VALUES ${values}${tail}`,
+    rows.flatMap((values) => values.map((value) => value ?? null)),
+  );
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Db } from '../schema.js';
+import type { Db } from '../schema/schema.js';
 
 /**
  * MySQL: dropping or adding an index commits the transaction it runs in (DDL), so a load inside a

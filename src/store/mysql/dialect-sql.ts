@@ -1,4 +1,4 @@
-import type { DialectSql } from '../dialect-sql.js';
+import type { DialectSql } from '../dialect/dialect-sql.js';
 
 /** MySQL: an id list as one JSON array parameter, read as rows by JSON_TABLE (MariaDB 10.6+, MySQL 8). */
 export const mysqlSql: DialectSql = {

@@ -1,6 +1,6 @@
 import { sql, type SqlBool } from 'kysely';
-import type { DialectWork } from '../dialect-work.js';
-import { MYSQL_TAIL_TURN } from '../migrations/150-tail-xids.js';
+import type { DialectWork } from '../dialect/dialect-work.js';
+import { TAKE_TAIL_TURN } from './ordering.js';
 import { getLock, lockName } from './named-locks.js';
 
 /** How long a turn waits for the transaction ahead of it (a turn is held for one short transaction). */
@@ -29,7 +29,7 @@ export const mysqlDialectWork: DialectWork = {
   },
   // The row the tailed tables' insert triggers raise (migration 150): taken before the insert, as they would.
   async takeTailTurn(trx) {
-    await sql.raw(MYSQL_TAIL_TURN).execute(trx);
+    await sql.raw(TAKE_TAIL_TURN).execute(trx);
   },
   durableTransaction: (db, work) => db.transaction().execute(work),
   transactionWithoutDiskWait: (db, work) => db.transaction().execute(work),

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import { MYSQL_FEED_PAUSED } from '../migrations/110-directory-changes.js';
-import type { Db } from '../schema.js';
-import { Statement } from '../statement.js';
+import { FEED_PAUSED } from './ordering.js';
+import type { Db } from '../schema/schema.js';
+import { Statement } from '../statements/statement.js';
 
 const CLEAR_FEED = new Statement(`DELETE FROM directory_changes`);
 // The marker takes the next id of the feed's counter row, as the triggers do (migration 110).
@@ -14,12 +14,12 @@ const RELOAD_MARKER = new Statement(`INSERT INTO directory_changes (id, subject,
  * after it whatever happens (the connection goes back to the pool), then the feed is one `all` row.
  */
 export async function withFeedAsReload<T>(db: Db, _tables: readonly string[], work: () => Promise<T>): Promise<T> {
-  await sql.raw(`SET ${MYSQL_FEED_PAUSED} = 1`).execute(db);
+  await sql.raw(`SET ${FEED_PAUSED} = 1`).execute(db);
   let result: T;
   try {
     result = await work();
   } finally {
-    await sql.raw(`SET ${MYSQL_FEED_PAUSED} = NULL`).execute(db);
+    await sql.raw(`SET ${FEED_PAUSED} = NULL`).execute(db);
   }
   await CLEAR_FEED.run(db, []);
   await NEXT_ID.run(db, []);

@@ -1,8 +1,8 @@
 import { MysqlAdapter } from 'kysely';
 import type { Pool } from 'mysql2';
-import { onDuplicateKeyForms } from '../conflict-forms.js';
-import type { StoreDialect } from '../dialect.js';
-import { lockUpdateRead } from '../update-forms.js';
+import { onDuplicateKeyForms } from '../statements/conflict-forms.js';
+import type { StoreDialect } from '../dialect/dialect.js';
+import { lockUpdateRead } from '../statements/update-forms.js';
 // MySQL's feed ids and tailed sequences commit in order (migration 110's counter row; the append and tail
 // turns), so it reads them as SQLite does.
 import { feedEnd, readFeed } from '../sqlite/change-feed.js';

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import { postgresBackupTables } from '../backup-tables.js';
-import type { Database } from '../schema.js';
+import { postgresBackupTables } from '../backup/backup-tables.js';
+import type { Database } from '../schema/schema.js';
 
 /** MySQL's own ordering rows: the feed's counter (migration 110, the feed is left out) and the tail turn (150). */
 const ORDERING_TABLES = new Set(['directory_changes_seq', 'tail_turns']);

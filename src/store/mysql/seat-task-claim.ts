@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import type { Db } from '../schema.js';
-import { dueSeatTasks } from '../seat-task-due.js';
+import type { Db } from '../schema/schema.js';
+import { dueSeatTasks } from '../platform/seat-task-due.js';
 
 /** Candidates read per task wanted: enough that workers claiming at once each find tasks the others did not lock. */
 const CANDIDATES_PER_TASK = 4;

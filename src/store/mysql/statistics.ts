@@ -1,4 +1,4 @@
-import type { Db } from '../schema.js';
+import type { Db } from '../schema/schema.js';
 
 /**
  * MySQL: ANALYZE TABLE commits the transaction it runs in, and InnoDB recomputes a table's statistics by

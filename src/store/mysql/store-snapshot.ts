@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
-import { quoteTable } from '../backup-tables.js';
-import type { Database } from '../schema.js';
-import type { StoreRow, StoreSnapshot } from '../store-snapshot-shape.js';
+import { quoteTable } from '../backup/backup-tables.js';
+import type { Database } from '../schema/schema.js';
+import type { StoreRow, StoreSnapshot } from '../backup/store-snapshot-shape.js';
 import { backupTables } from './restore.js';
 
 /**

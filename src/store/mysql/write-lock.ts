@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../schema.js';
+import type { Db } from '../schema/schema.js';
 import { getLock } from './named-locks.js';
 
 /** How long a directory write waits for the one ahead of it. */

@@ -1,5 +1,5 @@
 import { CompiledQuery } from 'kysely';
-import { quoteIdentifier, type BulkStatementSpec } from '../bulk-table.js';
+import { quoteIdentifier, type BulkStatementSpec } from '../statements/bulk-table.js';
 
 /** PostgreSQL: `INSERT … SELECT * FROM unnest($1::text[], $2::integer[], …)`, one array per column. */
 export function bulkInsertStatement(spec: BulkStatementSpec, rows: readonly (readonly unknown[])[], tail: string): CompiledQuery {

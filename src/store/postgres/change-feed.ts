@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { FeedPosition, FeedRead } from '../change-feed-position.js';
-import type { Database } from '../schema.js';
+import type { FeedPosition, FeedRead } from '../change-feed/change-feed-position.js';
+import type { Database } from '../schema/schema.js';
 
 /**
  * PostgreSQL: a REPEATABLE READ transaction reads one snapshot. Ids are handed out before commit, so a

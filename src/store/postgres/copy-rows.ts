@@ -2,14 +2,14 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { quoteIdentifier, type BulkStatementSpec } from '../bulk-table.js';
-import type { Db } from '../schema.js';
-import { Statement } from '../statement.js';
+import { quoteIdentifier, type BulkStatementSpec } from '../statements/bulk-table.js';
+import type { Db } from '../schema/schema.js';
+import { Statement } from '../statements/statement.js';
 
 /**
  * The pool's connections by server process id, so that a COPY can run on the connection of the Kysely
  * transaction it belongs to (Kysely does not hand its connections out): `SELECT pg_backend_pid()` inside
- * the transaction names it. Filled by src/store/database.ts as the pool connects and removes them.
+ * the transaction names it. Filled by src/store/connection/database.ts as the pool connects and removes them.
  */
 const connections = new Map<number, pg.PoolClient>();
 

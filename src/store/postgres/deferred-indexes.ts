@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import { quoteIdentifier } from '../bulk-table.js';
-import type { Db } from '../schema.js';
+import { quoteIdentifier } from '../statements/bulk-table.js';
+import type { Db } from '../schema/schema.js';
 
 /**
  * PostgreSQL: dropping an index locks every reader of its table out until the load commits, so a load

@@ -1,4 +1,4 @@
-import type { DialectSql } from '../dialect-sql.js';
+import type { DialectSql } from '../dialect/dialect-sql.js';
 
 /** PostgreSQL: id lists as a text[] parameter. */
 export const postgresSql: DialectSql = {

@@ -1,5 +1,5 @@
-import type { Db } from '../schema.js';
-import { Statement } from '../statement.js';
+import type { Db } from '../schema/schema.js';
+import { Statement } from '../statements/statement.js';
 
 /** Versions and updatedAt only move forward; rows as one array per column. */
 const ADVANCE_FILE_VERSIONS = new Statement(`

@@ -1,8 +1,8 @@
-import { feedTriggers } from '../feed-triggers.js';
-import { DIRECTORY_CHANNEL } from '../migrations/110-directory-changes.js';
-import { quoteIdentifier } from '../bulk-table.js';
-import type { Db } from '../schema.js';
-import { Statement } from '../statement.js';
+import { feedTriggers } from '../change-feed/feed-triggers.js';
+import { DIRECTORY_CHANNEL } from '../schema/directory-tracking.js';
+import { quoteIdentifier } from '../statements/bulk-table.js';
+import type { Db } from '../schema/schema.js';
+import { Statement } from '../statements/statement.js';
 
 const CLEAR_FEED = new Statement(`DELETE FROM directory_changes`);
 // The sequence: the marker's id is above every id handed out; its xid is this transaction's (the default).

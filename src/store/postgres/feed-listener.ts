@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { DIRECTORY_CHANNEL } from '../migrations/110-directory-changes.js';
+import { DIRECTORY_CHANNEL } from '../schema/directory-tracking.js';
 
 /** How long a lost LISTEN connection waits before it connects again (the poll covers the gap). */
 const RECONNECT_MS = 1_000;

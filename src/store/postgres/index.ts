@@ -1,9 +1,9 @@
 import type pg from 'pg';
 import { PostgresAdapter } from 'kysely';
-import { onConflictSkipReturning, onConflictUpsert } from '../bulk-table.js';
-import { onConflictForms } from '../conflict-forms.js';
-import type { StoreDialect } from '../dialect.js';
-import { updateThenReturn } from '../update-forms.js';
+import { onConflictSkipReturning, onConflictUpsert } from '../statements/bulk-table.js';
+import { onConflictForms } from '../statements/conflict-forms.js';
+import type { StoreDialect } from '../dialect/dialect.js';
+import { updateThenReturn } from '../statements/update-forms.js';
 import { bulkInsertStatement } from './bulk-insert.js';
 import { feedEnd, inSnapshot, readFeed } from './change-feed.js';
 import { copyRows } from './copy-rows.js';

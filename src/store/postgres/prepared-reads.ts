@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import type { PreparedReads } from '../prepared-reads.js';
-import type { FixedStatement } from '../fixed-statement.js';
+import type { PreparedReads } from '../statements/prepared-reads.js';
+import type { FixedStatement } from '../statements/fixed-statement.js';
 
 /**
  * Fixed statements as named (prepared) statements on the pool: PostgreSQL plans each once per connection

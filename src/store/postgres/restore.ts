@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { POSTGRES_TABLES_SQL, postgresBackupTables, quoteTable } from '../backup-tables.js';
-import type { Database } from '../schema.js';
+import { POSTGRES_TABLES_SQL, postgresBackupTables, quoteTable } from '../backup/backup-tables.js';
+import type { Database } from '../schema/schema.js';
 
 /** The tables of the schema a backup carries. */
 export async function backupTables(db: Kysely<Database>): Promise<string[]> {

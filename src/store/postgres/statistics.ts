@@ -1,6 +1,6 @@
-import { quoteIdentifier } from '../bulk-table.js';
-import type { Db } from '../schema.js';
-import { Statement } from '../statement.js';
+import { quoteIdentifier } from '../statements/bulk-table.js';
+import type { Db } from '../schema/schema.js';
+import { Statement } from '../statements/statement.js';
 
 /**
  * PostgreSQL plans from table statistics; right after a bulk load they describe the old tables (or none),

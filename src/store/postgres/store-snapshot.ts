@@ -1,7 +1,7 @@
 import type pg from 'pg';
-import { POSTGRES_TABLES_SQL, postgresBackupTables, quoteTable } from '../backup-tables.js';
-import type { StoreRow, StoreSnapshot } from '../store-snapshot-shape.js';
-import { TAIL_XID_COLUMN } from '../tail-position.js';
+import { POSTGRES_TABLES_SQL, postgresBackupTables, quoteTable } from '../backup/backup-tables.js';
+import type { StoreRow, StoreSnapshot } from '../backup/store-snapshot-shape.js';
+import { TAIL_XID_COLUMN } from '../statements/tail-position.js';
 
 /** A row without the transaction id of the tailed tables (migration 150): the restoring transaction's is written instead, and SQLite has none. */
 function withoutTailXid(row: StoreRow): StoreRow {

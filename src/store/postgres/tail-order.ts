@@ -1,5 +1,5 @@
 import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
-import { TAIL_SETTLED, TAIL_XID_COLUMN, type Settled, type TailPosition } from '../tail-position.js';
+import { TAIL_SETTLED, TAIL_XID_COLUMN, type Settled, type TailPosition } from '../statements/tail-position.js';
 
 /**
  * PostgreSQL hands sequence numbers out before commit, so a row can commit below one already shown. Rows

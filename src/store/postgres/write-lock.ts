@@ -1,14 +1,12 @@
-import type { Db } from '../schema.js';
-import { Statement } from '../statement.js';
+import { sql } from 'kysely';
+import type { Db } from '../schema/schema.js';
+import { schemaLockKey } from './dialect-work.js';
 
 /**
  * A transaction-scoped advisory lock (released at commit or rollback) that every directory write takes
- * first: two writes on two instances cannot validate against the same state and then both write.
- * The key is a fixed number chosen for collab-host's directory writes.
+ * first: two writes on two instances cannot validate against the same state and then both write. Keyed
+ * by the schema (src/store/postgres/dialect-work.ts), as every lock of the store is.
  */
-const TAKE_WRITE_LOCK = new Statement('SELECT pg_advisory_xact_lock(7211803351)');
-
-/** Serialises directory writes: call first inside the write's transaction. */
 export async function lockDirectoryWrites(db: Db): Promise<void> {
-  await TAKE_WRITE_LOCK.run(db, []);
+  await sql`SELECT pg_advisory_xact_lock(${schemaLockKey('directory writes')})`.execute(db);
 }

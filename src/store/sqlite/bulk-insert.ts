@@ -1,5 +1,5 @@
 import { CompiledQuery } from 'kysely';
-import { quoteIdentifier, type BulkStatementSpec } from '../bulk-table.js';
+import { quoteIdentifier, type BulkStatementSpec } from '../statements/bulk-table.js';
 
 /**
  * SQLite: `INSERT … SELECT value->>0, … FROM json_each(?)` with the rows as one JSON array (about twice

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { FeedPosition, FeedRead } from '../change-feed-position.js';
-import type { Database } from '../schema.js';
+import type { FeedPosition, FeedRead } from '../change-feed/change-feed-position.js';
+import type { Database } from '../schema/schema.js';
 
 /** SQLite: a transaction reads one state; ids commit in order (one writer), so nothing is ever pending. */
 export function inSnapshot<T>(db: Kysely<Database>, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {

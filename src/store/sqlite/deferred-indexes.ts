@@ -1,6 +1,6 @@
-import { quoteIdentifier } from '../bulk-table.js';
-import type { Db } from '../schema.js';
-import { Statement } from '../statement.js';
+import { quoteIdentifier } from '../statements/bulk-table.js';
+import type { Db } from '../schema/schema.js';
+import { Statement } from '../statements/statement.js';
 
 const SECONDARY_INDEXES = new Statement(
   `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN (SELECT value FROM json_each($1))`,

@@ -1,4 +1,4 @@
-import type { DialectSql } from '../dialect-sql.js';
+import type { DialectSql } from '../dialect/dialect-sql.js';
 
 /** SQLite: id lists as a JSON array read with json_each. */
 export const sqliteSql: DialectSql = {

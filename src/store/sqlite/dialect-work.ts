@@ -1,7 +1,7 @@
 import { open } from 'node:fs/promises';
 import { sql, type Kysely, type SqlBool, type Transaction } from 'kysely';
-import type { DialectWork } from '../dialect-work.js';
-import type { Database } from '../schema.js';
+import type { DialectWork } from '../dialect/dialect-work.js';
+import type { Database } from '../schema/schema.js';
 
 /** SQLite's safety levels (PRAGMA synchronous). */
 const NORMAL = 1;

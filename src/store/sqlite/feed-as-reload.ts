@@ -1,7 +1,7 @@
-import { feedTriggers } from '../feed-triggers.js';
-import { quoteIdentifier } from '../bulk-table.js';
-import type { Db } from '../schema.js';
-import { Statement } from '../statement.js';
+import { feedTriggers } from '../change-feed/feed-triggers.js';
+import { quoteIdentifier } from '../statements/bulk-table.js';
+import type { Db } from '../schema/schema.js';
+import { Statement } from '../statements/statement.js';
 
 const TRIGGERS = new Statement(`SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN (SELECT value FROM json_each($1))`);
 const CLEAR_FEED = new Statement(`DELETE FROM directory_changes`);

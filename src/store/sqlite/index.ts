@@ -1,9 +1,9 @@
 import type SQLite from 'better-sqlite3';
 import { SqliteAdapter } from 'kysely';
-import { onConflictSkipReturning, onConflictUpsert } from '../bulk-table.js';
-import { onConflictForms } from '../conflict-forms.js';
-import type { StoreDialect } from '../dialect.js';
-import { updateThenReturn } from '../update-forms.js';
+import { onConflictSkipReturning, onConflictUpsert } from '../statements/bulk-table.js';
+import { onConflictForms } from '../statements/conflict-forms.js';
+import type { StoreDialect } from '../dialect/dialect.js';
+import { updateThenReturn } from '../statements/update-forms.js';
 import { bulkInsertStatement } from './bulk-insert.js';
 import { feedEnd, inSnapshot, readFeed } from './change-feed.js';
 import { withIndexesDeferred } from './deferred-indexes.js';
@@ -18,7 +18,7 @@ import { refreshStatistics } from './statistics.js';
 import { openSqliteSnapshot } from './store-snapshot.js';
 import { inTailOrder } from './tail-order.js';
 import { lockDirectoryWrites } from './write-lock.js';
-import { SnapshotUnsupportedError } from '../store-snapshot-shape.js';
+import { SnapshotUnsupportedError } from '../backup/store-snapshot-shape.js';
 
 /** SQLite (better-sqlite3): one file, one writer, a synchronous driver. */
 export const sqliteDialect: StoreDialect = {

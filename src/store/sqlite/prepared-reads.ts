@@ -1,6 +1,6 @@
 import type SQLite from 'better-sqlite3';
-import type { PreparedReads } from '../prepared-reads.js';
-import type { FixedStatement } from '../fixed-statement.js';
+import type { PreparedReads } from '../statements/prepared-reads.js';
+import type { FixedStatement } from '../statements/fixed-statement.js';
 
 /**
  * Fixed statements prepared once on a read-only SQLite connection of their own. Going around Kysely saves

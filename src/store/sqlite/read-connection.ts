@@ -1,6 +1,6 @@
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
-import type { Database } from '../schema.js';
+import type { Database } from '../schema/schema.js';
 import { withStatementCache } from './statement-cache.js';
 
 /** The page cache of each read connection, in KiB: document opens and searches read all over the directory. */

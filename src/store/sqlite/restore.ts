@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import { SQLITE_TABLES_SQL, sqliteBackupTables } from '../backup-tables.js';
-import type { Database } from '../schema.js';
+import { SQLITE_TABLES_SQL, sqliteBackupTables } from '../backup/backup-tables.js';
+import type { Database } from '../schema/schema.js';
 
 /** The tables of the database a backup carries. */
 export async function backupTables(db: Kysely<Database>): Promise<string[]> {

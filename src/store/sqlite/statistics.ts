@@ -1,4 +1,4 @@
-import type { Db } from '../schema.js';
+import type { Db } from '../schema/schema.js';
 
 /**
  * SQLite: nothing. Its planner leans on the indexes and the `sqlite_stat1` table, which is only written by

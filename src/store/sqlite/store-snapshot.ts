@@ -1,6 +1,6 @@
 import SQLite from 'better-sqlite3';
-import { quoteTable, SQLITE_TABLES_SQL, sqliteBackupTables } from '../backup-tables.js';
-import type { StoreRow, StoreSnapshot } from '../store-snapshot-shape.js';
+import { quoteTable, SQLITE_TABLES_SQL, sqliteBackupTables } from '../backup/backup-tables.js';
+import type { StoreRow, StoreSnapshot } from '../backup/store-snapshot-shape.js';
 
 /**
  * A snapshot of an SQLite file: its own read-only connection holds one read transaction, and WAL keeps

@@ -1,5 +1,5 @@
 import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
-import { TAIL_SETTLED, type Settled, type TailPosition } from '../tail-position.js';
+import { TAIL_SETTLED, type Settled, type TailPosition } from '../statements/tail-position.js';
 
 /** SQLite commits sequence numbers in order (one writer): rows after `after.seq`, by sequence, all settled. */
 export function inTailOrder<DB, TB extends keyof DB, O>(

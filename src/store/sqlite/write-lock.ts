@@ -1,5 +1,5 @@
-import type { Db } from '../schema.js';
-import { Statement } from '../statement.js';
+import type { Db } from '../schema/schema.js';
+import { Statement } from '../statements/statement.js';
 
 /**
  * A write statement that changes nothing: SQLite takes the database's write lock when a transaction's first

@@ -1,6 +1,6 @@
-import type { ApplyResult, DirectoryChange, DirectoryChanges, DirectoryDiff, DirectorySection } from '../../snapshot/directory-changes.js';
-import type { DepartmentRecord } from '../../snapshot/records.js';
-import type { TeamState, UserState } from '../../store/directory-state.js';
+import type { ApplyResult, DirectoryChange, DirectoryChanges, DirectoryDiff, DirectorySection } from '../../directory-changes/directory-changes.js';
+import type { DepartmentRecord } from '../../directory-changes/records.js';
+import type { TeamState, UserState } from '../../store/directory-writes/directory-state.js';
 import type { SkippedEntry } from '../sync-run-shape.js';
 import { teamChange, type DesiredTeam, type KeptAsStored } from '../team-change.js';
 import type { LdapView } from './ldap-view.js';

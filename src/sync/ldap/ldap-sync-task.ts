@@ -1,4 +1,4 @@
-import type { Config } from '../../config.js';
+import type { Config } from '../../config/config.js';
 import { PollingTask, type TaskLog } from '../../events/polling-task.js';
 import { runLdapSync, type LdapSyncDeps } from './ldap-sync.js';
 

@@ -1,7 +1,7 @@
 import type { LdapConfig } from '../../config/sync.js';
-import type { TeamState } from '../../store/directory-state.js';
-import type { SyncRunStore } from '../../store/sync-runs.js';
-import type { DirectoryChange, DirectoryChanges } from '../../snapshot/directory-changes.js';
+import type { TeamState } from '../../store/directory-writes/directory-state.js';
+import type { SyncRunStore } from '../../store/sync/sync-runs.js';
+import type { DirectoryChange, DirectoryChanges } from '../../directory-changes/directory-changes.js';
 import { recordedRun, type RunReport } from '../sync-run.js';
 import { applyLdapView } from './ldap-apply.js';
 import { withLdapConnection, type LdapSearcher } from './ldap-connection.js';

@@ -1,5 +1,5 @@
 import type { LdapConfig } from '../../config/sync.js';
-import type { DepartmentRecord } from '../../snapshot/records.js';
+import type { DepartmentRecord } from '../../directory-changes/records.js';
 import type { SkippedEntry } from '../sync-run-shape.js';
 import type { DesiredTeam } from '../team-change.js';
 import { firstLanguageTag } from '../../directory/language-tag.js';

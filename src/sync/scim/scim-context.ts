@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { DepartmentRecord, TeamRecord } from '../../snapshot/records.js';
-import type { UserState } from '../../store/directory-state.js';
-import type { ScimResourceRow, ScimResourceStore } from '../../store/scim-resources.js';
-import type { SyncRunStore } from '../../store/sync-runs.js';
-import type { DirectoryChange, DirectoryChanges, DirectoryDiff } from '../../snapshot/directory-changes.js';
+import type { DepartmentRecord, TeamRecord } from '../../directory-changes/records.js';
+import type { UserState } from '../../store/directory-writes/directory-state.js';
+import type { ScimResourceRow, ScimResourceStore } from '../../store/directory-writes/scim-resources.js';
+import type { SyncRunStore } from '../../store/sync/sync-runs.js';
+import type { DirectoryChange, DirectoryChanges, DirectoryDiff } from '../../directory-changes/directory-changes.js';
 import { recordedRun } from '../sync-run.js';
 import { LIST_SCHEMA, ScimProblem, type ListQuery } from './scim-protocol.js';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { DepartmentRecord } from '../../snapshot/records.js';
-import type { ScimResourceRow } from '../../store/scim-resources.js';
-import type { DirectoryChange } from '../../snapshot/directory-changes.js';
+import type { DepartmentRecord } from '../../directory-changes/records.js';
+import type { ScimResourceRow } from '../../store/directory-writes/scim-resources.js';
+import type { DirectoryChange } from '../../directory-changes/directory-changes.js';
 import { applyChange, assertExternalIdFree, checkIfMatch, equalityOf, listPage, metaOf, missingTeam, nowText, versionIn, versionOf, type ScimContext, type ScimDocument, type ScimObject } from './scim-context.js';
 import { assertStorable } from './scim-input.js';
 import { asScimProblem, mapInSlices, matchFilter, normalisePatch, normaliseResource, parseQuery, ScimProblem, scimmy, SCIMMY, sortResources, withoutUnset, type ListQuery } from './scim-protocol.js';

@@ -1,10 +1,10 @@
 import type { ScimConfig } from '../../config/sync.js';
-import type { OpenDatabase } from '../../store/database.js';
-import { readDepartmentMemberIds, readDepartments, readFileCreators, readTeams, readTeamUsersByEmail, readUsers } from '../../store/directory-state.js';
-import { sqlScimResources } from '../../store/scim-resources.js';
-import { sqlSyncRuns } from '../../store/sync-runs.js';
-import type { DirectoryChanges, DirectoryWriteTurn } from '../../snapshot/directory-changes.js';
-import type { Db } from '../../store/schema.js';
+import type { OpenDatabase } from '../../store/connection/database.js';
+import { readDepartmentMemberIds, readDepartments, readFileCreators, readTeams, readTeamUsersByEmail, readUsers } from '../../store/directory-writes/directory-state.js';
+import { sqlScimResources } from '../../store/directory-writes/scim-resources.js';
+import { sqlSyncRuns } from '../../store/sync/sync-runs.js';
+import type { DirectoryChanges, DirectoryWriteTurn } from '../../directory-changes/directory-changes.js';
+import type { Db } from '../../store/schema/schema.js';
 import type { ScimContext, ScimDocument } from './scim-context.js';
 import { ScimGroups } from './scim-groups.js';
 import { LIST_SCHEMA, ScimProblem, SCIMMY } from './scim-protocol.js';

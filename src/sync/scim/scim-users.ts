@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { firstLanguageTag } from '../../directory/language-tag.js';
 import { IM_KINDS, type ImIds, type ImKind } from '../../directory/types.js';
-import type { UserRecord } from '../../snapshot/records.js';
-import type { UserState } from '../../store/directory-state.js';
-import type { ScimResourceRow } from '../../store/scim-resources.js';
+import type { UserRecord } from '../../directory-changes/records.js';
+import type { UserState } from '../../store/directory-writes/directory-state.js';
+import type { ScimResourceRow } from '../../store/directory-writes/scim-resources.js';
 import { applyChange, assertExternalIdFree, checkIfMatch, equalityOf, listPage, metaOf, missingTeam, nowText, versionIn, versionOf, type ScimContext, type ScimDocument, type ScimObject } from './scim-context.js';
 import { assertStorable } from './scim-input.js';
 import { asScimProblem, mapInSlices, matchFilter, normalisePatch, normaliseResource, parseQuery, ScimProblem, scimmy, SCIMMY, sortResources, withoutUnset, type ListQuery } from './scim-protocol.js';

@@ -1,0 +1,170 @@
+import type { Kysely } from 'kysely';
+import { DirectoryModel } from '../../../directory/read-model/directory-model.js';
+import type { ModelSource } from '../../../directory/read-model/model-directory.js';
+import type { OpenDatabase } from '../../connection/database.js';
+import { dialectOf } from '../../dialect/dialect.js';
+import { feedEnd, inSnapshot, readFeed, type FeedPosition } from '../directory-change-feed.js';
+import type { Database } from '../../schema/schema.js';
+import { loadWholeModel, reloadChanged } from './model-rows.js';
+
+export interface StoreModelSourceOptions {
+  /**
+   * How often the feed is read for what other processes wrote (another instance, `collab-host import`,
+   * a DBA's SQL): the bound of their staleness. 0: never (tests call `catchUp`).
+   */
+  pollMs?: number;
+  /**
+   * PostgreSQL: also catch up as soon as another process's directory write commits, woken by the feed's
+   * NOTIFY (migration 110) on a LISTEN connection of its own; the poll stays as the fallback. Default: on
+   * when `pollMs` is set.
+   */
+  listen?: boolean;
+  /** More changes than this in one read: the model is loaded again whole (a bulk import). */
+  reloadAbove?: number;
+  /** Told of a failed catch-up (the model then stays as it was until the next one). */
+  onError?: (error: unknown) => void;
+  /** Rows per query of a whole load (default 5,000; tests make pages small to cross their edges). */
+  loadPageRows?: number;
+  /** Monotonic milliseconds, for `loadMs`. */
+  now?: () => number;
+}
+
+const RESOLVED = Promise.resolve();
+
+/** How often a serving process reads the feed for other processes' writes (their staleness bound, docs/operations.md). */
+export const READ_MODEL_POLL_MS = 250;
+
+/**
+ * The read model of an open store: loaded whole at start, then kept current from the change feed
+ * (migration 110) — after every write of this process before the next read (the store's WriteSignal),
+ * and every `pollMs` for the writes of others. One snapshot per catch-up: the feed and the rows it
+ * names are read together.
+ */
+export class StoreModelSource implements ModelSource {
+  readonly model = new DirectoryModel();
+  /** Settles when the first load is done (rejects if it failed). */
+  readonly loaded: Promise<void>;
+  /** How long the first load took, in ms (undefined until it is done). */
+  loadMs: number | undefined;
+  private position: FeedPosition = { afterId: 0, pendingXids: [] };
+  /** The store's write count the model has caught up with. */
+  private caughtUp = -1;
+  private running: Promise<void> | undefined;
+  private runningFrom = -1;
+  private timer: NodeJS.Timeout | undefined;
+  private stopListening: (() => Promise<void>) | undefined;
+  /** A catch-up is queued to start after the one running (a NOTIFY came during it). */
+  private woken = false;
+  private closed = false;
+  private failed = false;
+  private readonly db: Kysely<Database>;
+
+  constructor(
+    private readonly store: OpenDatabase,
+    private readonly options: StoreModelSourceOptions = {},
+  ) {
+    // SQLite files: the read connection, which never waits for the writer.
+    this.db = store.readDb ?? store.db;
+    const now = options.now ?? (() => performance.now());
+    const started = now();
+    const from = this.writes();
+    this.loaded = this.run(async (trx) => {
+      await loadWholeModel(trx, this.model, options.loadPageRows);
+      this.position = await feedEnd(trx);
+    }).then(() => {
+      this.loadMs = now() - started;
+      this.caughtUp = from;
+      if (this.closed) return;
+      if (options.pollMs) {
+        this.timer = setInterval(() => {
+          this.catchUp().catch((error: unknown) => options.onError?.(error));
+        }, options.pollMs);
+        this.timer.unref();
+      }
+      if (options.listen ?? Boolean(options.pollMs)) {
+        this.stopListening = dialectOf(store.db).listenForDirectoryChanges(
+          store,
+          () => this.wake(),
+          (error) => options.onError?.(error),
+        );
+      }
+    });
+    // Callers see a failed load through `loaded` or `current()`; never as an unhandled rejection.
+    this.loaded.catch((error: unknown) => {
+      this.failed = true;
+      options.onError?.(error);
+    });
+  }
+
+  current(): Promise<void> {
+    if (this.loadMs === undefined) return this.loaded.then(() => this.current());
+    if (this.caughtUp === this.writes()) return RESOLVED;
+    return this.catchUp();
+  }
+
+  /** Reads the feed and applies what it names (one at a time; a call during a read waits for the next one). */
+  async catchUp(): Promise<void> {
+    await this.loaded;
+    const target = this.writes();
+    while (this.running) {
+      const running = this.running;
+      if (this.runningFrom >= target) return running;
+      await running.catch(() => {});
+    }
+    const from = this.writes();
+    const reloadAbove = this.options.reloadAbove ?? 20_000;
+    this.runningFrom = from;
+    const running = this.run(async (trx) => {
+      const read = await readFeed(trx, this.position, reloadAbove);
+      // `all`: a TRUNCATE of a directory table (migration 110).
+      if (read.overflow || read.changes.some((change) => change.subject === 'all')) await loadWholeModel(trx, this.model, this.options.loadPageRows);
+      else await reloadChanged(trx, this.model, read.changes);
+      this.position = read.position;
+    }).then(() => {
+      this.caughtUp = Math.max(this.caughtUp, from);
+    });
+    this.running = running;
+    try {
+      await running;
+    } finally {
+      if (this.running === running) this.running = undefined;
+    }
+  }
+
+  /**
+   * Catches up in a read that starts after this call (another process committed a directory write): one
+   * running now may have taken its snapshot before that commit, so a new one is queued behind it.
+   */
+  private wake(): void {
+    if (this.woken) return;
+    this.woken = true;
+    void (async () => {
+      while (this.running) await this.running.catch(() => {});
+      this.woken = false;
+      await this.catchUp();
+    })().catch((error: unknown) => this.options.onError?.(error));
+  }
+
+  /** Whether the model can answer: `loading` until the first load is done, `failed` if it failed. */
+  get state(): 'loading' | 'ready' | 'failed' {
+    return this.failed ? 'failed' : this.loadMs === undefined ? 'loading' : 'ready';
+  }
+
+  /** Stops following the feed (settles when the LISTEN connection is closed). */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    const stop = this.stopListening;
+    this.stopListening = undefined;
+    await stop?.();
+  }
+
+  private writes(): number {
+    return this.store.writes?.generation ?? 0;
+  }
+
+  private run(work: Parameters<typeof inSnapshot<void>>[1]): Promise<void> {
+    return inSnapshot(this.db, work);
+  }
+}

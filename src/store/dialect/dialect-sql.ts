@@ -1,0 +1,10 @@
+/**
+ * The SQL pieces that differ between the dialects on the read side of the store (a member of each
+ * dialect, src/store/dialect/dialect.ts).
+ */
+export interface DialectSql {
+  /** A list of ids bound as one parameter, usable as `… IN ${idList('$1')}`. */
+  idList(placeholder: string): string;
+  /** The value to bind to the placeholder of `idList`. */
+  idListValue(ids: readonly string[]): unknown;
+}

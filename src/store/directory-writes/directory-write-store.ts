@@ -1,0 +1,248 @@
+import type { ChangeProgress } from '../../directory-changes/change-progress.js';
+import type { ContentToStore, DepartmentDependents, DirectorySection, DirectoryTransaction, DirectoryWriteStore } from '../../directory-changes/directory-store.js';
+import type { ValidSnapshot } from '../../directory-changes/validate.js';
+import type { OpenDatabase } from '../connection/database.js';
+import { withIndexesDeferred } from '../statements/deferred-indexes.js';
+import { withFeedAsReload } from '../change-feed/feed-as-reload.js';
+import { dialectWork } from '../dialect/dialect-work-for.js';
+import { dialectOf } from '../dialect/dialect.js';
+import { chunks, storeDirectory } from '../directory-reads/directory-lookups.js';
+import { countRows, storedRecords } from './directory-records.js';
+import { deleteDepartment, deleteFile, deleteTeam, deleteUser, type RemovalResult } from './directory-removals.js';
+import {
+  clearDirectory,
+  putFileContent,
+  rebuildDepartmentClosure,
+  replaceGrants,
+  upsertDepartments,
+  upsertFiles,
+  upsertTeams,
+  upsertUsers,
+} from './directory-writer.js';
+import type { Db } from '../schema/schema.js';
+import { Statement } from '../statements/statement.js';
+
+/** The tables a replace rewrites in bulk (their secondary indexes are built after the rows). */
+const BULK_TABLES = ['users', 'user_departments', 'files', 'file_grants'];
+/** The tables whose statistics a bulk change makes stale. */
+const DIRECTORY_TABLES = ['teams', 'departments', 'department_ancestors', 'users', 'user_departments', 'files', 'file_grants'];
+
+const REMOVERS: Record<DirectorySection, (db: Db, id: string) => Promise<RemovalResult>> = {
+  teams: deleteTeam,
+  departments: deleteDepartment,
+  users: deleteUser,
+  files: deleteFile,
+};
+
+/**
+ * The one validated path's store side over collab-host's own database. Given `turn` (a transaction that
+ * holds the directory write lock already, see openWriteTurn), each change runs inside it under a savepoint:
+ * a refused change rolls back only itself, and the turn's other work stays.
+ */
+export function sqlDirectoryWriteStore(store: OpenDatabase, turn?: Db): DirectoryWriteStore {
+  const db = turn ?? store.db;
+  return {
+    ...storedRecords(db),
+    // Durable when it returns; on SQLite the disk sync happens off the event loop, shared by the writes
+    // that commit meanwhile (an identity provider's burst of creates).
+    transaction: (work) =>
+      turn
+        ? underSavepoint(turn, () => work(directoryTransaction(turn)))
+        : inProcessTurns(store).run(() => dialectWork(store.db).durableTransaction(store.db, (trx) => work(directoryTransaction(trx)))),
+    refreshStatistics: () => dialectOf(db).refreshStatistics(db, DIRECTORY_TABLES),
+  };
+}
+
+/**
+ * Runs `work` in one durable transaction that holds the directory write lock from its first statement:
+ * what `work` reads is what every earlier directory write committed, and no other write (on any instance
+ * or process) commits before this one does. For a write computed from stored state (a read-modify-write).
+ */
+export function openWriteTurn<T>(store: OpenDatabase, work: (trx: Db) => Promise<T>): Promise<T> {
+  // The turns of this process queue here, before taking a connection: one waits for the database's lock
+  // at a time, and a burst of writes does not hold the whole pool (reads keep theirs).
+  return inProcessTurns(store).run(() =>
+    dialectWork(store.db).durableTransaction(store.db, async (trx) => {
+      await lockWrites(trx);
+      return work(trx);
+    }),
+  );
+}
+
+/** A first-come, first-served queue of work, one at a time. */
+class TurnQueue {
+  private last: Promise<unknown> = Promise.resolve();
+
+  run<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.last.then(work, work);
+    this.last = result.catch(() => undefined);
+    return result;
+  }
+}
+
+const turnQueues = new WeakMap<OpenDatabase['db'], TurnQueue>();
+
+function inProcessTurns(store: OpenDatabase): TurnQueue {
+  let queue = turnQueues.get(store.db);
+  if (!queue) turnQueues.set(store.db, (queue = new TurnQueue()));
+  return queue;
+}
+
+const lockWrites = (db: Db) => dialectOf(db).lockDirectoryWrites(db);
+
+/** Both dialects name savepoints alike; one change at a time runs in a turn, so one name serves. */
+async function underSavepoint<T>(trx: Db, work: () => Promise<T>): Promise<T> {
+  await SAVEPOINT.run(trx, []);
+  try {
+    const result = await work();
+    await RELEASE.run(trx, []);
+    return result;
+  } catch (error) {
+    await ROLLBACK_TO.run(trx, []);
+    await RELEASE.run(trx, []);
+    throw error;
+  }
+}
+
+const SAVEPOINT = new Statement('SAVEPOINT directory_change');
+const RELEASE = new Statement('RELEASE SAVEPOINT directory_change');
+const ROLLBACK_TO = new Statement('ROLLBACK TO SAVEPOINT directory_change');
+
+function directoryTransaction(db: Db): DirectoryTransaction {
+  return {
+    ...storedRecords(db),
+    db,
+    existing: storeDirectory(db),
+    lockWrites: () => lockWrites(db),
+    async departmentDependents(ids) {
+      const dependents = new Map<string, DepartmentDependents>();
+      const tally = async (field: keyof DepartmentDependents, rows: Promise<Array<{ id: string | null; count: number }>>) => {
+        for (const row of await rows) {
+          if (row.id === null) continue;
+          const entry = dependents.get(row.id) ?? { members: 0, children: 0, grants: 0 };
+          entry[field] = Number(row.count);
+          dependents.set(row.id, entry);
+        }
+      };
+      for (const chunk of chunks(ids)) {
+        await tally(
+          'members',
+          db
+            .selectFrom('user_departments')
+            .select((eb) => ['department_id as id', eb.fn.countAll<number>().as('count')])
+            .where('department_id', 'in', chunk)
+            .groupBy('department_id')
+            .execute(),
+        );
+        await tally(
+          'children',
+          db
+            .selectFrom('departments')
+            .select((eb) => ['parent_id as id', eb.fn.countAll<number>().as('count')])
+            .where('parent_id', 'in', chunk)
+            .groupBy('parent_id')
+            .execute(),
+        );
+        await tally(
+          'grants',
+          db
+            .selectFrom('file_grants')
+            .select((eb) => ['principal_id as id', eb.fn.countAll<number>().as('count')])
+            .where('principal_kind', '=', 'department')
+            .where('principal_id', 'in', chunk)
+            .groupBy('principal_id')
+            .execute(),
+        );
+      }
+      return dependents;
+    },
+    async activeUsersByTeam() {
+      const rows = await db
+        .selectFrom('users')
+        .select((eb) => ['team_id', eb.fn.countAll<number>().as('count')])
+        .where('active', '=', 1)
+        .where('team_id', 'is not', null)
+        .groupBy('team_id')
+        .execute();
+      return new Map(rows.map((row) => [row.team_id!, Number(row.count)]));
+    },
+    async teamsWithActiveUsers(teamIds) {
+      const found = new Set<string>();
+      for (const teamId of new Set(teamIds)) {
+        const row = await db.selectFrom('users').select('id').where('team_id', '=', teamId).where('active', '=', 1).limit(1).executeTakeFirst();
+        if (row) found.add(teamId);
+      }
+      return found;
+    },
+    teamCount: () => countRows(db, 'teams'),
+    write: (snapshot, contents, options) => writeSnapshot(db, snapshot, contents, options.replace, options.progress),
+    async remove(section, id) {
+      const result = await REMOVERS[section](db, id);
+      if (result.status === 'blocked') return { removed: false, reason: result.reason };
+      return { removed: true };
+    },
+  };
+}
+
+/** Whether the directory has no users and no files. */
+async function directoryIsEmpty(db: Db): Promise<boolean> {
+  const user = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
+  const file = await db.selectFrom('files').select('id').limit(1).executeTakeFirst();
+  return !user && !file;
+}
+
+/** Records per write step: each step reports its rows to the progress line. */
+const STEP_RECORDS = 20_000;
+
+function slices<T>(items: readonly T[]): T[][] {
+  const result: T[][] = [];
+  for (let start = 0; start < items.length; start += STEP_RECORDS) result.push(items.slice(start, start + STEP_RECORDS));
+  return result;
+}
+
+async function writeSnapshot(db: Db, snapshot: ValidSnapshot, contents: readonly ContentToStore[], replace: boolean, progress?: ChangeProgress): Promise<void> {
+  // A replace rewrites every key: the change feed says "reload everything" once instead of once per row.
+  if (replace) await withFeedAsReload(db, () => writeRecords(db, snapshot, contents, replace, progress));
+  else await writeRecords(db, snapshot, contents, replace, progress);
+}
+
+async function writeRecords(db: Db, snapshot: ValidSnapshot, contents: readonly ContentToStore[], replace: boolean, progress?: ChangeProgress): Promise<void> {
+  const { teams, departments, users, files } = snapshot;
+  const grantCount = files.reduce((sum, entry) => sum + entry.grants.length, 0);
+  progress?.step('writing rows', teams.length + departments.length + users.length + files.length + grantCount);
+  // Before the clear: whether anyone could have read these tables (the first import of a directory).
+  const nothingToRead = replace && (await directoryIsEmpty(db));
+  if (replace) await clearDirectory(db);
+  await upsertTeams(db, teams);
+  if (departments.length > 0 || replace) {
+    await upsertDepartments(db, departments);
+    await rebuildDepartmentClosure(db);
+  }
+  progress?.advance(teams.length + departments.length);
+  const write = async () => {
+    for (const slice of slices(users)) {
+      await upsertUsers(db, slice, { fresh: replace });
+      progress?.advance(slice.length);
+    }
+    for (const slice of slices(files)) {
+      await upsertFiles(
+        db,
+        slice.map((entry) => entry.file),
+        { fresh: replace },
+      );
+      // After a clear there is nothing to delete; otherwise a file's sharing replaces its old grants.
+      const grants = slice.flatMap((entry) => entry.grants);
+      await replaceGrants(
+        db,
+        replace ? [] : slice.map((entry) => entry.file.id),
+        grants,
+      );
+      progress?.advance(slice.length + grants.length);
+    }
+    progress?.step('building indexes');
+  };
+  // A replace writes every row anew: build the big tables' secondary indexes once, at the end.
+  if (replace) await withIndexesDeferred(db, BULK_TABLES, write, { nothingToRead });
+  else await write();
+  for (const content of contents) await putFileContent(db, content.fileId, content.contentType, content.bytes);
+}

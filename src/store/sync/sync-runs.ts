@@ -1,0 +1,110 @@
+import { dialectOf } from '../dialect/dialect.js';
+import type { SyncRunRow } from '../../sync/sync-run-shape.js';
+import type { Kysely, Selectable } from 'kysely';
+import { dialectWork } from '../dialect/dialect-work-for.js';
+import type { Database, Db } from '../schema/schema.js';
+import type { SyncTables } from '../schema/tables/sync.js';
+
+export type { SyncRunRow } from '../../sync/sync-run-shape.js';
+
+/** What a finished run writes. */
+export interface SyncRunEnd {
+  status: string;
+  detail?: string | null;
+  durationMs: number;
+  counts: SyncRunRow['counts'];
+  changes: SyncRunRow['changes'];
+  skipped: SyncRunRow['skipped'];
+  errors: string[];
+}
+
+/** The record of sync runs and the sources' bookkeeping between runs. */
+export interface SyncRunStore {
+  /** Records a run that starts now; returns its id. */
+  start(run: { source: string; mode: string; dryRun: boolean; detail: string | null; startedAt: string }): Promise<number>;
+  /** Records how the run ended. */
+  finish(id: number, end: SyncRunEnd): Promise<void>;
+  /** Runs newest first, after the cursor position (a run id), optionally of one source. */
+  list(query: { source?: string; before?: number; limit: number }): Promise<SyncRunRow[]>;
+  /** A source's newest finished run that was not a dry run, and its newest one that did not fail (ok or unchanged). */
+  latest(source: string): Promise<{ finished: SyncRunRow | undefined; good: SyncRunRow | undefined }>;
+  /** A source's stored value for `key`, or undefined. */
+  getState(source: string, key: string): Promise<string | undefined>;
+  /** Stores a source's value for `key`. */
+  setState(source: string, key: string, value: string): Promise<void>;
+}
+
+/**
+ * A run's record is bookkeeping beside the change it records, which commits durably on its own: written
+ * without waiting for the disk, so a run costs one sync (its change's), not three. A power cut may lose
+ * the last records, never a change.
+ */
+function bookkeeping<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : dialectWork(db).transactionWithoutDiskWait(db as Kysely<Database>, work);
+}
+
+export function sqlSyncRuns(db: Db): SyncRunStore {
+  return {
+    async start(run) {
+      const row = await bookkeeping(db, (trx) => trx
+        .insertInto('sync_runs')
+        .values({ source: run.source, mode: run.mode, dry_run: run.dryRun ? 1 : 0, status: 'running', detail: run.detail, started_at: run.startedAt })
+        .returning('id')
+        .executeTakeFirstOrThrow());
+      return Number(row.id);
+    },
+    async finish(id, end) {
+      await bookkeeping(db, (trx) => trx
+        .updateTable('sync_runs')
+        .set({
+          status: end.status,
+          ...(end.detail === undefined ? {} : { detail: end.detail }),
+          duration_ms: Math.round(end.durationMs),
+          ...end.counts,
+          changes: JSON.stringify(end.changes),
+          skipped_entries: JSON.stringify(end.skipped),
+          errors: JSON.stringify(end.errors),
+        })
+        .where('id', '=', id)
+        .execute());
+    },
+    async list(query) {
+      let select = db.selectFrom('sync_runs').selectAll().orderBy('id', 'desc').limit(query.limit);
+      if (query.source !== undefined) select = select.where('source', '=', query.source);
+      if (query.before !== undefined) select = select.where('id', '<', query.before);
+      return (await select.execute()).map(runOf);
+    },
+    async latest(source) {
+      const newest = db.selectFrom('sync_runs').selectAll().where('source', '=', source).where('dry_run', '=', 0).orderBy('id', 'desc').limit(1);
+      const [finished, good] = await Promise.all([
+        newest.where('status', '<>', 'running').executeTakeFirst(),
+        newest.where('status', 'in', ['ok', 'unchanged']).executeTakeFirst(),
+      ]);
+      return { finished: finished && runOf(finished), good: good && runOf(good) };
+    },
+    async getState(source, key) {
+      const row = await db.selectFrom('sync_state').select('value').where('source', '=', source).where('key', '=', key).executeTakeFirst();
+      return row?.value;
+    },
+    async setState(source, key, value) {
+      await dialectOf(db).conflicts.insertOrUpdate(db.insertInto('sync_state').values({ source, key, value }), ['source', 'key'], ['value']).execute();
+    },
+  };
+}
+
+function runOf(row: Selectable<SyncTables['sync_runs']>): SyncRunRow {
+  return {
+    id: Number(row.id),
+    source: row.source,
+    mode: row.mode,
+    dryRun: row.dry_run !== 0,
+    status: row.status,
+    detail: row.detail,
+    startedAt: row.started_at,
+    durationMs: row.duration_ms === null ? null : Number(row.duration_ms),
+    counts: { created: row.created, updated: row.updated, removed: row.removed, deactivated: row.deactivated, reactivated: row.reactivated, skipped: row.skipped },
+    changes: JSON.parse(row.changes) as SyncRunRow['changes'],
+    skipped: JSON.parse(row.skipped_entries) as SyncRunRow['skipped'],
+    errors: JSON.parse(row.errors) as string[],
+  };
+}
