@@ -10,7 +10,11 @@ for (const dialect of dialects) {
       // A database of the version before: every migration but the retention indexes and the audit log.
       const before = await fresh.open();
       await sql`DROP TABLE audit_log`.execute(before.db);
-      for (const index of ['notifications_by_created', 'activity_by_time', 'presence_by_changed']) await sql`DROP INDEX ${sql.id(index)}`.execute(before.db);
+      const retentionIndexes = { notifications_by_created: 'notifications', activity_by_time: 'activity', presence_by_changed: 'presence' };
+      for (const [index, table] of Object.entries(retentionIndexes)) {
+        // MySQL names an index within its table.
+        await (dialect === 'mysql' ? sql`DROP INDEX ${sql.id(index)} ON ${sql.id(table)}` : sql`DROP INDEX ${sql.id(index)}`).execute(before.db);
+      }
       await sql`DELETE FROM kysely_migration WHERE name IN ('061-retention-indexes', '062-audit-log')`.execute(before.db);
       expect((await before.migrations.status()).applied.map((m) => m.name)).toContain('080-console-sessions');
       await before.close();

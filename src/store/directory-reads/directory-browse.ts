@@ -87,13 +87,14 @@ function filterable(keyword: SearchKeyword): boolean {
   return keyword.text !== '' && [...keyword.text].every((c) => c.charCodeAt(0) < 128 || c.toLowerCase() === c.toUpperCase());
 }
 
+/** `!` escapes LIKE's wildcards: a backslash in a string literal is an escape itself on MySQL, not on the other two. */
 function likePattern(keyword: SearchKeyword): string {
-  return `%${keyword.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return `%${keyword.text.replace(/[!%_]/g, (c) => `!${c}`)}%`;
 }
 
 async function candidates(db: Db, kind: BrowseKind, keyword: SearchKeyword, cap: number): Promise<{ rows: BrowseCandidate[]; truncated: boolean }> {
   const pattern = filterable(keyword) ? likePattern(keyword) : null;
-  const like = (column: string) => sql<boolean>`${sql.raw(column)} LIKE ${pattern} ESCAPE '\\'`;
+  const like = (column: string) => sql<boolean>`${sql.raw(column)} LIKE ${pattern} ESCAPE '!'`;
   let rows: BrowseCandidate[];
   if (kind === 'team') {
     // Teams have no stored pinyin keys: few rows, keys computed by the ranking.
