@@ -1,4 +1,4 @@
-import pg from 'pg';
+import { withStoreQuery } from './store-reader.js';
 
 /** The effect lag of the events a run logged, read from the store itself after the run. */
 export interface EventLag {
@@ -22,31 +22,14 @@ const WAITING = `SELECT count(*) AS n FROM events WHERE outcome = 'pending'`;
 
 /**
  * Reads every event received between `fromMs` and `toMs` and the log's waiting count straight from the
- * store (`sqlite:PATH` or a PostgreSQL URL): exact figures over the whole run, not the last 1,000 events
+ * store (any DATABASE_URL): exact figures over the whole run, not the last 1,000 events
  * that GET /api/events/stats keeps.
  */
 export async function readEventLag(databaseUrl: string, fromMs: number, toMs: number): Promise<EventLag> {
-  let rows: LagRow[];
-  let waiting: number;
-  if (databaseUrl.startsWith('sqlite:')) {
-    const { default: SQLite } = await import('better-sqlite3');
-    const sqlite = new SQLite(databaseUrl.slice('sqlite:'.length), { readonly: true });
-    try {
-      rows = sqlite.prepare(WINDOW.replace('$1', '?').replace('$2', '?')).all(fromMs, toMs) as LagRow[];
-      waiting = Number((sqlite.prepare(WAITING).get() as { n: number }).n);
-    } finally {
-      sqlite.close();
-    }
-  } else {
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    try {
-      rows = (await client.query<LagRow>(WINDOW, [fromMs, toMs])).rows;
-      waiting = Number((await client.query<{ n: string }>(WAITING)).rows[0]?.n ?? 0);
-    } finally {
-      await client.end();
-    }
-  }
+  const { rows, waiting } = await withStoreQuery(databaseUrl, async (query) => ({
+    rows: await query<LagRow>(WINDOW, [fromMs, toMs]),
+    waiting: Number((await query<{ n: number | string }>(WAITING))[0]?.n ?? 0),
+  }));
   const lags = rows
     .filter((row) => row.effects_ms !== null && row.outcome !== 'pending')
     .map((row) => Number(row.effects_ms) - Number(row.received_ms))

@@ -3,6 +3,7 @@
  *
  *   npm run bench                         SQLite, 100k users / 1k departments / 200k files / ~1M grants
  *   npm run bench -- --pg postgres://…    the same on PostgreSQL too (a fresh schema, dropped afterwards)
+ *   npm run bench -- --mysql mysql://…    the same on MySQL/MariaDB too (a fresh database on that server, dropped afterwards)
  *   npm run bench -- --quick              a small company and short runs, to check the harness itself
  *   options: --duration S (default 10), --warmup S (default 3), --connections N (default 50),
  *            --only REGEX (routes and runs whose name matches), --reuse PATH (an already imported SQLite
@@ -10,7 +11,8 @@
  *            searches per second, default 300),
  *            --keep DIR (keep the snapshot and the SQLite file in DIR, for --reuse DIR/bench.db),
  *            --reuse-pg URL (a PostgreSQL schema imported before, e.g. with --keep-pg), --keep-pg SCHEMA
- *            (import into that schema of --pg and keep it), --profile DIR (CPU profiles of the served
+ *            (import into that schema of --pg and keep it), --keep-mysql NAME (import into that database of
+ *            the --mysql server and keep it; --reuse-pg takes its mysql:// URL too), --profile DIR (CPU profiles of the served
  *            processes, written when they stop)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -20,7 +22,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { createMysqlDatabase } from './mysql-client.js';
 import { withPg } from './pg-client.js';
+import { withStoreQuery } from './store-reader.js';
 import { describeEventLag, readEventLag, type EventLag } from './event-lag.js';
 import { actorsOf, COMPANY_SCALE, generateCompany, type GenerateOptions } from './generate.js';
 import { mixedRun, OPEN_LOOP_REQUEST_TIMEOUT_MS, openLoop } from './load.js';
@@ -53,6 +57,8 @@ const STOP_GRACE_MS = 20_000;
 const { values: args } = parseArgs({
   options: {
     pg: { type: 'string' },
+    mysql: { type: 'string' },
+    'keep-mysql': { type: 'string' },
     quick: { type: 'boolean', default: false },
     duration: { type: 'string' },
     warmup: { type: 'string' },
@@ -118,6 +124,15 @@ async function main(): Promise<void> {
       }
     }
 
+    if (args.mysql) {
+      const database = await createMysqlDatabase(args.mysql, args['keep-mysql'] ?? `bench_${Date.now()}`);
+      try {
+        reports.push(await benchStore('mysql', database.url, snapshotPath, data, ceiling));
+      } finally {
+        if (!args['keep-mysql']) await database.drop();
+      }
+    }
+
     const markdown = renderMarkdown(header(), ceiling, reports);
     process.stdout.write(`\n${markdown}\n`);
     mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
@@ -132,13 +147,13 @@ async function main(): Promise<void> {
   }
 }
 
-/** Measures the routes on a store imported earlier (`sqlite:PATH` or a PostgreSQL URL; no generation, no import). */
+/** Measures the routes on a store imported earlier (`sqlite:PATH`, a PostgreSQL or a MySQL URL; no generation, no import). */
 async function reuseStore(databaseUrl: string): Promise<void> {
   const ids = await readIds(databaseUrl);
   const data: ScenarioData = { ...ids, ...SECRETS };
   const ceiling = await measureCeiling();
   log(`ceiling: ${ceiling.requestsPerSecond.toFixed(0)} req/s, p99 ${ceiling.p99Ms} ms`);
-  const store = databaseUrl.startsWith('sqlite:') ? 'sqlite (reused)' : 'postgres (reused)';
+  const store = `${databaseUrl.startsWith('sqlite:') ? 'sqlite' : /^(mysql|mariadb):/.test(databaseUrl) ? 'mysql' : 'postgres'} (reused)`;
   const report = await serveAndDrive(store, databaseUrl, data, ceiling);
   process.stdout.write(`\n${renderMarkdown(header(), ceiling, [{ ...report, importSeconds: Number.NaN }])}\n`);
 }
@@ -166,16 +181,7 @@ async function readIds(databaseUrl: string): Promise<Omit<ScenarioData, keyof ty
       teamId: (await column(ID_QUERIES.teamId))[0] ?? 't1',
     };
   };
-  if (databaseUrl.startsWith('sqlite:')) {
-    const { default: SQLite } = await import('better-sqlite3');
-    const sqlite = new SQLite(databaseUrl.slice('sqlite:'.length), { readonly: true });
-    try {
-      return await rows(async (text) => sqlite.prepare(text).all() as Array<Record<string, unknown>>);
-    } finally {
-      sqlite.close();
-    }
-  }
-  return withPg(databaseUrl, (client) => rows(async (text) => (await client.query(text)).rows as Array<Record<string, unknown>>));
+  return withStoreQuery(databaseUrl, (query) => rows((text) => query(text)));
 }
 
 function header() {
@@ -243,7 +249,7 @@ async function serveAndDrive(store: string, databaseUrl: string, data: ScenarioD
       }
     }
 
-    // PostgreSQL serves several instances: the same events through two, each taking half the connections.
+    // PostgreSQL and MySQL serve several instances: the same events through two, each taking half the connections.
     const twoInstances = 'POST /events (mixed kinds), two instances';
     if (!databaseUrl.startsWith('sqlite:') && selected(twoInstances)) {
       const second = await steps.run(`${twoInstances}: second start-up`, READY_TIMEOUT_MS + STEP_SLACK_MS, () => startServer(env));
