@@ -1,12 +1,11 @@
-import { holdServeLock } from '../sqlite/serve-lock.js';
+import { STORE_DIALECTS } from './dialects.js';
 
 export { SqliteFileServed } from '../sqlite/serve-lock.js';
 
 /**
- * One `serve` per SQLite file (sqlite/serve-lock.ts); nothing to hold for PostgreSQL or an in-memory
- * database. Returns the release.
+ * What the dialect of `databaseUrl` holds while one `serve` runs on it (SQLite: the file, so that a second
+ * `serve` on it is refused, sqlite/serve-lock.ts; the others hold nothing). Returns the release.
  */
 export function serveLockFor(databaseUrl: string): () => void {
-  const path = databaseUrl.startsWith('sqlite:') ? databaseUrl.slice('sqlite:'.length) : ':memory:';
-  return path === ':memory:' ? () => {} : holdServeLock(path);
+  return STORE_DIALECTS.find((dialect) => dialect.opens(databaseUrl))?.holdServeLock(databaseUrl) ?? (() => {});
 }

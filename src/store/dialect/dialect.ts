@@ -1,4 +1,5 @@
-import type { CompiledQuery, DialectAdapter, Kysely, Transaction } from 'kysely';
+import type { CompiledQuery, Dialect, DialectAdapter, Kysely, Transaction } from 'kysely';
+import type { ConnectOptions } from '../connection/connect-options.js';
 import type { BulkStatementSpec, ConflictSyntax } from '../statements/bulk-table.js';
 import type { ConflictForms } from '../statements/conflict-forms.js';
 import type { UpdateReturning } from '../statements/update-forms.js';
@@ -22,6 +23,22 @@ export interface OpenedConnections {
   readonly sqliteReader?: unknown;
   /** MySQL's pool (mysql2), for its sizes. */
   readonly mysqlPool?: unknown;
+}
+
+/** A dialect's connections for a URL, before Kysely is made over them (src/store/connection/database.ts). */
+export interface Connected {
+  /** Kysely's dialect over the driver. */
+  readonly kysely: Dialect;
+  readonly pgPool?: unknown;
+  readonly mysqlPool?: unknown;
+}
+
+/** Connections a dialect opens once the migrations have run (SQLite's read-only connection to a file). */
+export interface ReadSide {
+  readonly sqliteReader: unknown;
+  /** Kysely over the read connection, for the directory's reads (never behind a write transaction). */
+  readonly readDb: Kysely<Database>;
+  close(): Promise<void>;
 }
 
 /** A file's content version as an event reports it. */
@@ -51,6 +68,16 @@ export interface StoreDialect {
   readonly name: DialectName;
   /** Whether this dialect's Kysely adapter is `adapter` (how a Kysely instance or transaction is recognised). */
   owns(adapter: DialectAdapter): boolean;
+
+  // Opening
+  /** Whether this dialect opens `url` (by its scheme). */
+  opens(url: string): boolean;
+  /** Opens the driver's connections (and pool) for `url`, with the session settings the store relies on. */
+  connect(url: string, options: ConnectOptions): Connected;
+  /** Opens what needs the migrated tables, once they are (undefined: nothing). */
+  openReadSide(url: string): ReadSide | undefined;
+  /** Holds what one `serve` on `url` must hold alone (SQLite: the file); returns the release. */
+  holdServeLock(url: string): () => void;
 
   // Statements
   /** How hand-written statements (src/store/statements/statement.ts) bind: `$n` as written, or `?` by position. */

@@ -2,6 +2,8 @@ import { MysqlAdapter } from 'kysely';
 import type { Pool } from 'mysql2';
 import { onDuplicateKeyForms } from '../statements/conflict-forms.js';
 import type { StoreDialect } from '../dialect/dialect.js';
+import { connectMysql } from './open.js';
+import { isMysqlUrl } from './pool.js';
 import { lockUpdateRead } from '../statements/update-forms.js';
 // MySQL's feed ids and tailed sequences commit in order (migration 110's counter row; the append and tail
 // turns), so it reads them as SQLite does.
@@ -31,6 +33,10 @@ interface PoolInternals {
 export const mysqlDialect: StoreDialect = {
   name: 'mysql',
   owns: (adapter) => adapter instanceof MysqlAdapter,
+  opens: isMysqlUrl,
+  connect: connectMysql,
+  openReadSide: () => undefined,
+  holdServeLock: () => () => {},
   placeholders: 'positional',
   sql: mysqlSql,
   preparedReads: () => undefined,

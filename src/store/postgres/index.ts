@@ -3,6 +3,7 @@ import { PostgresAdapter } from 'kysely';
 import { onConflictSkipReturning, onConflictUpsert } from '../statements/bulk-table.js';
 import { onConflictForms } from '../statements/conflict-forms.js';
 import type { StoreDialect } from '../dialect/dialect.js';
+import { connectPostgres } from './open.js';
 import { updateThenReturn } from '../statements/update-forms.js';
 import { bulkInsertStatement } from './bulk-insert.js';
 import { feedEnd, inSnapshot, readFeed } from './change-feed.js';
@@ -30,6 +31,10 @@ const poolOf = (opened: { pgPool?: unknown }) => opened.pgPool as pg.Pool | unde
 export const postgresDialect: StoreDialect = {
   name: 'postgres',
   owns: (adapter) => adapter instanceof PostgresAdapter,
+  opens: (url) => /^postgres(ql)?:\/\//.test(url),
+  connect: connectPostgres,
+  openReadSide: () => undefined,
+  holdServeLock: () => () => {},
   placeholders: 'numbered',
   sql: postgresSql,
   preparedReads: (opened) => {

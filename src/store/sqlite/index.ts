@@ -3,6 +3,8 @@ import { SqliteAdapter } from 'kysely';
 import { onConflictSkipReturning, onConflictUpsert } from '../statements/bulk-table.js';
 import { onConflictForms } from '../statements/conflict-forms.js';
 import type { StoreDialect } from '../dialect/dialect.js';
+import { connectSqlite, openSqliteReadSide } from './open.js';
+import { holdServeLock } from './serve-lock.js';
 import { updateThenReturn } from '../statements/update-forms.js';
 import { bulkInsertStatement } from './bulk-insert.js';
 import { feedEnd, inSnapshot, readFeed } from './change-feed.js';
@@ -24,6 +26,13 @@ import { SnapshotUnsupportedError } from '../backup/store-snapshot-shape.js';
 export const sqliteDialect: StoreDialect = {
   name: 'sqlite',
   owns: (adapter) => adapter instanceof SqliteAdapter,
+  opens: (url) => url.startsWith('sqlite:') && url.length > 'sqlite:'.length,
+  connect: (url) => connectSqlite(url),
+  openReadSide: openSqliteReadSide,
+  holdServeLock: (url) => {
+    const path = url.slice('sqlite:'.length);
+    return path === ':memory:' ? () => {} : holdServeLock(path);
+  },
   placeholders: 'positional',
   sql: sqliteSql,
   preparedReads: (opened) => (opened.sqliteReader ? new SqlitePreparedReads(opened.sqliteReader as SQLite.Database) : undefined),

@@ -1,0 +1,35 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { SqliteDialect } from 'kysely';
+import type { Connected, ReadSide } from '../dialect/dialect.js';
+import { openReadConnection, readKysely } from './read-connection.js';
+import { withStatementCache } from './statement-cache.js';
+
+const pathOf = (url: string) => url.slice('sqlite:'.length);
+
+/** `sqlite:PATH` (the directory is made) or `sqlite::memory:`. */
+export function connectSqlite(url: string): Connected {
+  const path = pathOf(url);
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const sqlite = new SQLite(path);
+  sqlite.pragma('journal_mode = WAL');
+  // FULL: a transaction that returned is on disk, so an acknowledged event survives a power cut.
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('foreign_keys = OFF');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('cache_size = -65536');
+  return { kysely: new SqliteDialect({ database: withStatementCache(sqlite) }) };
+}
+
+/**
+ * A file's second, read-only connection for the hottest reads, opened after the migrations so that it sees
+ * every table they made; none for `:memory:` (another connection would see another database).
+ */
+export function openSqliteReadSide(url: string): ReadSide | undefined {
+  const path = pathOf(url);
+  if (path === ':memory:') return undefined;
+  const sqliteReader = openReadConnection(path);
+  const readDb = readKysely(sqliteReader);
+  return { sqliteReader, readDb, close: () => readDb.destroy() };
+}
