@@ -58,7 +58,7 @@ export async function openDatabase(url: string, options: OpenDatabaseOptions = {
   }
   const writes = new WriteSignal();
   const db = new Kysely<Database>({ dialect: signallingDialect(connected.kysely, writes) });
-  const migrations = new MigrationRunner(db, dialect.name);
+  const migrations = new MigrationRunner(db, dialect);
   try {
     if (options.migrate === false) {
       if (!options.allowNewer) await migrations.status().then(refuseNewer);

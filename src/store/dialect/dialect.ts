@@ -41,6 +41,12 @@ export interface ReadSide {
   close(): Promise<void>;
 }
 
+/** See `StoreDialect.migrationSetting`. */
+export interface MigrationSetting {
+  schema?: string;
+  binaryCollation?: string;
+}
+
 /** A file's content version as an event reports it. */
 export interface FileVersionRow {
   fileId: string;
@@ -76,6 +82,11 @@ export interface StoreDialect {
   connect(url: string, options: ConnectOptions): Connected;
   /** Opens what needs the migrated tables, once they are (undefined: nothing). */
   openReadSide(url: string): ReadSide | undefined;
+  /**
+   * What the migrations need to know of the database (src/store/schema/migration-runner.ts): the schema
+   * their bookkeeping lives in (PostgreSQL), the binary collation text keys take (MySQL).
+   */
+  migrationSetting(db: Kysely<Database>): Promise<MigrationSetting>;
   /** Holds what one `serve` on `url` must hold alone (SQLite: the file); returns the release. */
   holdServeLock(url: string): () => void;
 

@@ -1,4 +1,5 @@
 import { MysqlAdapter } from 'kysely';
+import { mysqlBinaryCollation } from './server.js';
 import type { Pool } from 'mysql2';
 import { onDuplicateKeyForms } from '../statements/conflict-forms.js';
 import type { StoreDialect } from '../dialect/dialect.js';
@@ -36,6 +37,7 @@ export const mysqlDialect: StoreDialect = {
   opens: isMysqlUrl,
   connect: connectMysql,
   openReadSide: () => undefined,
+  migrationSetting: async (db) => ({ binaryCollation: await mysqlBinaryCollation(db) }),
   holdServeLock: () => () => {},
   placeholders: 'positional',
   sql: mysqlSql,

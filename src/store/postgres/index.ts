@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { PostgresAdapter } from 'kysely';
+import { PostgresAdapter, sql } from 'kysely';
 import { onConflictSkipReturning, onConflictUpsert } from '../statements/bulk-table.js';
 import { onConflictForms } from '../statements/conflict-forms.js';
 import type { StoreDialect } from '../dialect/dialect.js';
@@ -34,6 +34,9 @@ export const postgresDialect: StoreDialect = {
   opens: (url) => /^postgres(ql)?:\/\//.test(url),
   connect: connectPostgres,
   openReadSide: () => undefined,
+  // Kysely looks its bookkeeping tables up by name across every schema: pin them to the schema we work in,
+  // or a second collab-host schema in the same database would be taken for ours.
+  migrationSetting: async (db) => ({ schema: (await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(db)).rows[0]?.schema ?? 'public' }),
   holdServeLock: () => () => {},
   placeholders: 'numbered',
   sql: postgresSql,

@@ -1,8 +1,7 @@
-import { Migrator, sql, type Kysely } from 'kysely';
-import type { DialectName } from '../dialect/dialect.js';
+import { Migrator, type Kysely } from 'kysely';
+import type { StoreDialect } from '../dialect/dialect.js';
 import { columnTypes } from './migrations/column-types.js';
 import { allMigrations } from './migrations/index.js';
-import { mysqlBinaryCollation } from '../mysql/server.js';
 import type { Database } from './schema.js';
 
 /** Where the database stands against the migrations this version of collab-host knows. */
@@ -34,13 +33,11 @@ export class MigrationRunner {
 
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly dialect: DialectName,
+    private readonly dialect: StoreDialect,
   ) {
     this.migrator = (async () => {
-      // Kysely looks its bookkeeping tables up by name across every schema; on PostgreSQL pin them to the
-      // schema we work in, or a second collab-host schema in the same database would be taken for ours.
-      const schema = dialect === 'postgres' ? (await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(db)).rows[0]?.schema : undefined;
-      const types = columnTypes(dialect, dialect === 'mysql' ? await mysqlBinaryCollation(db) : undefined);
+      const { schema, binaryCollation } = await dialect.migrationSetting(db);
+      const types = columnTypes(dialect.name, binaryCollation);
       const migrator = new Migrator({
         db,
         provider: { getMigrations: async () => allMigrations(types) },
@@ -57,7 +54,7 @@ export class MigrationRunner {
   /** Applied, pending and unknown migrations (one read of the bookkeeping table). */
   async status(): Promise<MigrationStatus> {
     const { schema } = await this.migrator;
-    const known = Object.keys(allMigrations(columnTypes(this.dialect))).sort();
+    const known = Object.keys(allMigrations(columnTypes(this.dialect.name))).sort();
     const applied = new Map((await this.appliedRows(schema)).map((row) => [row.name, row.timestamp]));
     return {
       applied: known.filter((name) => applied.has(name)).map((name) => ({ name, appliedAt: new Date(applied.get(name)!) })),

@@ -29,6 +29,7 @@ export const sqliteDialect: StoreDialect = {
   opens: (url) => url.startsWith('sqlite:') && url.length > 'sqlite:'.length,
   connect: (url) => connectSqlite(url),
   openReadSide: openSqliteReadSide,
+  migrationSetting: async () => ({}),
   holdServeLock: (url) => {
     const path = url.slice('sqlite:'.length);
     return path === ':memory:' ? () => {} : holdServeLock(path);

@@ -31,7 +31,9 @@ import { deliveryMessageKeyMigration } from './180-delivery-message-key.js';
 import { usersTeamEmailMigration } from './185-users-team-email.js';
 
 /**
- * Every migration, by name; names sort in the order they apply. A feature adds its own file here;
+ * Every migration, by name; names sort in the order they apply (Kysely applies them by name: the two
+ * `006-…` were released with one number and keep it, as every database records them by name; they too
+ * sort in the order they apply). A feature adds its own file here;
  * a migration, once released, makes the same schema forever (a new dialect may teach it its own column
  * types, which is how MySQL came in: see column-types.ts).
  */
@@ -45,15 +47,15 @@ export function allMigrations(t: ColumnTypes): Record<string, Migration> {
     '006-search-files-cover': searchFilesCoverMigration(t),
     '006-search-short-file-grams': searchShortFileGramsMigration(t),
     '007-users-active': usersActiveMigration(),
+    '020-event-pipeline': eventPipelineMigration(t),
     '030-file-storage': fileStorageMigration(t),
     '040-platform-tasks': platformTasksMigration(t),
     '050-sync': syncMigration(t),
-    '080-console-sessions': consoleSessionsMigration(t),
-    '020-event-pipeline': eventPipelineMigration(t),
-    '070-directory-versions': directoryVersionsMigration(t),
-    '071-grants-by-principal-cover': grantsByPrincipalCoverMigration(t),
     '061-retention-indexes': retentionIndexesMigration(),
     '062-audit-log': auditLogMigration(t),
+    '070-directory-versions': directoryVersionsMigration(t),
+    '071-grants-by-principal-cover': grantsByPrincipalCoverMigration(t),
+    '080-console-sessions': consoleSessionsMigration(t),
     '090-sync-run-skipped': syncRunSkippedMigration(t),
     '091-notification-channels': notificationChannelsMigration(t),
     '100-delivery-claims': deliveryClaimsMigration(t),
