@@ -31,3 +31,26 @@ run_kit() {
   token="$(node bin/collab-host.js token zhangsan)"
   node bin/collab-host.js check "http://127.0.0.1:$PORT" --token "$token" --app-id "$APP_ID" --app-secret "$APP_SECRET" --admin-key "$ADMIN_API_KEY"
 }
+
+# mysql_test_database NAME: creates the database NAME (utf8mb4, binary collation) on the MariaDB server of
+# TEST_MYSQL_URL, through the test user, and prints the DATABASE_URL naming it; drop_mysql_test_database NAME
+# drops it. Callers check `have_mysql` first.
+have_mysql() { [ -n "${TEST_MYSQL_URL:-}" ] && command -v mysql >/dev/null; }
+mysql_test_client() {
+  node -e '
+    const u = new URL(process.argv[1]);
+    const out = ["-h", u.hostname, "-P", u.port || "3306", "-u", decodeURIComponent(u.username)];
+    if (u.password) out.push("-p" + decodeURIComponent(u.password));
+    process.stdout.write(out.join("\n"));
+  ' "$TEST_MYSQL_URL"
+}
+mysql_test() {
+  local args
+  mapfile -t args < <(mysql_test_client)
+  mysql "${args[@]}" "$@"
+}
+mysql_test_database() {
+  mysql_test -e "CREATE DATABASE \`$1\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin"
+  node -e 'const u = new URL(process.argv[1]); u.pathname = "/" + process.argv[2]; process.stdout.write(u.toString())' "$TEST_MYSQL_URL" "$1"
+}
+drop_mysql_test_database() { mysql_test -e "DROP DATABASE IF EXISTS \`$1\`" >/dev/null 2>&1 || true; }

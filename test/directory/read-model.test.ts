@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { createConnection } from 'mysql2/promise';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ModelDirectory } from '../../src/directory/read-model/model-directory.js';
@@ -7,11 +8,13 @@ import { normaliseKeyword } from '../../src/directory/search-keyword.js';
 import { ROLES, type Grant, type PrincipalKind } from '../../src/directory/types.js';
 import { directoryChanges } from '../../src/directory-changes/directory-changes.js';
 import { importSnapshot } from '../../src/snapshot/import.js';
-import { openDatabase, type OpenDatabase } from '../../src/store/connection/database.js';
-import { putFileContent, rebuildDepartmentClosure, replaceGrants, upsertDepartments, upsertFiles, upsertTeams, upsertUsers } from '../../src/store/directory-writes/directory-writer.js';
+import type { OpenDatabase } from '../../src/store/connection/database.js';
+import { putFileContent, rebuildDepartmentClosure, replaceGrants, upsertDepartments } from '../../src/store/directory-writes/directory-writer.js';
+import { upsertFiles, upsertTeams, upsertUsers } from '../../src/store/directory-writes/directory-writer.js';
 import { StoreModelSource } from '../../src/store/change-feed/read-model/store-model-source.js';
 import { SqlDirectory } from '../../src/store/directory-reads/sql-directory.js';
-import { createTestSchema, describeEachStore, postgresUrl } from '../helpers/stores.js';
+import { describeEachStore, dialects } from '../helpers/stores.js';
+import { freshStore } from '../ops/fresh-store.js';
 import { referenceFromRows } from './read-model-reference.js';
 import { searchReference } from './search-reference.js';
 
@@ -56,8 +59,14 @@ async function randomWrite(store: OpenDatabase, rng: Rng): Promise<string> {
       const id = rng.pick(USERS);
       await upsertUsers(db, [
         {
-          id, name: rng.pick(NAMES), email: rng.next() < 0.5 ? null : `${id}@example.com`, avatar: null, teamId: rng.next() < 0.2 ? null : rng.pick(TEAMS),
-          watermark: rng.next() < 0.5 ? null : ['x'], active: rng.next() < 0.8, departmentIds: rng.some([...DEPARTMENTS, 'nowhere'], 3),
+          id,
+          name: rng.pick(NAMES),
+          email: rng.next() < 0.5 ? null : `${id}@example.com`,
+          avatar: null,
+          teamId: rng.next() < 0.2 ? null : rng.pick(TEAMS),
+          watermark: rng.next() < 0.5 ? null : ['x'],
+          active: rng.next() < 0.8,
+          departmentIds: rng.some([...DEPARTMENTS, 'nowhere'], 3),
         },
       ]);
       return kind;
@@ -66,9 +75,19 @@ async function randomWrite(store: OpenDatabase, rng: Rng): Promise<string> {
       const id = rng.pick(FILES);
       await upsertFiles(db, [
         {
-          id, name: rng.pick(NAMES), type: 'document', creatorId: rng.pick(USERS), teamId: rng.pick([...TEAMS, null]), createdAt: '2026-01-01T00:00:00Z',
-          updatedAt: `2026-01-0${1 + Math.floor(rng.next() * 9)}T00:00:00Z`, views: rng.next() < 0.5 ? null : 3, ext: null, downloadUrl: null, fullUrl: null,
-          restrictions: { copy: rng.next() < 0.5, export: rng.next() < 0.5 }, status: rng.pick(['active', 'pending']),
+          id,
+          name: rng.pick(NAMES),
+          type: 'document',
+          creatorId: rng.pick(USERS),
+          teamId: rng.pick([...TEAMS, null]),
+          createdAt: '2026-01-01T00:00:00Z',
+          updatedAt: `2026-01-0${1 + Math.floor(rng.next() * 9)}T00:00:00Z`,
+          views: rng.next() < 0.5 ? null : 3,
+          ext: null,
+          downloadUrl: null,
+          fullUrl: null,
+          restrictions: { copy: rng.next() < 0.5, export: rng.next() < 0.5 },
+          status: rng.pick(['active', 'pending']),
         },
       ]);
       return kind;
@@ -89,8 +108,11 @@ async function randomWrite(store: OpenDatabase, rng: Rng): Promise<string> {
       await db
         .insertInto('activity')
         .values({
-          user_id: rng.pick(USERS), kind: mention ? 'mention' : 'edit', occurred_at: `2026-03-0${1 + Math.floor(rng.next() * 9)}T00:00:00Z`,
-          file_id: rng.next() < 0.8 ? rng.pick(FILES) : null, related_user_id: mention ? rng.pick(USERS) : null,
+          user_id: rng.pick(USERS),
+          kind: mention ? 'mention' : 'edit',
+          occurred_at: `2026-03-0${1 + Math.floor(rng.next() * 9)}T00:00:00Z`,
+          file_id: rng.next() < 0.8 ? rng.pick(FILES) : null,
+          related_user_id: mention ? rng.pick(USERS) : null,
         })
         .execute();
       return kind;
@@ -233,7 +255,14 @@ describeEachStore('the read model, after random directory writes', (store) => {
     for (let count = 0; count < 10; count += 1) await randomWrite(store(), rng);
     await expectModelEqualsReference(store(), directory, 'before the import');
     const file = (id: string, name: string, sharing: unknown[]) => ({
-      id, name, type: 'document', creatorId: 'u2', teamId: 't2', createdAt: '2026-03-01T00:00:00Z', updatedAt: '2026-03-02T00:00:00Z', sharing,
+      id,
+      name,
+      type: 'document',
+      creatorId: 'u2',
+      teamId: 't2',
+      createdAt: '2026-03-01T00:00:00Z',
+      updatedAt: '2026-03-02T00:00:00Z',
+      sharing,
     });
     const snapshot = {
       teams: [{ id: 't2', name: 'Zed' }],
@@ -247,7 +276,10 @@ describeEachStore('the read model, after random directory writes', (store) => {
         { id: 'u7', name: 'Zed', teamId: 't2' },
       ],
       files: [
-        file('f1', 'Plan', [{ principal: 'user:u7', role: 'editor' }, { principal: 'department:d2', role: 'viewer' }]),
+        file('f1', 'Plan', [
+          { principal: 'user:u7', role: 'editor' },
+          { principal: 'department:d2', role: 'viewer' },
+        ]),
         file('f4', '计划', [{ principal: 'team:t2', role: 'commenter' }]),
       ],
     };
@@ -262,7 +294,7 @@ describeEachStore('the read model, after random directory writes', (store) => {
     expect(after.map((row) => row.id)).toEqual(before.map((row) => row.id));
     after.forEach((row, index) => expect(Number(row.version)).toBeGreaterThan(Number(before[index]!.version)));
     await expectModelEqualsReference(store(), directory, 'after the import');
-    expect((await directory.getUser('u1'))).toBeUndefined();
+    expect(await directory.getUser('u1')).toBeUndefined();
     expect(await directory.getGrantedRole('f1', 'u7')).toBe('editor');
     for (let count = 0; count < 10; count += 1) {
       const write = await randomWrite(store(), rng);
@@ -279,7 +311,7 @@ describeEachStore('the read model, after random directory writes', (store) => {
     fresh.close();
   }, 60_000);
 
-  it('a model loaded two rows per query (every page edge crossed, a file\'s grants split over pages) answers the same', async () => {
+  it("a model loaded two rows per query (every page edge crossed, a file's grants split over pages) answers the same", async () => {
     const paged = new StoreModelSource(store(), { loadPageRows: 2 });
     const directory = new ModelDirectory(paged, new SqlDirectory(store().db));
     await expectModelEqualsReference(store(), directory, 'paged load');
@@ -288,66 +320,77 @@ describeEachStore('the read model, after random directory writes', (store) => {
   }, 60_000);
 });
 
-describe.runIf(postgresUrl)('the read model on two instances [postgres]', () => {
-  it('a write on one instance is seen by the other at its next catch-up; one made while the model loads is not missed; a restart rebuilds it', async () => {
-    const { schema, drop } = await createTestSchema();
-    const first = await openDatabase(postgresUrl!, { schema });
-    const second = await openDatabase(postgresUrl!, { schema });
-    const writer = new pg.Client({ connectionString: postgresUrl, options: `-c search_path=${schema}` });
-    await writer.connect();
-    const sources: StoreModelSource[] = [];
-    try {
-      await upsertTeams(first.db, [{ id: 't1', name: 'Acme' }]);
-      // A write in flight while the second instance loads: it commits after the load's snapshot.
-      await writer.query('BEGIN');
-      await writer.query(`INSERT INTO teams (id, name) VALUES ('t2', 'Late')`);
-      const onSecond = new StoreModelSource(second);
-      sources.push(onSecond);
-      await onSecond.loaded;
-      expect(onSecond.model.teams.has('t2')).toBe(false);
-      await writer.query('COMMIT');
-      await onSecond.catchUp();
-      expect(onSecond.model.teams.get('t2')).toEqual({ id: 't2', name: 'Late' });
+/** A session outside collab-host's pools, as a DBA's or another program's: plain SQL statements. */
+async function rawSession(dialect: 'postgres' | 'mysql', url: string): Promise<{ query(text: string): Promise<unknown>; end(): Promise<void> }> {
+  if (dialect === 'mysql') return createConnection(url);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  return client;
+}
 
-      // A write through the first instance: the second sees it at its next read of the feed.
-      const onFirst = new StoreModelSource(first);
-      sources.push(onFirst);
-      const firstDirectory = new ModelDirectory(onFirst, new SqlDirectory(first.db));
-      await upsertUsers(first.db, [{ id: 'u1', name: 'Ann', email: null, avatar: null, teamId: 't1', watermark: null, departmentIds: [] }]);
-      expect((await firstDirectory.getUser('u1'))?.name).toBe('Ann');
-      const secondDirectory = new ModelDirectory(onSecond, new SqlDirectory(second.db));
-      // The second instance wrote nothing: without a catch-up (its poll) it still answers from before.
-      expect(await secondDirectory.getUser('u1')).toBeUndefined();
-      await onSecond.catchUp();
-      expect((await secondDirectory.getUser('u1'))?.name).toBe('Ann');
+// Two instances on one database: PostgreSQL and MySQL (SQLite has one writing process, docs/scaling.md).
+for (const dialect of ['postgres', 'mysql'] as const)
+  describe.runIf(dialects.includes(dialect))(`the read model on two instances [${dialect}]`, () => {
+    it('a write on one instance is seen by the other at its next catch-up; one made while the model loads is not missed; a restart rebuilds it', async () => {
+      const store = await freshStore(dialect);
+      const drop = store.drop;
+      const first = await store.open();
+      const second = await store.open();
+      const writer = await rawSession(dialect, store.url);
+      const sources: StoreModelSource[] = [];
+      try {
+        await upsertTeams(first.db, [{ id: 't1', name: 'Acme' }]);
+        // A write in flight while the second instance loads: it commits after the load's snapshot.
+        await writer.query('BEGIN');
+        await writer.query(`INSERT INTO teams (id, name) VALUES ('t2', 'Late')`);
+        const onSecond = new StoreModelSource(second);
+        sources.push(onSecond);
+        await onSecond.loaded;
+        expect(onSecond.model.teams.has('t2')).toBe(false);
+        await writer.query('COMMIT');
+        await onSecond.catchUp();
+        expect(onSecond.model.teams.get('t2')).toEqual({ id: 't2', name: 'Late' });
 
-      // A DBA's TRUNCATE: the feed says `all`, and the model is loaded again.
-      await replaceGrants(first.db, ['f1'], [{ fileId: 'f1', principalKind: 'user', principalId: 'u1', role: 'editor' }]);
-      await onSecond.catchUp();
-      expect(onSecond.model.grants.has('f1')).toBe(true);
-      await writer.query('TRUNCATE file_grants');
-      await onSecond.catchUp();
-      expect(onSecond.model.grants.size).toBe(0);
+        // A write through the first instance: the second sees it at its next read of the feed.
+        const onFirst = new StoreModelSource(first);
+        sources.push(onFirst);
+        const firstDirectory = new ModelDirectory(onFirst, new SqlDirectory(first.db));
+        await upsertUsers(first.db, [{ id: 'u1', name: 'Ann', email: null, avatar: null, teamId: 't1', watermark: null, departmentIds: [] }]);
+        expect((await firstDirectory.getUser('u1'))?.name).toBe('Ann');
+        const secondDirectory = new ModelDirectory(onSecond, new SqlDirectory(second.db));
+        // The second instance wrote nothing: without a catch-up (its poll) it still answers from before.
+        expect(await secondDirectory.getUser('u1')).toBeUndefined();
+        await onSecond.catchUp();
+        expect((await secondDirectory.getUser('u1'))?.name).toBe('Ann');
 
-      // Polling: the second instance follows on its own.
-      const polling = new StoreModelSource(second, { pollMs: 20 });
-      sources.push(polling);
-      await polling.loaded;
-      await upsertTeams(first.db, [{ id: 't3', name: 'Polled' }]);
-      await vi.waitFor(() => expect(polling.model.teams.get('t3')?.name).toBe('Polled'), { timeout: 5000, interval: 20 });
+        // A DBA's TRUNCATE: the feed says `all`, and the model is loaded again.
+        await replaceGrants(first.db, ['f1'], [{ fileId: 'f1', principalKind: 'user', principalId: 'u1', role: 'editor' }]);
+        await onSecond.catchUp();
+        expect(onSecond.model.grants.has('f1')).toBe(true);
+        // MySQL fires no trigger on TRUNCATE (docs/operations.md): there a DBA empties the table with DELETE.
+        await writer.query(dialect === 'mysql' ? 'DELETE FROM file_grants' : 'TRUNCATE file_grants');
+        await onSecond.catchUp();
+        expect(onSecond.model.grants.size).toBe(0);
 
-      // A restart: a new model on the same store holds everything.
-      const restarted = new StoreModelSource(second);
-      sources.push(restarted);
-      await restarted.loaded;
-      expect([...restarted.model.teams.keys()].sort()).toEqual(['t1', 't2', 't3']);
-      expect(restarted.model.users.get('u1')?.name).toBe('Ann');
-    } finally {
-      for (const source of sources) source.close();
-      await writer.end();
-      await first.close();
-      await second.close();
-      await drop();
-    }
-  }, 60_000);
-});
+        // Polling: the second instance follows on its own.
+        const polling = new StoreModelSource(second, { pollMs: 20 });
+        sources.push(polling);
+        await polling.loaded;
+        await upsertTeams(first.db, [{ id: 't3', name: 'Polled' }]);
+        await vi.waitFor(() => expect(polling.model.teams.get('t3')?.name).toBe('Polled'), { timeout: 5000, interval: 20 });
+
+        // A restart: a new model on the same store holds everything.
+        const restarted = new StoreModelSource(second);
+        sources.push(restarted);
+        await restarted.loaded;
+        expect([...restarted.model.teams.keys()].sort()).toEqual(['t1', 't2', 't3']);
+        expect(restarted.model.users.get('u1')?.name).toBe('Ann');
+      } finally {
+        for (const source of sources) source.close();
+        await writer.end();
+        await first.close();
+        await second.close();
+        await drop();
+      }
+    }, 60_000);
+  });

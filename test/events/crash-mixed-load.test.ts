@@ -10,7 +10,8 @@ import { objectKey } from '../../src/storage/object-key.js';
 import type { DialectName } from '../../src/store/dialect/dialect.js';
 import { openDatabase, type OpenDatabase } from '../../src/store/connection/database.js';
 import { CLI_TOKEN_SECRET, cliEnv, startCli } from '../cli/run-cli.js';
-import { createTestSchema, dialects, postgresUrl } from '../helpers/stores.js';
+import { dialects } from '../helpers/stores.js';
+import { freshStore } from '../ops/fresh-store.js';
 import { startSmtpServer } from '../notify/smtp-receiver.js';
 import { APP, FILE, MIX_STEPS, mixStep, OTHER, type MixEvent } from './crash-event-mix.js';
 import { shareLinkLoad, shareLinkProblems } from './crash-share-links.js';
@@ -61,13 +62,11 @@ async function crashRun(dialect: DialectName, dir: string, cleanups: Array<() =>
   cleanups.push(smtp.close);
   let url = `sqlite:${join(dir, 'store.db')}`;
   let openStore = () => openDatabase(url);
-  if (dialect === 'postgres') {
-    const { schema, drop } = await createTestSchema();
-    cleanups.push(drop);
-    const address = new URL(postgresUrl!);
-    address.searchParams.set('options', `-c search_path=${schema},public`);
-    url = address.href;
-    openStore = () => openDatabase(postgresUrl!, { schema, poolSize: 2 });
+  if (dialect !== 'sqlite') {
+    const fresh = await freshStore(dialect);
+    cleanups.push(fresh.drop);
+    url = fresh.url;
+    openStore = () => fresh.open();
   }
   const env = cliEnv(url, {
     PORT: '0',

@@ -1,12 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createConnection } from 'mysql2/promise';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { EventStats } from '../../src/events/event-stats.js';
 import { openDatabase, type OpenDatabase } from '../../src/store/connection/database.js';
 import type { DialectName } from '../../src/store/dialect/dialect.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
+import { freshStore } from '../ops/fresh-store.js';
 import { createTestDatabase, createTestSchema, describeEachStore, dialects, postgresUrl } from '../helpers/stores.js';
 import {
   ADMIN_KEY,
@@ -197,17 +199,50 @@ describeEachStore('effect lag and statistics', (store) => {
   });
 });
 
-describe.skipIf(!postgresUrl)('a processing step that fails half way [postgres]', () => {
+/**
+ * A session outside the store's pools that holds the outbox: on PostgreSQL an exclusive lock on
+ * notifications; on MySQL the tail turn row that every insert into notifications raises (migration 150),
+ * updated and uncommitted. `waiting` lists the sessions waiting on it (on MariaDB: the sessions of the
+ * database running one statement for over 50 ms, since INNODB_LOCK_WAITS does not always list them), `cancel`
+ * cancels a session's statement.
+ */
+async function outboxBlocker(dialect: 'postgres' | 'mysql', url: string) {
+  if (dialect === 'mysql') {
+    const connection = await createConnection(url);
+    return {
+      hold: async () => void (await connection.query('BEGIN'), await connection.query('UPDATE tail_turns SET n = n + 1 WHERE id = 1')),
+      waiting: async () =>
+        ((await connection.query(`SELECT ID AS id FROM information_schema.PROCESSLIST WHERE DB = DATABASE() AND COMMAND = 'Query' AND ID <> CONNECTION_ID() AND TIME_MS > 50`)) as unknown as [Array<{ id: number }>])[0].map((row) => Number(row.id)),
+      cancel: async (id: number) => void (await connection.query(`KILL QUERY ${Number(id)}`)),
+      release: async () => void (await connection.query('ROLLBACK')),
+      end: () => connection.end(),
+    };
+  }
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  return {
+    hold: async () => void (await client.query('BEGIN'), await client.query('LOCK TABLE notifications IN ACCESS EXCLUSIVE MODE')),
+    waiting: async () => (await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE pg_blocking_pids(pid) @> ARRAY[pg_backend_pid()]')).rows.map((row) => row.pid),
+    cancel: async (pid: number) => void (await client.query('SELECT pg_cancel_backend($1)', [pid])),
+    release: async () => void (await client.query('ROLLBACK')),
+    end: () => client.end(),
+  };
+}
+
+// A server store's sessions (SQLite has one writer and no session to hold a lock from outside the process).
+for (const dialect of ['postgres', 'mysql'] as const)
+describe.runIf(dialects.includes(dialect))(`a processing step that fails half way [${dialect}]`, () => {
   // Generous: on a loaded machine the two lock waits and the retry take a while (it is not a speed test).
   it('rolls back what it wrote; the events stay pending, and are then applied once', { timeout: 120_000 }, async () => {
-    const { schema, drop } = await createTestSchema();
-    const store = await openDatabase(postgresUrl as string, { schema, poolSize: 3 });
-    const blocker = new pg.Client({ connectionString: postgresUrl, options: `-c search_path=${schema},public` });
+    const fresh = await freshStore(dialect);
+    const drop = fresh.drop;
+    const store = await fresh.open({ poolSize: 3 });
+    const blocker = await outboxBlocker(dialect, fresh.url);
     /** Sessions waiting on a lock the blocker holds. */
     const waitingOnBlocker = async () => {
       for (;;) {
-        const { rows } = await blocker.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE pg_blocking_pids(pid) @> ARRAY[pg_backend_pid()]');
-        if (rows.length > 0) return rows.map((row) => row.pid);
+        const ids = await blocker.waiting();
+        if (ids.length > 0) return ids;
         // Poll the server, not a clock: a short pause only leaves the CPU to the session under test.
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
@@ -218,17 +253,15 @@ describe.skipIf(!postgresUrl)('a processing step that fails half way [postgres]'
       const body = commentCreate('plan', 'zhang', { guid: 'half-1', content: '@lilei', userIds: ['lilei'] });
       expect((await postEvent(app, 'Comment', body, tokenHeaders('zhang'))).statusCode).toBe(200);
       // Another session holds the outbox: the step claims the event and writes its activity, then waits.
-      await blocker.connect();
-      await blocker.query('BEGIN');
-      await blocker.query('LOCK TABLE notifications IN ACCESS EXCLUSIVE MODE');
+      await blocker.hold();
       const step = pipeline.processor.runOnce();
-      for (const pid of await waitingOnBlocker()) await blocker.query('SELECT pg_cancel_backend($1)', [pid]);
+      for (const id of await waitingOnBlocker()) await blocker.cancel(id);
       // Its transaction is gone; the processor tries the event alone, and waits again.
       await waitingOnBlocker();
       const seen = await store.db.selectFrom('events').select('outcome').executeTakeFirstOrThrow();
       expect(seen.outcome).toBe('pending');
       expect(await store.db.selectFrom('activity').select('kind').execute()).toEqual([]);
-      await blocker.query('ROLLBACK');
+      await blocker.release();
       expect(await step).toBe(1);
       await settle();
       expect((await store.db.selectFrom('activity').select('kind').orderBy('kind').execute()).map((row) => row.kind)).toEqual(['comment', 'mention']);

@@ -9,9 +9,12 @@ import { openDatabase, type OpenDatabase } from '../../src/store/connection/data
 import type { DialectName } from '../../src/store/dialect/dialect.js';
 import { columnTypes } from '../../src/store/schema/migrations/column-types.js';
 import { allMigrations } from '../../src/store/schema/migrations/index.js';
+import { mysqlKyselyDialect } from '../../src/store/mysql/kysely-dialect.js';
+import { createMysqlPool } from '../../src/store/mysql/pool.js';
+import { mysqlBinaryCollation } from '../../src/store/mysql/server.js';
 import { cliEnv, runCli } from '../cli/run-cli.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
-import { createTestSchema, dialects, postgresUrl } from '../helpers/stores.js';
+import { createTestDatabase, createTestSchema, dialects, postgresUrl } from '../helpers/stores.js';
 import { ADMIN_KEY, admin, buildEventApp, commentCreate } from './event-fixtures.js';
 
 /** Migrates up to 007; tries again when another run's schema vanished under Kysely's table look-up. */
@@ -31,6 +34,12 @@ async function databaseAt007(dialect: DialectName): Promise<{ url: string; raw: 
     const raw = new Kysely<unknown>({ dialect: new SqliteDialect({ database: new SQLite(path) }) });
     await migrateTo007(new Migrator({ db: raw, provider: { getMigrations: async () => allMigrations(columnTypes('sqlite')) } }));
     return { url: `sqlite:${path}`, raw, open: () => openDatabase(`sqlite:${path}`), drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  if (dialect === 'mysql') {
+    const { url, drop } = await createTestDatabase();
+    const raw = new Kysely<unknown>({ dialect: mysqlKyselyDialect(createMysqlPool(url, { poolSize: 2 })) });
+    await migrateTo007(new Migrator({ db: raw, provider: { getMigrations: async () => allMigrations(columnTypes('mysql', await mysqlBinaryCollation(raw))) } }));
+    return { url, raw, open: () => openDatabase(url, { poolSize: 2 }), drop };
   }
   const { schema, drop } = await createTestSchema();
   const raw = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: postgresUrl, max: 2, options: `-c search_path=${schema},public` }) }) });

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../src/conformance/simulator/server.js';
-import { openDatabase } from '../../src/store/connection/database.js';
 import { cliEnv, runCli } from '../cli/run-cli.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
-import { createTestSchema, dialects, postgresUrl } from '../helpers/stores.js';
+import { dialects } from '../helpers/stores.js';
+import { freshStore } from '../ops/fresh-store.js';
 import { StandInPlatform } from './stand-in-platform.js';
 
 const APP = { APP_ID: 'cli-app', APP_SECRET: 'cli-app-secret-0123456789' };
@@ -41,13 +41,21 @@ describe('collab-host platform against collab-host simulate', () => {
     const activated = await runCli(['platform', 'seats', 'activate', 'zhang', 'lilei', '--json'], { cwd, env: env() });
     expect(activated.stdout).toBe('{"ok":true}\n');
     const seats = await runCli(['platform', 'seats', 'list', '--json'], { cwd, env: env() });
-    expect(JSON.parse(seats.stdout).map((seat: { userId: string; status: number }) => [seat.userId, seat.status])).toEqual([['lilei', 1], ['zhang', 1]]);
+    expect(JSON.parse(seats.stdout).map((seat: { userId: string; status: number }) => [seat.userId, seat.status])).toEqual([
+      ['lilei', 1],
+      ['zhang', 1],
+    ]);
 
     const missing = await runCli(['platform', 'delete', '--file-id', 'nope'], { cwd, env: env() });
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toBe('platform delete: the platform refused DELETE /sdk/v2/api/files/nope: HTTP 404, platform error 70013 (file does not exist): file "nope" does not exist; body {"code":70013,"message":"file \\"nope\\" does not exist"}\n');
+    expect(missing.stderr).toBe(
+      'platform delete: the platform refused DELETE /sdk/v2/api/files/nope: HTTP 404, platform error 70013 (file does not exist): file "nope" does not exist; body {"code":70013,"message":"file \\"nope\\" does not exist"}\n',
+    );
     const noPlatform = await runCli(['platform', 'app'], { cwd, env: { ...env(), PLATFORM_API_URL: '' } });
-    expect({ code: noPlatform.code, stderr: noPlatform.stderr }).toEqual({ code: 1, stderr: 'PLATFORM_API_URL is not set: set it to the platform (or `collab-host simulate`) address\n' });
+    expect({ code: noPlatform.code, stderr: noPlatform.stderr }).toEqual({
+      code: 1,
+      stderr: 'PLATFORM_API_URL is not set: set it to the platform (or `collab-host simulate`) address\n',
+    });
   });
 
   it('imports a local file (v1 multipart) and follows the task', { timeout: 60_000 }, async () => {
@@ -82,22 +90,20 @@ for (const dialect of dialects) {
     let drop = async () => {};
     beforeAll(async () => {
       sim = await startSimulator({ credentials: { appId: APP.APP_ID, appSecret: APP.APP_SECRET } });
-      if (dialect === 'sqlite') {
-        databaseUrl = `sqlite:${join(cwd, 'reconcile.db')}`;
-        const store = await openDatabase(databaseUrl);
-        await seedDirectory(store.db);
-        await store.db.updateTable('users').set({ active: 0 }).where('id', 'in', ['olga', 'bob']).execute();
-        await store.close();
-      } else {
-        const schema = await createTestSchema();
-        drop = schema.drop;
-        databaseUrl = `${postgresUrl!}${postgresUrl!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema.schema}`)}`;
-        const store = await openDatabase(postgresUrl!, { schema: schema.schema });
-        await seedDirectory(store.db);
-        await store.db.updateTable('users').set({ active: 0 }).where('id', 'in', ['olga', 'bob']).execute();
-        await store.close();
-      }
-      for (const [userId, status] of [['olga', 1], ['zhang', 1], ['lilei', 0], ['ghost', 1]] as const) sim.platform.world.seats.set(userId, { status, createdAt: '2025-01-01T00:00:00Z' });
+      const fresh = await freshStore(dialect);
+      drop = fresh.drop;
+      databaseUrl = fresh.url;
+      const store = await fresh.open();
+      await seedDirectory(store.db);
+      await store.db.updateTable('users').set({ active: 0 }).where('id', 'in', ['olga', 'bob']).execute();
+      await store.close();
+      for (const [userId, status] of [
+        ['olga', 1],
+        ['zhang', 1],
+        ['lilei', 0],
+        ['ghost', 1],
+      ] as const)
+        sim.platform.world.seats.set(userId, { status, createdAt: '2025-01-01T00:00:00Z' });
     });
     afterAll(async () => {
       await sim.close();
@@ -111,7 +117,10 @@ for (const dialect of dialects) {
       expect(sim.platform.world.seats.get('olga')?.status).toBe(1);
       const real = await runCli(['platform', 'seats', 'reconcile', '--json'], { cwd, env });
       expect(JSON.parse(real.stdout)).toMatchObject({ dryRun: false, deactivate: ['ghost', 'olga'] });
-      const holding = [...sim.platform.world.seats].filter(([, seat]) => seat.status === 1).map(([id]) => id).sort();
+      const holding = [...sim.platform.world.seats]
+        .filter(([, seat]) => seat.status === 1)
+        .map(([id]) => id)
+        .sort();
       expect(holding).toEqual(['alice', 'carol', 'hanmeimei', 'lilei', 'outsider', 'wang', 'zhang']);
       const again = await runCli(['platform', 'seats', 'reconcile', '--dry-run'], { cwd, env });
       expect(again.stdout).toBe('9 seats listed; would deactivate 0; would activate 0\n');

@@ -10,7 +10,8 @@ import type { DialectName } from '../../src/store/dialect/dialect.js';
 import { replaceGrants, upsertUsers } from '../../src/store/directory-writes/directory-writer.js';
 import { asUser, buildTestApp } from '../helpers/app.js';
 import { USERS } from '../helpers/directory-fixture.js';
-import { createTestSchema, describeEachStore, dialects, postgresUrl } from '../helpers/stores.js';
+import { describeEachStore, dialects } from '../helpers/stores.js';
+import { freshStore } from '../ops/fresh-store.js';
 import { ids, search } from './search-http.js';
 import { seedSearchCompany } from './search-fixture.js';
 
@@ -113,10 +114,10 @@ describeEachStore('caches follow directory writes', (store) => {
 
 /** Two stores on one database: instance A serves, instance B writes straight to the tables. */
 async function openTwice(dialect: DialectName): Promise<{ a: OpenDatabase; b: OpenDatabase; done: () => Promise<void> }> {
-  if (dialect === 'postgres') {
-    const { schema, drop } = await createTestSchema();
-    const a = await openDatabase(postgresUrl!, { schema, poolSize: 2 });
-    const b = await openDatabase(postgresUrl!, { schema, poolSize: 2 });
+  if (dialect !== 'sqlite') {
+    const { open, drop } = await freshStore(dialect);
+    const a = await open();
+    const b = await open();
     return { a, b, done: async () => (await Promise.all([a.close(), b.close()]), await drop()) };
   }
   const work = mkdtempSync(join(tmpdir(), 'collab-two-'));

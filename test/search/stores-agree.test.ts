@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OpenDatabase } from '../../src/store/connection/database.js';
 import { asUser, buildTestApp } from '../helpers/app.js';
-import { openTestStore, postgresUrl } from '../helpers/stores.js';
+import { dialects, openTestStore } from '../helpers/stores.js';
 import { ALL_KINDS, search } from './search-http.js';
 import { addActivity, seedSearchCompany } from './search-fixture.js';
 
@@ -10,15 +10,16 @@ const VIEWERS = ['zhang', 'hanmeimei', 'lilei', 'alice', 'olga', 'outsider'];
 const KEYWORDS = ['', 'a', 'an', 'ann', '梅', '周报', 'zb', 'hmm', 'meimei', 'tester', '计划', 'o', '娜', 'bulk', 'example', 'kaifa'];
 
 /**
- * The same company on SQLite and on PostgreSQL answers every search the same, byte for byte: matching
- * (FTS5 and short grams vs pg_trgm and GIN), ranking, paging, counts and permissions.
+ * The same company on SQLite, on PostgreSQL and on MySQL answers every search the same, byte for byte:
+ * matching (FTS5 and short grams vs pg_trgm and GIN vs MySQL's own), ranking, paging, counts and permissions.
+ * Each server store is compared with SQLite.
  */
-describe.skipIf(!postgresUrl)('search on SQLite and PostgreSQL (skipped without TEST_POSTGRES_URL)', () => {
+describe.skipIf(dialects.length < 2)(`search on ${dialects.join(', ')} (skipped without TEST_POSTGRES_URL or TEST_MYSQL_URL)`, () => {
   const stores: OpenDatabase[] = [];
   const apps: FastifyInstance[] = [];
 
   beforeAll(async () => {
-    for (const dialect of ['sqlite', 'postgres'] as const) {
+    for (const dialect of dialects) {
       const store = await openTestStore(dialect);
       await seedSearchCompany(store.db);
       await addActivity(store.db, { userId: 'hanmeimei', kind: 'mention', relatedUserId: 'bob', fileId: 'sheet', occurredAt: '2024-05-01T09:00:00Z' });
@@ -43,8 +44,8 @@ describe.skipIf(!postgresUrl)('search on SQLite and PostgreSQL (skipped without 
           [1, 3],
         ] as const) {
           const body = { type: ALL_KINDS, keyword, fileId: 'plan', page, pageSize };
-          const [sqlite, postgres] = await Promise.all(apps.map((app) => search(app, viewer, body)));
-          expect(postgres, `${viewer} ${JSON.stringify(body)}`).toEqual(sqlite);
+          const [sqlite, ...others] = await Promise.all(apps.map((app) => search(app, viewer, body)));
+          others.forEach((other, index) => expect(other, `${dialects[index + 1]} ${viewer} ${JSON.stringify(body)}`).toEqual(sqlite));
           compared += 1;
         }
       }
@@ -55,8 +56,8 @@ describe.skipIf(!postgresUrl)('search on SQLite and PostgreSQL (skipped without 
   it('give the same recent lists', async () => {
     for (const viewer of VIEWERS) {
       for (const url of ['/search/users/recent?fileId=plan', '/search/files/recent?fileId=report1', '/search/files/recent?fileId=none']) {
-        const [sqlite, postgres] = await Promise.all(apps.map((app) => app.inject({ method: 'GET', url, headers: asUser(viewer) })));
-        expect(postgres?.json(), `${viewer} ${url}`).toEqual(sqlite?.json());
+        const [sqlite, ...others] = await Promise.all(apps.map((app) => app.inject({ method: 'GET', url, headers: asUser(viewer) })));
+        others.forEach((other, index) => expect(other.json(), `${dialects[index + 1]} ${viewer} ${url}`).toEqual(sqlite?.json()));
       }
     }
   });

@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { objectKey } from '../../src/storage/object-key.js';
 import { cliEnv, progressSummary, runCli } from '../cli/run-cli.js';
-import { createTestSchema, dialects, postgresUrl } from '../helpers/stores.js';
+import { dialects } from '../helpers/stores.js';
+import { freshStore } from '../ops/fresh-store.js';
 
 const DEMO = fileURLToPath(new URL('../../demo/snapshot.json', import.meta.url));
 const WELCOME = readFileSync(fileURLToPath(new URL('../../demo/files/welcome.txt', import.meta.url)));
@@ -40,10 +41,10 @@ for (const dialect of dialects) {
       dir = mkdtempSync(join(tmpdir(), 'ch-storage-cli-'));
       files = join(dir, 'files');
       let databaseUrl = `sqlite:${join(dir, 'data', 'collab-host.db')}`;
-      if (dialect === 'postgres') {
-        const { schema, drop } = await createTestSchema();
+      if (dialect !== 'sqlite') {
+        const { url, drop } = await freshStore(dialect);
         dropSchema = drop;
-        databaseUrl = `${postgresUrl}?options=${encodeURIComponent(`-c search_path=${schema},public`)}`;
+        databaseUrl = url;
       }
       env = cliEnv(databaseUrl);
       const imported = await runCli(['import', DEMO], { cwd: dir, env });

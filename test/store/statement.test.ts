@@ -17,6 +17,7 @@ describeEachStore('Statement', (store) => {
   });
 });
 
+// PostgreSQL only: about the `pg` driver's process-wide type parsers, which the MySQL driver (mysql2) does not share.
 describe.skipIf(!postgresUrl)("the store's pg settings", () => {
   it('leave the pg defaults of other clients in the process alone', async () => {
     const client = new pg.Client({ connectionString: postgresUrl });
@@ -30,6 +31,8 @@ describe.skipIf(!postgresUrl)("the store's pg settings", () => {
   });
 });
 
+// PostgreSQL only: JIT and search_path are PostgreSQL settings; a MySQL connection names its database in the URL
+// and has no JIT (what its connections must get right, utf8mb4 text and numbers as numbers, is in test/store/mysql-schema.test.ts).
 describe.skipIf(!postgresUrl)("the store's PostgreSQL connections", () => {
   it('run without JIT and in their schema from the first query on, every connection of the pool', async () => {
     const { schema, drop } = await createTestSchema();
