@@ -96,7 +96,8 @@ module.exports = {
     {
       name: 'migrations-are-frozen',
       severity: 'error',
-      comment: 'A released migration never changes: only the migration runner (and the migrations themselves) import one; run-time code keeps its own copies of the names it shares with them.',
+      comment:
+        'A released migration never changes: only the migration runner (and the migrations themselves) import one; run-time code keeps its own copies of the names it shares with them.',
       from: { path: '^src/', pathNot: ['^src/store/schema/migrations/', '^src/store/schema/migration-runner[.]ts$'] },
       to: { path: '^src/store/schema/migrations/' },
     },

@@ -32,7 +32,12 @@ async function documentOpen(store: OpenDatabase): Promise<number> {
   const admin = { authorization: `Bearer ${KEY}` };
   await app.inject({ method: 'PUT', url: '/api/teams/t1', headers: admin, payload: { name: 'Bench' } });
   await app.inject({ method: 'PUT', url: '/api/users/u0', headers: admin, payload: { name: 'User 0', teamId: 't1' } });
-  await app.inject({ method: 'PUT', url: '/api/files/f0', headers: admin, payload: { name: 'File 0', type: 'document', creatorId: 'u0', teamId: 't1', createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z' } });
+  await app.inject({
+    method: 'PUT',
+    url: '/api/files/f0',
+    headers: admin,
+    payload: { name: 'File 0', type: 'document', creatorId: 'u0', teamId: 't1', createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z' },
+  });
   const headers = { 'x-platform-token': mintUserToken('u0', TOKEN_SECRET, 3600) };
   for (let index = 0; index < 200; index += 1) await app.inject({ method: 'GET', url: '/files/f0', headers });
   const start = process.hrtime.bigint();
@@ -48,8 +53,23 @@ async function documentOpen(store: OpenDatabase): Promise<number> {
 /** The audit's share of one decision: `record` for each, then the flush that writes what they left. */
 async function auditShare(store: OpenDatabase, coalesceMs: number): Promise<{ mean: number; cpuMean: number; rows: number }> {
   const audit = new AuditTrail(store.db, { coalesceMs, maxBuffered: OPENS * 2 });
-  const decision: AuditEntry = { kind: 'file_access', actorId: 'u0', credential: 'user_token', fileId: 'f0', action: 'GET /files/:fileId', permissions: ['readable'], details: null };
-  const before = Number((await store.db.selectFrom('audit_log').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const decision: AuditEntry = {
+    kind: 'file_access',
+    actorId: 'u0',
+    credential: 'user_token',
+    fileId: 'f0',
+    action: 'GET /files/:fileId',
+    permissions: ['readable'],
+    details: null,
+  };
+  const before = Number(
+    (
+      await store.db
+        .selectFrom('audit_log')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
   const start = process.hrtime.bigint();
   const cpu = process.cpuUsage();
   for (let index = 0; index < OPENS; index += 1) audit.record(decision);
@@ -57,7 +77,14 @@ async function auditShare(store: OpenDatabase, coalesceMs: number): Promise<{ me
   const mean = ms(start) / OPENS;
   const used = process.cpuUsage(cpu);
   const cpuMean = (used.user + used.system) / 1000 / OPENS;
-  const after = Number((await store.db.selectFrom('audit_log').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const after = Number(
+    (
+      await store.db
+        .selectFrom('audit_log')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
   return { mean, cpuMean, rows: after - before };
 }
 
@@ -69,7 +96,15 @@ async function auditShare(store: OpenDatabase, coalesceMs: number): Promise<{ me
 async function flushStall(store: OpenDatabase): Promise<{ maxMs: number; longestMs: number; medianMs: number; p90Ms: number; perRowUs: number }> {
   const audit = new AuditTrail(store.db, { maxBuffered: OPENS * 2 });
   for (let index = 0; index < OPENS; index += 1) {
-    audit.record({ kind: 'file_access', actorId: `u${index % 97}`, credential: 'user_token', fileId: `stall-${index}`, action: 'GET /files/:fileId', permissions: ['readable'], details: null });
+    audit.record({
+      kind: 'file_access',
+      actorId: `u${index % 97}`,
+      credential: 'user_token',
+      fileId: `stall-${index}`,
+      action: 'GET /files/:fileId',
+      permissions: ['readable'],
+      details: null,
+    });
   }
   const delay = monitorEventLoopDelay({ resolution: 1 });
   delay.enable();
@@ -110,7 +145,9 @@ try {
   console.log(line('audit, each decision its own entry', each));
   console.log(line('audit, identical decisions gathered per minute', gathered));
   const stall = await flushStall(store);
-  console.log(`writing ${OPENS} distinct entries: ${stall.perRowUs.toFixed(1)} µs CPU a row, event-loop stalls of the writes: median ${stall.medianMs.toFixed(1)} ms, p90 ${stall.p90Ms.toFixed(1)} ms, longest ${stall.longestMs.toFixed(1)} ms (event-loop delay max ${stall.maxMs.toFixed(1)} ms)`);
+  console.log(
+    `writing ${OPENS} distinct entries: ${stall.perRowUs.toFixed(1)} µs CPU a row, event-loop stalls of the writes: median ${stall.medianMs.toFixed(1)} ms, p90 ${stall.p90Ms.toFixed(1)} ms, longest ${stall.longestMs.toFixed(1)} ms (event-loop delay max ${stall.maxMs.toFixed(1)} ms)`,
+  );
   await store.close();
 } finally {
   await rm(dir, { recursive: true, force: true });

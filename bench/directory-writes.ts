@@ -24,14 +24,27 @@ const USERS = 200;
 const FILES = 8;
 
 async function measure(label: string, store: OpenDatabase): Promise<void> {
-  const config = testConfig({ appId: 'bench', appSecret: 'bench-app-secret-0123456789', tokenSecret: 'bench-token-secret-0123456789', adminApiKey: KEY, publicUrl: 'http://bench.test' });
+  const config = testConfig({
+    appId: 'bench',
+    appSecret: 'bench-app-secret-0123456789',
+    tokenSecret: 'bench-token-secret-0123456789',
+    adminApiKey: KEY,
+    publicUrl: 'http://bench.test',
+  });
   const app = await buildApp({ config, store, logger: false });
   await app.ready();
   const api = (method: 'PUT', url: string, payload: unknown) => app.inject({ method, url, payload: payload as object, headers: { authorization: `Bearer ${KEY}` } });
   await api('PUT', '/api/teams/t1', { name: 'Bench' });
   for (let index = 0; index < USERS; index += 1) await api('PUT', `/api/users/u${index}`, { name: `User ${index}`, teamId: 't1' });
   for (let index = 0; index < FILES; index += 1) {
-    await api('PUT', `/api/files/f${index}`, { name: `File ${index}`, type: 'document', creatorId: 'u0', teamId: 't1', createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z' });
+    await api('PUT', `/api/files/f${index}`, {
+      name: `File ${index}`,
+      type: 'document',
+      creatorId: 'u0',
+      teamId: 't1',
+      createdAt: '2026-01-01T00:00:00Z',
+      updatedAt: '2026-01-01T00:00:00Z',
+    });
   }
   const random = prng(29);
   const pick = (n: number) => Math.floor(random() * n);

@@ -33,8 +33,10 @@ const data: ScenarioData = {
   fileIds: [],
   departmentIds: [],
   actors: ids
-    .prepare(`SELECT id AS "fileId", creator_id AS "userId" FROM files WHERE status = 'active'
-              UNION ALL SELECT file_id, principal_id FROM file_grants WHERE principal_kind = 'user' AND role_rank >= 3`)
+    .prepare(
+      `SELECT id AS "fileId", creator_id AS "userId" FROM files WHERE status = 'active'
+              UNION ALL SELECT file_id, principal_id FROM file_grants WHERE principal_kind = 'user' AND role_rank >= 3`,
+    )
     .all() as ScenarioData['actors'],
   userNames: [],
   teamId: '',
@@ -64,7 +66,12 @@ const send = async (count: number) => {
 };
 
 // The processor the app would run, driven here once the intake is done (the app's own is off).
-const pipeline = new EventPipeline({ db: store.db, directory: new ModelDirectory(readModel, SqlDirectory.over(store)), resolveToken: defaultTokenResolver(config.tokenSecret), config });
+const pipeline = new EventPipeline({
+  db: store.db,
+  directory: new ModelDirectory(readModel, SqlDirectory.over(store)),
+  resolveToken: defaultTokenResolver(config.tokenSecret),
+  config,
+});
 // Warm-up: the code paths compiled, some of the caches filled, its effects out of the way.
 await send(Math.min(500, events / 4));
 await pipeline.processor.drain();

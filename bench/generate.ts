@@ -56,9 +56,32 @@ export interface GeneratedCompany {
   grantCount: number;
 }
 
-const SURNAMES = [...'王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤'];
+const SURNAMES = [
+  ...'王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤',
+];
 const GIVEN = [...'伟芳娜敏静丽强磊军洋勇艳杰娟涛明超秀霞平刚桂英华玉兰萍红建文辉力鹏飞宇浩然梅雪琳晨阳欣怡子涵佳豪俊博思雨婷轩睿泽'];
-const FIRST_NAMES = ['James', 'Mary', 'John', 'Linda', 'Robert', 'Susan', 'Michael', 'Karen', 'David', 'Lisa', 'Daniel', 'Emma', 'Olivia', 'Noah', 'Liam', 'Sophia', 'Lucas', 'Mia', 'Ethan', 'Grace'];
+const FIRST_NAMES = [
+  'James',
+  'Mary',
+  'John',
+  'Linda',
+  'Robert',
+  'Susan',
+  'Michael',
+  'Karen',
+  'David',
+  'Lisa',
+  'Daniel',
+  'Emma',
+  'Olivia',
+  'Noah',
+  'Liam',
+  'Sophia',
+  'Lucas',
+  'Mia',
+  'Ethan',
+  'Grace',
+];
 const LAST_NAMES = ['Smith', 'Johnson', 'Brown', 'Taylor', 'Miller', 'Wilson', 'Moore', 'Anderson', 'Thomas', 'Jackson', 'White', 'Harris', 'Martin', 'Clark', 'Lewis'];
 const DEPARTMENT_WORDS = [...'研发产品市场销售财务人事法务运营设计测试数据安全客服采购物流'].reduce<string[]>((words, char, index, chars) => {
   if (index % 2 === 0) words.push(char + (chars[index + 1] ?? ''));
@@ -94,9 +117,7 @@ export function generateCompany(options: GenerateOptions): GeneratedCompany {
   const levels: string[][] = [];
   for (let level = 0; level < levelShares.length; level += 1) {
     const count =
-      level === levelShares.length - 1
-        ? options.departments - departments.length
-        : Math.max(1, Math.round((options.departments * (levelShares[level] as number)) / shareTotal));
+      level === levelShares.length - 1 ? options.departments - departments.length : Math.max(1, Math.round((options.departments * (levelShares[level] as number)) / shareTotal));
     const ids: string[] = [];
     for (let index = 0; index < count && departments.length < options.departments; index += 1) {
       const id = `d${departments.length + 1}`;

@@ -48,7 +48,9 @@ const stage = (name: string, count: number) => {
 };
 
 model.setTeam('t1', { id: 't1', name: snapshot.teams[0]!.name });
-snapshot.departments.forEach((d, index) => model.setDepartment(own(d.id), { id: own(d.id), name: own(d.name), teamId: own(d.teamId), parentId: own(d.parentId) }, departmentKeys[index]!()));
+snapshot.departments.forEach((d, index) =>
+  model.setDepartment(own(d.id), { id: own(d.id), name: own(d.name), teamId: own(d.teamId), parentId: own(d.parentId) }, departmentKeys[index]!()),
+);
 stage('department', snapshot.departments.length);
 snapshot.users.forEach((u, index) => {
   const id = own(u.id);
@@ -61,14 +63,29 @@ snapshot.files.forEach((f, index) => {
   model.setFile(
     id,
     {
-      id, name: own(f.name), type: f.type as FileType, creatorId: own(f.creatorId), teamId: own(f.teamId), createdAt: own(f.createdAt), updatedAt: own(f.updatedAt),
-      views: f.views, ext: own(f.ext) ?? null, downloadUrl: own(f.downloadUrl) ?? null, fullUrl: own(f.fullUrl) ?? null, restrictions: { copy: true, export: true }, status: 'active',
+      id,
+      name: own(f.name),
+      type: f.type as FileType,
+      creatorId: own(f.creatorId),
+      teamId: own(f.teamId),
+      createdAt: own(f.createdAt),
+      updatedAt: own(f.updatedAt),
+      views: f.views,
+      ext: own(f.ext) ?? null,
+      downloadUrl: own(f.downloadUrl) ?? null,
+      fullUrl: own(f.fullUrl) ?? null,
+      restrictions: { copy: true, export: true },
+      status: 'active',
     },
     fileKeys[index]!(),
   );
 });
 stage('file', snapshot.files.length);
-for (const f of snapshot.files) model.setGrants(f.id, f.sharing.map((s) => ({ principal: own(s.principal), rank: roleRank(s.role as Role) })));
+for (const f of snapshot.files)
+  model.setGrants(
+    f.id,
+    f.sharing.map((s) => ({ principal: own(s.principal), rank: roleRank(s.role as Role) })),
+  );
 stage('grant (by file and by principal)', grantCount);
 
 const none = async () => new Map<string, string>();

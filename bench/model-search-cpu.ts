@@ -19,9 +19,35 @@ const { snapshot } = generateCompany({ users, departments: users / 100, files: u
 const model = new DirectoryModel();
 model.setTeam('t1', { id: 't1', name: 'x' });
 for (const d of snapshot.departments) model.setDepartment(d.id, { id: d.id, name: d.name, teamId: d.teamId, parentId: d.parentId }, nameKeys(d.name));
-for (const u of snapshot.users) { model.setUser(u.id, { id: u.id, name: u.name, email: u.email, avatar: u.avatar, teamId: u.teamId, watermark: null, active: true }, nameKeys(u.name)); model.setMemberships(u.id, u.departmentIds); }
-for (const f of snapshot.files) model.setFile(f.id, { id: f.id, name: f.name, type: f.type as FileType, creatorId: f.creatorId, teamId: f.teamId, createdAt: f.createdAt, updatedAt: f.updatedAt, views: f.views, ext: null, downloadUrl: null, fullUrl: null, restrictions: { copy: true, export: true }, status: 'active' }, nameKeys(f.name));
-for (const f of snapshot.files) model.setGrants(f.id, f.sharing.map((s) => ({ principal: s.principal, rank: roleRank(s.role as Role) })));
+for (const u of snapshot.users) {
+  model.setUser(u.id, { id: u.id, name: u.name, email: u.email, avatar: u.avatar, teamId: u.teamId, watermark: null, active: true }, nameKeys(u.name));
+  model.setMemberships(u.id, u.departmentIds);
+}
+for (const f of snapshot.files)
+  model.setFile(
+    f.id,
+    {
+      id: f.id,
+      name: f.name,
+      type: f.type as FileType,
+      creatorId: f.creatorId,
+      teamId: f.teamId,
+      createdAt: f.createdAt,
+      updatedAt: f.updatedAt,
+      views: f.views,
+      ext: null,
+      downloadUrl: null,
+      fullUrl: null,
+      restrictions: { copy: true, export: true },
+      status: 'active',
+    },
+    nameKeys(f.name),
+  );
+for (const f of snapshot.files)
+  model.setGrants(
+    f.id,
+    f.sharing.map((s) => ({ principal: s.principal, rank: roleRank(s.role as Role) })),
+  );
 const parts: Array<[string, () => void]> = [
   ['people', () => model.search.peopleOf('t1').prepare()],
   ['departments', () => model.search.departmentsOf('t1').prepare()],
@@ -44,7 +70,13 @@ const piece = (name: string) => {
   return [...word].slice(0, 1 + Math.floor(next() * 3)).join('');
 };
 const varied = [...new Set(snapshot.users.slice(0, 5000).map((u) => piece(u.name)))].slice(0, 60);
-const groups: Array<[string, string[]]> = process.env.PREPARE_ONLY ? [] : [['bench keywords', [...KEYWORDS]], ['empty', ['']], ['varied 1-3 chars', varied]];
+const groups: Array<[string, string[]]> = process.env.PREPARE_ONLY
+  ? []
+  : [
+      ['bench keywords', [...KEYWORDS]],
+      ['empty', ['']],
+      ['varied 1-3 chars', varied],
+    ];
 const page = { offset: 0, limit: 6 };
 const VIEWERS = 20;
 for (const kind of ['files', 'team', 'dept', 'recent', 'collab'] as const) {
@@ -55,7 +87,9 @@ for (const kind of ['files', 'team', 'dept', 'recent', 'collab'] as const) {
       for (const text of kws) {
         const start = process.cpuUsage();
         for (let i = 0; i < VIEWERS; i++) {
-          const viewerId = `u${1 + ((i * 7919) % users)}`; const keyword = normaliseKeyword(text); const q = { viewerId, keyword, page };
+          const viewerId = `u${1 + ((i * 7919) % users)}`;
+          const keyword = normaliseKeyword(text);
+          const q = { viewerId, keyword, page };
           if (kind === 'files') await search.searchReadableFiles(q);
           else if (kind === 'team') await search.searchTeamMembers({ ...q, teamId: 't1' });
           else if (kind === 'dept') await search.searchDepartments({ ...q, teamId: 't1' });
@@ -67,7 +101,11 @@ for (const kind of ['files', 'team', 'dept', 'recent', 'collab'] as const) {
         perKeyword.push([(used.user + used.system) / VIEWERS, text]);
       }
       if (round === 1) {
-        const worst = perKeyword.sort((x, y) => y[0] - x[0]).slice(0, 3).map(([us, k]) => `${JSON.stringify(k)} ${us.toFixed(0)}`).join(', ');
+        const worst = perKeyword
+          .sort((x, y) => y[0] - x[0])
+          .slice(0, 3)
+          .map(([us, k]) => `${JSON.stringify(k)} ${us.toFixed(0)}`)
+          .join(', ');
         console.log(`${kind.padEnd(6)} ${label.padEnd(16)} ${(cpu / (kws.length * VIEWERS)).toFixed(0).padStart(6)} us CPU avg; worst keywords (us CPU each): ${worst}`);
       }
     }

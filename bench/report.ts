@@ -94,7 +94,9 @@ export function renderMarkdown(header: ReportHeader, ceiling: RouteResult, repor
     lines.push('|---|---|---:|---:|---:|---:|---:|---:|');
     for (const report of reports) {
       for (const run of report.openLoop) {
-        lines.push(`| ${report.store} | ${run.route} | ${run.ratePerSecond}/s | ${run.requestsPerSecond.toFixed(0)} | ${run.p50Ms} | ${run.p99Ms} | ${non2xx(run)} | ${run.errors} |`);
+        lines.push(
+          `| ${report.store} | ${run.route} | ${run.ratePerSecond}/s | ${run.requestsPerSecond.toFixed(0)} | ${run.p50Ms} | ${run.p99Ms} | ${non2xx(run)} | ${run.errors} |`,
+        );
       }
     }
   }
@@ -107,21 +109,27 @@ export function renderMarkdown(header: ReportHeader, ceiling: RouteResult, repor
     lines.push('|---|---|---:|---:|---:|---:|---:|---:|');
     for (const report of reports) {
       for (const route of report.mixed) {
-        lines.push(`| ${report.store} | ${route.route} | ${route.share}% | ${route.requestsPerSecond.toFixed(0)} | ${route.p50Ms} | ${route.p99Ms} | ${non2xx(route)} | ${route.errors} |`);
+        lines.push(
+          `| ${report.store} | ${route.route} | ${route.share}% | ${route.requestsPerSecond.toFixed(0)} | ${route.p50Ms} | ${route.p99Ms} | ${non2xx(route)} | ${route.errors} |`,
+        );
       }
     }
   }
 
   if (reports.some((report) => report.eventRuns.length > 0 || report.scim)) {
     lines.push('');
-    lines.push(`Writes: events acknowledged and their effect lag (from acknowledgement to effects, every event of the run; waiting: the log's pending events ${5} s after the load stopped), and SCIM creates:`);
+    lines.push(
+      `Writes: events acknowledged and their effect lag (from acknowledgement to effects, every event of the run; waiting: the log's pending events ${5} s after the load stopped), and SCIM creates:`,
+    );
     lines.push('');
     lines.push('| store | run | per s | × ceiling | server CPU ms each | effect lag p50 ms | p99 ms | waiting 5 s after |');
     lines.push('|---|---|---:|---:|---:|---:|---:|---:|');
     for (const report of reports) {
       for (const run of report.eventRuns) {
         const cpu = run.serverCpuMs === undefined ? '—' : run.serverCpuMs.toFixed(2);
-        lines.push(`| ${report.store} | ${run.route} | ${run.perSecond.toFixed(0)} | ${(run.ratioToCeiling * 100).toFixed(0)}% | ${cpu} | ${run.lag.p50Ms} | ${run.lag.p99Ms} | ${run.lag.waiting} |`);
+        lines.push(
+          `| ${report.store} | ${run.route} | ${run.perSecond.toFixed(0)} | ${(run.ratioToCeiling * 100).toFixed(0)}% | ${cpu} | ${run.lag.p50Ms} | ${run.lag.p99Ms} | ${run.lag.waiting} |`,
+        );
       }
       if (report.scim) {
         const scim = report.scim;

@@ -296,7 +296,8 @@ async function serveAndDrive(store: string, databaseUrl: string, data: ScenarioD
       const figures = await steps.run('mixed run', runLength + STEP_SLACK_MS, () => mixedRun(base, shares, connections, warmup, duration));
       figures?.forEach((figure, index) => report.mixed.push({ ...figure, share: shares[index]?.share ?? 0 }));
       if (figures?.every((figure) => figure.requests === 0)) steps.note(`mixed run: not one answer in ${duration} s (requests still open when it ended are not counted)`);
-      for (const figure of figures ?? []) log(`[${store}] ${figure.route}: ${figure.requestsPerSecond.toFixed(0)} req/s, p99 ${figure.p99Ms} ms, ${figure.non2xx} non-2xx, ${figure.errors} errors`);
+      for (const figure of figures ?? [])
+        log(`[${store}] ${figure.route}: ${figure.requestsPerSecond.toFixed(0)} req/s, p99 ${figure.p99Ms} ms, ${figure.non2xx} non-2xx, ${figure.errors} errors`);
     }
 
     // After the mixed run, whose figures it would otherwise weigh on (an overloaded server stays slow a while).
@@ -321,7 +322,18 @@ async function serveAndDrive(store: string, databaseUrl: string, data: ScenarioD
 
 /** A store's report before anything is measured (what a failed step leaves). */
 function emptyReport(store: string): StoreReport {
-  return { store, importSeconds: Number.NaN, residentMemoryMb: Number.NaN, peakMemoryMb: Number.NaN, routes: [], openLoop: [], mixed: [], effectLag: 'n/a', eventRuns: [], problems: [] };
+  return {
+    store,
+    importSeconds: Number.NaN,
+    residentMemoryMb: Number.NaN,
+    peakMemoryMb: Number.NaN,
+    routes: [],
+    openLoop: [],
+    mixed: [],
+    effectLag: 'n/a',
+    eventRuns: [],
+    problems: [],
+  };
 }
 
 /**

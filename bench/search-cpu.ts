@@ -41,7 +41,9 @@ try {
       for (let index = 0; index < count; index += 1) {
         const keyword = varied && Math.random() < 0.5 ? piece(random(names)) : random(KEYWORDS);
         const response = await app.inject({
-          method: 'POST', url: '/search', headers: { ...headers.get(random(pool))!, 'content-type': 'application/json' },
+          method: 'POST',
+          url: '/search',
+          headers: { ...headers.get(random(pool))!, 'content-type': 'application/json' },
           payload: { type, keyword, fileId: random(fileIds), page: 0, pageSize: 6 },
         });
         if (response.statusCode !== 200) throw new Error(`${response.statusCode} ${response.body}`);

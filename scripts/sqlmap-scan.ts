@@ -42,7 +42,16 @@ const { values: options } = parseArgs({
 const ADMIN_KEY = `scan-admin-${randomBytes(8).toString('hex')}`;
 const SCIM_TOKEN = `scan-scim-${randomBytes(8).toString('hex')}`;
 /** Values that exist in the demo data, so the lookups behind a parameter run (sqlmap marks them with `*`). */
-const KNOWN: Record<string, string> = { fileId: 'plan-2024q3', userId: 'zhangsan', departmentId: 'rd', teamId: 'galaxy', teamGuid: 'galaxy', principal: 'user:lisi', channelId: 'none', eventId: '1' };
+const KNOWN: Record<string, string> = {
+  fileId: 'plan-2024q3',
+  userId: 'zhangsan',
+  departmentId: 'rd',
+  teamId: 'galaxy',
+  teamGuid: 'galaxy',
+  principal: 'user:lisi',
+  channelId: 'none',
+  eventId: '1',
+};
 
 interface Target {
   name: string;
@@ -122,7 +131,12 @@ function targetsOf(document: OpenApi, base: string, credentials: (path: string) 
   const json = { 'Content-Type': 'application/json' };
   targets.push(
     { name: 'POST /search (body keyword)', url: `${base}/search`, headers: { ...credentials('/search'), ...json }, data: '{"type":"file_name","keyword":"plan*"}' },
-    { name: 'POST /search (body fileId)', url: `${base}/search`, headers: { ...credentials('/search'), ...json }, data: '{"type":"file_collaborator","keyword":"li","fileId":"plan-2024q3*"}' },
+    {
+      name: 'POST /search (body fileId)',
+      url: `${base}/search`,
+      headers: { ...credentials('/search'), ...json },
+      data: '{"type":"file_collaborator","keyword":"li","fileId":"plan-2024q3*"}',
+    },
     { name: 'POST /users/batch/get (body ids)', url: `${base}/users/batch/get`, headers: { ...credentials('/users'), ...json }, data: '{"ids":["zhangsan*","lisi"]}' },
   );
   return targets;

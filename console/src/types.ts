@@ -41,7 +41,6 @@ export interface SeatTask {
   doneAt: string | null;
 }
 
-
 /** `GET /api/files/{fileId}/share-links` items (src/manage/share-link-routes.ts). */
 export interface ShareLinkItem {
   id: string;

@@ -1,5 +1,20 @@
 import { roleFromRank, roleRank, nameKeys, rankMatches } from '../../src/index.js';
-import type { Directory, FileOrder, FileWithGrant, Department, DepartmentPathNode, DepartmentSummary, FileRecord, PageRequest, Paged, Role, Team, User, DepartmentHit, SearchQuery } from '../../src/index.js';
+import type {
+  Directory,
+  FileOrder,
+  FileWithGrant,
+  Department,
+  DepartmentPathNode,
+  DepartmentSummary,
+  FileRecord,
+  PageRequest,
+  Paged,
+  Role,
+  Team,
+  User,
+  DepartmentHit,
+  SearchQuery,
+} from '../../src/index.js';
 
 /**
  * A host application's own directory, here plain objects in memory: the shape a host would build from
@@ -24,8 +39,7 @@ export interface HostCompany {
   >;
 }
 
-const byNameThenId = (a: { name: string; id: string }, b: { name: string; id: string }) =>
-  a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+const byNameThenId = (a: { name: string; id: string }, b: { name: string; id: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 export class InMemoryDirectory implements Directory {
   constructor(private readonly company: HostCompany) {}
@@ -49,7 +63,10 @@ export class InMemoryDirectory implements Directory {
   }
 
   async listTeamMembers(teamId: string, page: PageRequest | null): Promise<User[]> {
-    const members = this.company.users.filter((user) => user.teamId === teamId).map(toUser).sort(byNameThenId);
+    const members = this.company.users
+      .filter((user) => user.teamId === teamId)
+      .map(toUser)
+      .sort(byNameThenId);
     return page ? members.slice(page.offset, page.offset + page.limit) : members;
   }
 
@@ -67,7 +84,10 @@ export class InMemoryDirectory implements Directory {
   }
 
   async listDepartmentMembers(departmentId: string, page: PageRequest): Promise<Paged<User>> {
-    const members = this.company.users.filter((user) => user.departmentIds.includes(departmentId)).map(toUser).sort(byNameThenId);
+    const members = this.company.users
+      .filter((user) => user.departmentIds.includes(departmentId))
+      .map(toUser)
+      .sort(byNameThenId);
     return { total: members.length, items: members.slice(page.offset, page.offset + page.limit) };
   }
 
@@ -119,7 +139,10 @@ export class InMemoryDirectory implements Directory {
   // @-mention search: the shared matching and ranking rules over plain lists. This host keeps no activity
   // history, so ties go by name (files: newest update first); a real host answers with indexed queries.
   async searchTeamMembers(query: SearchQuery & { teamId: string }): Promise<Paged<User>> {
-    const members = this.company.users.filter((user) => user.teamId === query.teamId).map(toUser).sort(byNameThenId);
+    const members = this.company.users
+      .filter((user) => user.teamId === query.teamId)
+      .map(toUser)
+      .sort(byNameThenId);
     return rankMatches(query.keyword, members, userMatchFields, query.page);
   }
 

@@ -157,7 +157,12 @@ export class AuditTrail {
     this.open.delete(key);
     const { record, count, firstAt, lastAt, actions } = gathering;
     if (count === 0) return;
-    this.buffer.push({ ...record, at: formatTime(firstAt), action: actions[0] ?? record.action, details: { ...record.details, repeated: count, lastAt: formatTime(lastAt), ...(actions.length > 1 ? { actions } : {}) } });
+    this.buffer.push({
+      ...record,
+      at: formatTime(firstAt),
+      action: actions[0] ?? record.action,
+      details: { ...record.details, repeated: count, lastAt: formatTime(lastAt), ...(actions.length > 1 ? { actions } : {}) },
+    });
   }
 
   /** Starts the periodic flush (the app does on ready). */

@@ -19,10 +19,23 @@ export function directoryAuditListener(now: () => number = Date.now) {
   return async (trx: Db, diff: AuditedDiff, options: { source: string }): Promise<void> => {
     const at = formatTime(now());
     const records: AuditRecord[] = [];
-    for (const [change, sections] of [['created', diff.created], ['updated', diff.updated], ['removed', diff.removed]] as const) {
+    for (const [change, sections] of [
+      ['created', diff.created],
+      ['updated', diff.updated],
+      ['removed', diff.removed],
+    ] as const) {
       for (const [section, ids] of Object.entries(sections)) {
         for (const id of ids) {
-          records.push({ at, kind: 'directory_change', actorId: null, credential: options.source, fileId: section === 'files' ? id : null, action: `${section} ${change}`, permissions: null, details: { id } });
+          records.push({
+            at,
+            kind: 'directory_change',
+            actorId: null,
+            credential: options.source,
+            fileId: section === 'files' ? id : null,
+            action: `${section} ${change}`,
+            permissions: null,
+            details: { id },
+          });
         }
       }
     }

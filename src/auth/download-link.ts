@@ -27,9 +27,7 @@ export class DownloadLinks {
     private readonly publicUrl: string,
     private readonly ttlSeconds: number = DOWNLOAD_LINK_TTL_SECONDS,
   ) {
-    this.keys = (typeof tokenSecrets === 'string' ? [tokenSecrets] : tokenSecrets).map((secret) =>
-      createHmac('sha256', secret).update('collab-host download link v1').digest(),
-    );
+    this.keys = (typeof tokenSecrets === 'string' ? [tokenSecrets] : tokenSecrets).map((secret) => createHmac('sha256', secret).update('collab-host download link v1').digest());
   }
 
   /** A link to the file's stored bytes, valid for the configured lifetime from `now`. */

@@ -41,18 +41,7 @@ export const EDITOR_SCOPE = 'editor';
  */
 export const OUTBOUND_SCOPES: readonly string[] = [LICENSE_SCOPE, EDITOR_SCOPE];
 
-export type SignatureFailure =
-  | 'malformed'
-  | 'algorithm'
-  | 'signature'
-  | 'kid'
-  | 'expired'
-  | 'lifetime'
-  | 'missing-exp'
-  | 'iat'
-  | 'scope'
-  | 'file-mismatch'
-  | 'user-mismatch';
+export type SignatureFailure = 'malformed' | 'algorithm' | 'signature' | 'kid' | 'expired' | 'lifetime' | 'missing-exp' | 'iat' | 'scope' | 'file-mismatch' | 'user-mismatch';
 
 export type SignatureResult = { ok: true; claims: SignatureClaims } | { ok: false; failure: SignatureFailure };
 
@@ -65,10 +54,7 @@ export interface SignatureBinding {
 }
 
 /** Mints a platform signature with the application's credentials. */
-export function mintSignature(
-  credentials: AppCredentials,
-  options: { ttlSeconds: number; fileId?: string; userId?: string; scope?: string; now?: number },
-): string {
+export function mintSignature(credentials: AppCredentials, options: { ttlSeconds: number; fileId?: string; userId?: string; scope?: string; now?: number }): string {
   const iat = epochSeconds(options.now);
   const claims: SignatureClaims = { exp: iat + options.ttlSeconds, iat };
   if (options.scope !== undefined) claims.scope = options.scope;
@@ -96,12 +82,7 @@ export function mintLicenseSignature(credentials: AppCredentials, now?: number):
  * skew: a signature without `iat` is bounded by how far ahead it expires), and `fileId`/`userId` bound to
  * the request when the binding names them.
  */
-export async function verifySignature(
-  token: string,
-  credentials: AppCredentials,
-  binding: SignatureBinding = {},
-  now: number = Date.now(),
-): Promise<SignatureResult> {
+export async function verifySignature(token: string, credentials: AppCredentials, binding: SignatureBinding = {}, now: number = Date.now()): Promise<SignatureResult> {
   const decoded = await verifyHs256(token, [credentials.appSecret, credentials.previousAppSecret]);
   if (!decoded.ok) return { ok: false, failure: decoded.failure };
   const { header, claims } = decoded;

@@ -1,18 +1,8 @@
-import {
-  OUTBOUND_SCOPES,
-  verifySignature,
-  type AppCredentials,
-  type SignatureBinding,
-  type SignatureClaims,
-  type SignatureFailure,
-} from './platform-signature.js';
+import { OUTBOUND_SCOPES, verifySignature, type AppCredentials, type SignatureBinding, type SignatureClaims, type SignatureFailure } from './platform-signature.js';
 import type { AuthRefusal } from './refusal.js';
 
 /** What a request's platform signature header says, before any policy decides. */
-export type SignatureCheck =
-  | { status: 'valid'; claims: SignatureClaims }
-  | { status: 'absent' }
-  | { status: 'invalid'; failure: SignatureFailure };
+export type SignatureCheck = { status: 'valid'; claims: SignatureClaims } | { status: 'absent' } | { status: 'invalid'; failure: SignatureFailure };
 
 /**
  * Verifies the value of a request's `X-{brand}-Signature` header (undefined when it is not sent) against

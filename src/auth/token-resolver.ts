@@ -35,7 +35,10 @@ export function defaultTokenResolver(secrets: string | readonly (string | undefi
     if (result.ok) {
       while (verified.size >= maxEntries && verified.size > 0) verified.delete(verified.keys().next().value as string);
       if (maxEntries < 1) return result;
-      verified.set(token, result.linkId === undefined ? { userId: result.userId, expiresAt: result.expiresAt } : { userId: result.userId, expiresAt: result.expiresAt, linkId: result.linkId });
+      verified.set(
+        token,
+        result.linkId === undefined ? { userId: result.userId, expiresAt: result.expiresAt } : { userId: result.userId, expiresAt: result.expiresAt, linkId: result.linkId },
+      );
     }
     return result;
   };

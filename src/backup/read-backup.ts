@@ -18,7 +18,10 @@ export async function readBackup(path: string, knownMigrations: readonly string[
   const newer = manifest.formatVersion > BACKUP_FORMAT_VERSION ? [] : manifest.migrations.filter((name) => !knownMigrations.includes(name));
   if (manifest.formatVersion > BACKUP_FORMAT_VERSION || newer.length > 0) {
     const what = newer.length > 0 ? `migration${newer.length === 1 ? '' : 's'} ${newer.join(', ')} unknown to this version` : `backup format ${manifest.formatVersion}`;
-    throw new BackupRefused('newer', `restore: ${path} was taken by a newer collab-host (${manifest.version}): ${what}; restore it with that version or a later one. Nothing was restored`);
+    throw new BackupRefused(
+      'newer',
+      `restore: ${path} was taken by a newer collab-host (${manifest.version}): ${what}; restore it with that version or a later one. Nothing was restored`,
+    );
   }
   for (const [table, entry] of Object.entries(manifest.tables)) {
     const found = await hashFile(join(path, entry.file));

@@ -47,12 +47,19 @@ export async function restoreBackup(options: RestoreBackupOptions): Promise<Rest
   const targetTables = await target.tables();
   const backedUp = Object.keys(manifest.tables);
   const unknown = backedUp.filter((table) => !targetTables.includes(table));
-  if (unknown.length > 0) throw new BackupRefused('newer', `restore: ${options.path} holds table${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')} this store does not have; nothing was restored`);
+  if (unknown.length > 0)
+    throw new BackupRefused('newer', `restore: ${options.path} holds table${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')} this store does not have; nothing was restored`);
   if (!options.replace) {
     const filled = await target.filledTables(targetTables);
     if (filled.length > 0) {
-      const held = filled.slice(0, 3).map((entry) => `${entry.table}: ${entry.rows} rows`).join(', ');
-      throw new BackupRefused('not_empty', `restore: the store is not empty (${held}${filled.length > 3 ? ', …' : ''}); restore into an empty store, or pass --replace to replace what it holds`);
+      const held = filled
+        .slice(0, 3)
+        .map((entry) => `${entry.table}: ${entry.rows} rows`)
+        .join(', ');
+      throw new BackupRefused(
+        'not_empty',
+        `restore: the store is not empty (${held}${filled.length > 3 ? ', …' : ''}); restore into an empty store, or pass --replace to replace what it holds`,
+      );
     }
   }
   const order = [...backedUp.filter((table) => !RESTORED_LAST.includes(table)).sort(), ...RESTORED_LAST.filter((table) => backedUp.includes(table))];

@@ -28,19 +28,18 @@ export const userRoutes: FastifyPluginAsync<{ context: AppContext }> = async (pl
     async (request) => (request.guest ? { ...toCurrentUserBody(request.viewer), teamGuid: '' } : toCurrentUserBody(request.viewer)),
   );
 
-  app.get(
-    '/users/current/team',
-    { schema: { summary: "The current user's team", response: { 200: TeamSchema, ...errorResponses(401, 404) } } },
-    async (request) => {
-      const team = await service.teamOf(request.viewer);
-      if (!team) throw notFound('the current user belongs to no team', 'team_not_found');
-      return toTeamBody(team);
-    },
-  );
+  app.get('/users/current/team', { schema: { summary: "The current user's team", response: { 200: TeamSchema, ...errorResponses(401, 404) } } }, async (request) => {
+    const team = await service.teamOf(request.viewer);
+    if (!team) throw notFound('the current user belongs to no team', 'team_not_found');
+    return toTeamBody(team);
+  });
 
   app.get(
     '/users/:userId',
-    { config: { guests: true }, schema: { summary: 'One user (a guest sees only themselves)', params: UserParams, response: { 200: UserSchema, ...errorResponses(400, 401, 404) } } },
+    {
+      config: { guests: true },
+      schema: { summary: 'One user (a guest sees only themselves)', params: UserParams, response: { 200: UserSchema, ...errorResponses(400, 401, 404) } },
+    },
     async (request) => {
       if (request.guest && request.params.userId !== request.viewer.id) throw notFound(`no user ${request.params.userId}`, 'user_not_found');
       const user = request.guest ? request.viewer : await context.directory.getUser(request.params.userId);

@@ -10,11 +10,7 @@ import { CliError } from './cli-error.js';
  * Runs `backup` or `restore` over the configured store and file storage back end, closing both after;
  * a refusal (BackupRefused) becomes the command's one-line message, exit 1.
  */
-export async function withBackupStore<T>(
-  config: Config,
-  options: OpenDatabaseOptions,
-  work: (store: OpenDatabase, backend: ObjectBackend) => Promise<T>,
-): Promise<T> {
+export async function withBackupStore<T>(config: Config, options: OpenDatabaseOptions, work: (store: OpenDatabase, backend: ObjectBackend) => Promise<T>): Promise<T> {
   const store = await openDatabase(config.databaseUrl, options);
   const backend = openBackend(config.storage.location, config.storage.s3, new SqlFileObjects(store.db));
   try {

@@ -14,14 +14,35 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   export: { summary: 'print the directory as a snapshot (--out FILE: also write stored file contents)', load: async () => (await import('./commands/export.js')).exportCommand },
   token: { summary: 'print a user token for USER_ID (--ttl 2h)', load: async () => (await import('./commands/token.js')).tokenCommand },
   sign: { summary: 'print a platform signature (--file-id F --user-id U --scope license --ttl 240)', load: async () => (await import('./commands/sign.js')).signCommand },
-  'create-doc': { summary: 'create a collaborative document on the platform (--user U --type T [--file-id F] [--name N])', load: async () => (await import('./commands/create-doc.js')).createDocCommand },
-  check: { summary: 'the conformance kit: act as the platform against BASE_URL (--token T [--app-id A --app-secret S] [--json] [--only G,…] [--skip G,…])', load: async () => (await import('./commands/check.js')).checkCommand },
-  platform: { summary: 'call the platform API (create, copy, delete, import, export, history, cells, seats, … ; platform --help lists them)', load: async () => (await import('./commands/platform.js')).platformCommand },
-  migrate: { summary: 'apply the pending database migrations (--status: list applied and pending, change nothing)', load: async () => (await import('./commands/migrate.js')).migrateCommand },
-  storage: { summary: 'file bytes: migrate --to URL [--from URL] [--dry-run] copies and checks them; verify checks every hash', load: async () => (await import('./commands/storage.js')).storageCommand },
+  'create-doc': {
+    summary: 'create a collaborative document on the platform (--user U --type T [--file-id F] [--name N])',
+    load: async () => (await import('./commands/create-doc.js')).createDocCommand,
+  },
+  check: {
+    summary: 'the conformance kit: act as the platform against BASE_URL (--token T [--app-id A --app-secret S] [--json] [--only G,…] [--skip G,…])',
+    load: async () => (await import('./commands/check.js')).checkCommand,
+  },
+  platform: {
+    summary: 'call the platform API (create, copy, delete, import, export, history, cells, seats, … ; platform --help lists them)',
+    load: async () => (await import('./commands/platform.js')).platformCommand,
+  },
+  migrate: {
+    summary: 'apply the pending database migrations (--status: list applied and pending, change nothing)',
+    load: async () => (await import('./commands/migrate.js')).migrateCommand,
+  },
+  storage: {
+    summary: 'file bytes: migrate --to URL [--from URL] [--dry-run] copies and checks them; verify checks every hash',
+    load: async () => (await import('./commands/storage.js')).storageCommand,
+  },
   events: { summary: 'the event log: reprocess ID | --outcome unprocessed|refused; stats', load: async () => (await import('./commands/events.js')).eventsCommand },
-  simulate: { summary: 'a local stand-in for the platform API and editor (--port P); simulate push: send one event', load: async () => (await import('./commands/simulate.js')).simulateCommand },
-  prune: { summary: 'remove events, notifications, activity and presence older than their retention windows once (--dry-run)', load: async () => (await import('./commands/prune.js')).pruneCommand },
+  simulate: {
+    summary: 'a local stand-in for the platform API and editor (--port P); simulate push: send one event',
+    load: async () => (await import('./commands/simulate.js')).simulateCommand,
+  },
+  prune: {
+    summary: 'remove events, notifications, activity and presence older than their retention windows once (--dry-run)',
+    load: async () => (await import('./commands/prune.js')).pruneCommand,
+  },
   backup: { summary: 'back up the whole store while it serves: tables, file bytes, manifest (--out DIR)', load: async () => (await import('./commands/backup.js')).backupCommand },
   restore: { summary: 'restore a backup DIR into an empty store (--replace: replace what it holds)', load: async () => (await import('./commands/restore.js')).restoreCommand },
   audit: { summary: 'the audit log: export --since TIME [--until TIME] prints it as NDJSON', load: async () => (await import('./commands/audit.js')).auditCommand },
@@ -57,7 +78,9 @@ async function main(argv: string[]): Promise<number> {
   const fromDotEnv = loadDotEnv();
   for (const line of misspelledVariables(process.env, fromDotEnv)) process.stderr.write(`collab-host: ${line}\n`);
   try {
-    return await (await command.load())(args);
+    return await (
+      await command.load()
+    )(args);
   } catch (error) {
     if (error instanceof HelpRequested) {
       process.stdout.write(`${error.usage}\n`);

@@ -43,17 +43,17 @@ export function startupBanner(config: Config, facts: BannerFacts): string {
     lines.push('the directory has no users yet: load one with `collab-host import FILE`');
   }
   if (facts.ephemeralAdminKey !== undefined) {
-    lines.push(
-      'management API and console key (this start only: ADMIN_API_KEY is not set):',
-      `  ${facts.ephemeralAdminKey}`,
-      `console: ${reachable}/console`,
-    );
+    lines.push('management API and console key (this start only: ADMIN_API_KEY is not set):', `  ${facts.ephemeralAdminKey}`, `console: ${reachable}/console`);
   } else if (config.adminApiKey !== undefined) {
     lines.push(`console: ${reachable}/console (sign in with ADMIN_API_KEY)`);
   }
   // The docs' examples use $BASE, $TOKEN and $KEY: one line to paste makes every one of them work as written.
   if (facts.user || facts.ephemeralAdminKey !== undefined) {
-    const exports = [`BASE=${reachable}`, ...(facts.user ? [`TOKEN=${facts.user.token}`] : []), ...(facts.ephemeralAdminKey !== undefined ? [`KEY=${facts.ephemeralAdminKey}`] : [])];
+    const exports = [
+      `BASE=${reachable}`,
+      ...(facts.user ? [`TOKEN=${facts.user.token}`] : []),
+      ...(facts.ephemeralAdminKey !== undefined ? [`KEY=${facts.ephemeralAdminKey}`] : []),
+    ];
     lines.push('for the examples in README.md and docs/, paste:', `  export ${exports.join(' ')}`);
   }
   lines.push(...config.deprecations, ...productionWarnings(config));
@@ -65,7 +65,11 @@ function setupLines(config: Config, reachable: string): string[] {
   const { scim, ldap } = config.sync;
   const sources = [
     ...(scim ? [`SCIM at ${reachable}/scim/v2 for team ${scim.teamId} (bearer SCIM_TOKEN)`] : []),
-    ...(ldap ? [`LDAP ${redactText(ldap.url)} for team ${ldap.teamId} (${ldap.intervalSeconds === undefined ? 'collab-host sync ldap only' : `every ${describeSeconds(ldap.intervalSeconds)}`})`] : []),
+    ...(ldap
+      ? [
+          `LDAP ${redactText(ldap.url)} for team ${ldap.teamId} (${ldap.intervalSeconds === undefined ? 'collab-host sync ldap only' : `every ${describeSeconds(ldap.intervalSeconds)}`})`,
+        ]
+      : []),
   ];
   const channels = [
     ...(config.notifyWebhookUrls.length > 0 ? [`${config.notifyWebhookUrls.length} webhook${config.notifyWebhookUrls.length === 1 ? '' : 's'}`] : []),

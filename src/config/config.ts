@@ -101,8 +101,7 @@ function readConfig(env: Env): Config {
   const appSecret = get('APP_SECRET') ?? requiredInProduction('APP_SECRET', production, DEMO_APP_SECRET);
 
   const platformApiUrl = optionalHttpUrl('PLATFORM_API_URL', get('PLATFORM_API_URL'));
-  const publicUrl =
-    optionalHttpUrl('PUBLIC_URL', get('PUBLIC_URL')) ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const publicUrl = optionalHttpUrl('PUBLIC_URL', get('PUBLIC_URL')) ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
   const givenTokenSecret = get('TOKEN_SECRET');
   if (!givenTokenSecret && production) throw new ConfigError('TOKEN_SECRET is required when NODE_ENV=production');

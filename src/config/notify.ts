@@ -89,7 +89,10 @@ function readTemplates(path: string | undefined): NotifyConfig['templates'] {
         typeof types === 'object' &&
         types !== null &&
         Object.values(types as object).every(
-          (template) => typeof template === 'object' && template !== null && Object.entries(template as object).every(([key, text]) => ['subject', 'line'].includes(key) && typeof text === 'string'),
+          (template) =>
+            typeof template === 'object' &&
+            template !== null &&
+            Object.entries(template as object).every(([key, text]) => ['subject', 'line'].includes(key) && typeof text === 'string'),
         ),
     );
   if (!valid) throw new ConfigError('NOTIFY_TEMPLATES must hold { "<locale>": { "<type>": { "subject"?: text, "line"?: text } } }');

@@ -15,7 +15,10 @@ export interface ScimConfig {
 /** `LDAP_USER_IM_ATTRIBUTES=wecom=wecomUserId,slack=slackMemberId`: IM kind to attribute. */
 function imAttributes(text: string | undefined): Readonly<Partial<Record<ImKind, string>>> {
   const map: Partial<Record<ImKind, string>> = {};
-  for (const pair of (text ?? '').split(',').map((part) => part.trim()).filter((part) => part !== '')) {
+  for (const pair of (text ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')) {
     const [kind, attribute] = pair.split('=').map((side) => side.trim());
     if (!(IM_KINDS as readonly string[]).includes(kind ?? '') || !attribute) {
       throw new ConfigError(`LDAP_USER_IM_ATTRIBUTES must list KIND=ATTRIBUTE pairs with KIND one of ${IM_KINDS.join(', ')} (got "${pair}")`);
@@ -95,28 +98,29 @@ export interface SyncConfig {
 
 type Get = (name: string) => string | undefined;
 
-const PRESETS: Record<LdapPreset, { userFilter: string; id: string; name: string; disabledFilter: string | undefined; groupFilter: string; departmentId: string; change: string }> = {
-  openldap: {
-    userFilter: '(objectClass=inetOrgPerson)',
-    id: 'uid',
-    name: 'cn',
-    disabledFilter: undefined,
-    groupFilter: '(|(objectClass=groupOfNames)(objectClass=groupOfUniqueNames))',
-    departmentId: 'entryUUID',
-    // The change sequence number: microsecond precision and an ordering rule (modifyTimestamp has seconds).
-    change: 'entryCSN',
-  },
-  ad: {
-    userFilter: '(&(objectCategory=person)(objectClass=user))',
-    id: 'sAMAccountName',
-    name: 'displayName',
-    // userAccountControl bit 2 (ACCOUNTDISABLE), matched with the bitwise-AND rule.
-    disabledFilter: '(userAccountControl:1.2.840.113556.1.4.803:=2)',
-    groupFilter: '(objectClass=group)',
-    departmentId: 'objectGUID',
-    change: 'uSNChanged',
-  },
-};
+const PRESETS: Record<LdapPreset, { userFilter: string; id: string; name: string; disabledFilter: string | undefined; groupFilter: string; departmentId: string; change: string }> =
+  {
+    openldap: {
+      userFilter: '(objectClass=inetOrgPerson)',
+      id: 'uid',
+      name: 'cn',
+      disabledFilter: undefined,
+      groupFilter: '(|(objectClass=groupOfNames)(objectClass=groupOfUniqueNames))',
+      departmentId: 'entryUUID',
+      // The change sequence number: microsecond precision and an ordering rule (modifyTimestamp has seconds).
+      change: 'entryCSN',
+    },
+    ad: {
+      userFilter: '(&(objectCategory=person)(objectClass=user))',
+      id: 'sAMAccountName',
+      name: 'displayName',
+      // userAccountControl bit 2 (ACCOUNTDISABLE), matched with the bitwise-AND rule.
+      disabledFilter: '(userAccountControl:1.2.840.113556.1.4.803:=2)',
+      groupFilter: '(objectClass=group)',
+      departmentId: 'objectGUID',
+      change: 'uSNChanged',
+    },
+  };
 
 /** Reads SCIM_* and LDAP_* (docs/sync.md lists them). A team kept by both sources is refused. */
 export function readSyncConfig(get: Get): SyncConfig {
@@ -154,7 +158,10 @@ function readLdap(get: Get): LdapConfig | undefined {
   const bindPassword = get('LDAP_BIND_PASSWORD');
   if ((bindDn === undefined) !== (bindPassword === undefined)) throw new ConfigError('LDAP_BIND_DN and LDAP_BIND_PASSWORD go together (both, or neither for an anonymous bind)');
 
-  const departments = (get('LDAP_DEPARTMENTS') ?? 'ou').split(',').map((part) => part.trim()).filter((part) => part !== '' && part !== 'none');
+  const departments = (get('LDAP_DEPARTMENTS') ?? 'ou')
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '' && part !== 'none');
   for (const source of departments) {
     if (source !== 'ou' && source !== 'groups') throw new ConfigError('LDAP_DEPARTMENTS must be ou, groups, "ou,groups" or none');
   }

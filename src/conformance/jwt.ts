@@ -66,10 +66,7 @@ export interface AppCredentials {
 }
 
 /** A platform signature as the platform makes it for callbacks: `kid` = appId, short-lived, bound to file and user. */
-export function platformSignature(
-  credentials: AppCredentials,
-  claims: { fileId?: string; userId?: string; scope?: string; ttlSeconds?: number; now?: number } = {},
-): string {
+export function platformSignature(credentials: AppCredentials, claims: { fileId?: string; userId?: string; scope?: string; ttlSeconds?: number; now?: number } = {}): string {
   const iat = epochSeconds(claims.now);
   const payload: Claims = { iat, exp: iat + (claims.ttlSeconds ?? 120) };
   if (claims.scope !== undefined) payload.scope = claims.scope;

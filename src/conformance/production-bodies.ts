@@ -37,7 +37,14 @@ export function productionEventBody(kind: EventKind, variant: string, subject: E
       return { kind: 'comment', type: 'comment', action: 'like', fileId, userId, likeComment: { selectionGuid: `${id}-sel`, content: 'liked comment' } };
     case 'Discussion':
       if (variant === 'like') return { kind: 'discussion', type: 'discussion', action: 'like', fileId, userId, likeDiscussion: { id, content: 'liked discussion' } };
-      return { kind: 'discussion', type: 'discussion', action: 'create', fileId, userId, discussion: { id, unixus: now * 1000, content: 'production discussion', position: `${id}-pos` } };
+      return {
+        kind: 'discussion',
+        type: 'discussion',
+        action: 'create',
+        fileId,
+        userId,
+        discussion: { id, unixus: now * 1000, content: 'production discussion', position: `${id}-pos` },
+      };
     case 'MentionAt':
       return { kind: 'mention_at', type: 'mention_at', action: 'create', fileId, userId, mentionAt: { guid: id, userId: other } };
     case 'DateMention': {

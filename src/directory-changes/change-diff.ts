@@ -63,7 +63,14 @@ export async function diffChange(tx: DirectoryTransaction, input: DiffInput): Pr
     if (storedIds !== undefined) for (const id of given.keys()) if (!storedIds.has(id)) diff.created[section].push(id);
     for (let start = 0; start < known.length; start += READ_CHUNK) {
       const chunk = known.slice(start, start + READ_CHUNK);
-      const stored = new Map((await tx.read(section, chunk.map((entry) => entry.id))).map((record) => [storedIdOf(section, record), record]));
+      const stored = new Map(
+        (
+          await tx.read(
+            section,
+            chunk.map((entry) => entry.id),
+          )
+        ).map((record) => [storedIdOf(section, record), record]),
+      );
       for (const entry of chunk) {
         const before = stored.get(entry.id);
         if (before === undefined) {
@@ -110,7 +117,13 @@ function givenRecords(snapshot: ValidSnapshot, section: DirectorySection): Map<s
 }
 
 /** Whether writing `next` over `before` changes what is stored: its record, a file's status, or a file's bytes. */
-async function changed(tx: DirectoryTransaction, section: DirectorySection, before: StoredRecords[DirectorySection], next: StoredRecords[DirectorySection], input: DiffInput): Promise<boolean> {
+async function changed(
+  tx: DirectoryTransaction,
+  section: DirectorySection,
+  before: StoredRecords[DirectorySection],
+  next: StoredRecords[DirectorySection],
+  input: DiffInput,
+): Promise<boolean> {
   if (JSON.stringify(recordOf(section, before, 'complete')) !== JSON.stringify(recordOf(section, next, 'complete'))) return true;
   if (section !== 'files') return false;
   const stored = before as StoredRecords['files'];

@@ -78,7 +78,8 @@ export function ownershipRefusal(
   const check = (path: string, what: string, teams: Array<string | null | undefined>) => {
     for (const team of new Set(teams)) {
       const owner = team == null ? undefined : owners.get(team);
-      if (owner !== undefined && owner !== source) problems.push({ path, message: `${what} of team "${team}", which source "${owner}" keeps: writes from "${source}" are refused` });
+      if (owner !== undefined && owner !== source)
+        problems.push({ path, message: `${what} of team "${team}", which source "${owner}" keeps: writes from "${source}" are refused` });
     }
   };
   const touched = (section: DirectorySection) => new Set([...diff.created[section], ...diff.updated[section]]);

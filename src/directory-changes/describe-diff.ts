@@ -10,7 +10,9 @@ const SHOWN_IDS = 10;
  */
 export function describeDiff(diff: DirectoryDiff): string[] {
   const lines = SECTIONS.map((section) => {
-    const parts = (['created', 'updated', 'removed'] as const).filter((kind) => diff[kind][section].length > 0).map((kind) => `${diff[kind][section].length} ${kind} ${idList(diff[kind][section])}`);
+    const parts = (['created', 'updated', 'removed'] as const)
+      .filter((kind) => diff[kind][section].length > 0)
+      .map((kind) => `${diff[kind][section].length} ${kind} ${idList(diff[kind][section])}`);
     return `${section}: ${parts.length > 0 ? parts.join(', ') : 'no change'}`;
   });
   if (diff.deactivatedUsers.length > 0) lines.push(`deactivated users: ${diff.deactivatedUsers.length} ${idList(diff.deactivatedUsers)}`);

@@ -32,10 +32,8 @@ export interface ApplyOptions {
   progress?: ChangeProgress;
 }
 
-
 export type ApplyResult =
-  | { ok: true; diff: DirectoryDiff; dryRun: boolean }
-  | { ok: false; status: 400 | 404 | 409; code: string; message: string; problems: Array<{ path: string; message: string }> };
+  { ok: true; diff: DirectoryDiff; dryRun: boolean } | { ok: false; status: 400 | 404 | 409; code: string; message: string; problems: Array<{ path: string; message: string }> };
 
 /** Runs inside the change's transaction, after its writes: seat tasks, audit rows, cache versions. */
 export type DirectoryChangeListener = (trx: Db, diff: DirectoryDiff, options: ApplyOptions) => Promise<void>;

@@ -13,10 +13,7 @@ export type { ApplyOptions, ApplyResult, DirectoryChange, DirectoryChangeListene
  * from any other source (the management API and snapshot imports included) to an owned team is refused
  * with 409 `team_owned_by_source`. listeners: see above.
  */
-export function directoryChanges(
-  store: OpenDatabase,
-  options: { owners?: ReadonlyMap<string, string>; listeners?: readonly DirectoryChangeListener[] } = {},
-): DirectoryChanges {
+export function directoryChanges(store: OpenDatabase, options: { owners?: ReadonlyMap<string, string>; listeners?: readonly DirectoryChangeListener[] } = {}): DirectoryChanges {
   const context = { store: sqlDirectoryWriteStore(store), owners: options.owners ?? new Map<string, string>(), listeners: options.listeners ?? [] };
   return {
     apply: (change, applyOptions) => applyChange(context, change, applyOptions),

@@ -27,7 +27,10 @@ export const EMPTY_DIRECTORY: ExistingDirectory = {
  * The store as it will be once `removed` ids are gone: a change that removes some records and upserts
  * others is checked against what remains.
  */
-export function withoutRemoved(existing: ExistingDirectory, removed: { teams: ReadonlySet<string>; departments: ReadonlySet<string>; users: ReadonlySet<string>; files: ReadonlySet<string> }): ExistingDirectory {
+export function withoutRemoved(
+  existing: ExistingDirectory,
+  removed: { teams: ReadonlySet<string>; departments: ReadonlySet<string>; users: ReadonlySet<string>; files: ReadonlySet<string> },
+): ExistingDirectory {
   const keep = (ids: readonly string[], gone: ReadonlySet<string>) => (gone.size === 0 ? [...ids] : ids.filter((id) => !gone.has(id)));
   return {
     teams: (ids) => existing.teams(keep(ids, removed.teams)),

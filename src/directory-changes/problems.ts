@@ -46,7 +46,8 @@ export function schemaProblems(base: string, errors: Iterable<SchemaError>): Sna
         for (const name of asStrings(error.params.requiredProperties ?? [error.params.missingProperty])) problems.push({ path: childPath(path, name), message: 'is required' });
         break;
       case 'additionalProperties':
-        for (const name of asStrings(error.params.additionalProperties ?? [error.params.additionalProperty])) problems.push({ path: childPath(path, name), message: 'is not a known field' });
+        for (const name of asStrings(error.params.additionalProperties ?? [error.params.additionalProperty]))
+          problems.push({ path: childPath(path, name), message: 'is not a known field' });
         break;
       case 'enum':
         problems.push({ path, message: `must be one of ${asStrings(error.params.allowedValues).join(', ')}` });

@@ -40,12 +40,7 @@ export interface WritePrecondition {
 /** Writes of one record at a time (the management API), each a change through the one validated path. */
 export interface RecordChanges {
   /** Creates or replaces the record `id` of a section from `body`; answers whether it was created, and the record as stored. */
-  put(
-    section: DirectorySection,
-    id: string,
-    body: unknown,
-    precondition?: WritePrecondition,
-  ): Promise<{ ok: true; created: boolean; record: DirectoryRecord } | RecordRefusal>;
+  put(section: DirectorySection, id: string, body: unknown, precondition?: WritePrecondition): Promise<{ ok: true; created: boolean; record: DirectoryRecord } | RecordRefusal>;
   /** Removes the record `id` (404 when there is none, 409 when rows still depend on it). */
   remove(section: DirectorySection, id: string, precondition?: WritePrecondition): Promise<{ ok: true } | RecordRefusal>;
   /** Sets one principal's role on a file (`body`: `{ role, sharedBy? }`): the file's sharing with that entry replaced. */
@@ -94,7 +89,12 @@ export function recordChanges(changes: DirectoryChanges, source: string, options
     if (precondition?.ifMatch === undefined) return undefined;
     const stored = await directoryRecordsOver(turn.db).get(section, id);
     if (tagMatches(precondition.ifMatch, stored)) return undefined;
-    return refusal(412, 'precondition_failed', [{ path: '$', message: 'was changed since it was read (If-Match)' }], `${section} ${id} is not the version If-Match names: read it again`);
+    return refusal(
+      412,
+      'precondition_failed',
+      [{ path: '$', message: 'was changed since it was read (If-Match)' }],
+      `${section} ${id} is not the version If-Match names: read it again`,
+    );
   };
 
   /** Reads the file whose sharing a grant route changes, or refuses: the principal's form (400), no such file (404). */

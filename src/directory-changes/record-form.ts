@@ -83,9 +83,7 @@ export function storedIdOf(section: DirectorySection, stored: StoredRecords[Dire
 }
 
 function sharingOf(grants: readonly Grant[]): SharingEntry[] {
-  return grants
-    .map((grant) => ({ principal: `${grant.principalKind}:${grant.principalId}`, role: grant.role }))
-    .sort((a, b) => byText(a.principal, b.principal));
+  return grants.map((grant) => ({ principal: `${grant.principalKind}:${grant.principalId}`, role: grant.role })).sort((a, b) => byText(a.principal, b.principal));
 }
 
 /** Code-unit order: the same in every locale and on both stores. */

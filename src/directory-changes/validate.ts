@@ -292,4 +292,3 @@ function checkContentFile(path: string, given: string, manifests: ContentManifes
   if (recorded && recorded.size !== size) return `names "${given}", ${size} bytes; ${CONTENT_MANIFEST} beside it records ${recorded.size}`;
   return recorded;
 }
-

@@ -96,7 +96,19 @@ export function explainAccess(facts: AccessFacts): AccessExplanation {
     const removedBy = !permissions[permission] && wouldGive ? restrictionRemoving(permission) : null;
     return { permission, granted: permissions[permission], givenBy: permissions[permission] ? givenBy : [], removedBy };
   });
-  return { fileId: file.id, fileName: file.name, userId: user.id, userName: user.name, role, permissions, explanations, paths, otherGrants, restrictions: file.restrictions, notes: notesOf(facts) };
+  return {
+    fileId: file.id,
+    fileName: file.name,
+    userId: user.id,
+    userName: user.name,
+    role,
+    permissions,
+    explanations,
+    paths,
+    otherGrants,
+    restrictions: file.restrictions,
+    notes: notesOf(facts),
+  };
 }
 
 /** How one grant reaches the user: none, or one path (several for a department reached through several of theirs). */

@@ -94,14 +94,14 @@ export interface BrowseResult<K extends BrowseKind> {
 /** How many candidate rows one search reads at most. */
 export const CANDIDATE_CAP = 5000;
 
-export async function browseDirectory<K extends BrowseKind>(
-  source: DirectoryBrowseSource,
-  request: { kind: K; keyword: string; limit: number },
-): Promise<BrowseResult<K>> {
+export async function browseDirectory<K extends BrowseKind>(source: DirectoryBrowseSource, request: { kind: K; keyword: string; limit: number }): Promise<BrowseResult<K>> {
   const keyword = normaliseKeyword(request.keyword);
   const { rows, truncated } = await source.candidates(request.kind, keyword, CANDIDATE_CAP);
   const ranked = rankMatches(keyword, rows, fieldsOf, { offset: 0, limit: request.limit });
-  const items = await source.items(request.kind, ranked.items.map((row) => row.id));
+  const items = await source.items(
+    request.kind,
+    ranked.items.map((row) => row.id),
+  );
   const byId = new Map(items.map((item) => [item.id, item]));
   return { count: ranked.total, truncated, items: ranked.items.flatMap((row) => byId.get(row.id) ?? []) };
 }

@@ -230,10 +230,7 @@ export class DirectoryService<D extends StoreDirectory = Directory> {
     const node = await this.resolveDepartment(viewer, departmentId);
     if (!node) return undefined;
     if (node.kind === 'department') return this.directory.listDepartmentMembers(node.id, page);
-    const [total, items] = await Promise.all([
-      this.directory.countTeamMembers(node.teamId),
-      this.directory.listTeamMembers(node.teamId, page),
-    ]);
+    const [total, items] = await Promise.all([this.directory.countTeamMembers(node.teamId), this.directory.listTeamMembers(node.teamId, page)]);
     return { total, items };
   }
 

@@ -1,15 +1,4 @@
-import type {
-  Department,
-  DepartmentPathNode,
-  DepartmentSummary,
-  FileRecord,
-  FileWithGrant,
-  PageRequest,
-  Paged,
-  Role,
-  Team,
-  User,
-} from './types.js';
+import type { Department, DepartmentPathNode, DepartmentSummary, FileRecord, FileWithGrant, PageRequest, Paged, Role, Team, User } from './types.js';
 import type { DirectorySearch } from './search-port.js';
 
 export type { FileWithGrant } from './types.js';

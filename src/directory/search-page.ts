@@ -52,7 +52,13 @@ export function pageRows(paging: SearchPaging): PageRequest {
 export function searchPage<T>(paging: SearchPaging, count: number, results: T[], more = false): SearchPage<T> {
   const capped = Math.min(count, SEARCH_COUNT_CAP);
   const rows = pageRows(paging);
-  const page: SearchPage<T> = { count: capped, page: paging.page, pageSize: paging.pageSize, pageCount: Math.ceil(capped / paging.pageSize), results: results.slice(0, rows.limit) };
+  const page: SearchPage<T> = {
+    count: capped,
+    page: paging.page,
+    pageSize: paging.pageSize,
+    pageCount: Math.ceil(capped / paging.pageSize),
+    results: results.slice(0, rows.limit),
+  };
   if (more || count > SEARCH_COUNT_CAP) page.countCapped = true;
   return page;
 }

@@ -92,9 +92,7 @@ export class MentionSearch {
   /** The file's id when it is active and the viewer may read it, else null. */
   private async readableFileId(viewer: User, fileId: string): Promise<string | null> {
     // One read where the directory offers it (a round trip less on PostgreSQL).
-    const found = this.directory.getFileForViewer
-      ? await this.directory.getFileForViewer(fileId, viewer.id)
-      : await this.fileWithGrant(fileId, viewer.id);
+    const found = this.directory.getFileForViewer ? await this.directory.getFileForViewer(fileId, viewer.id) : await this.fileWithGrant(fileId, viewer.id);
     if (!found || found.file.status !== 'active') return null;
     const { file, grantedRole } = found;
     const role = effectiveRole(file, viewer.id, grantedRole ? [roleRank(grantedRole)] : []);

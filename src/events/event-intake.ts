@@ -58,7 +58,11 @@ export class EventIntake {
     const storedKind = kind ?? name(header || (typeof bodyKind === 'string' ? bodyKind : '') || 'Unknown');
     if (header !== '' && contradicts(kind, bodyKind)) {
       this.deps.counters.countIntake(storedKind, 'malformed');
-      return { status: 400, code: 'event_kind_mismatch', message: `${this.deps.eventHeader} is ${JSON.stringify(name(header))} but the body's kind is ${JSON.stringify(name(String(bodyKind)))}` };
+      return {
+        status: 400,
+        code: 'event_kind_mismatch',
+        message: `${this.deps.eventHeader} is ${JSON.stringify(name(header))} but the body's kind is ${JSON.stringify(name(String(bodyKind)))}`,
+      };
     }
 
     const read = readEvent(storedKind, request.body);
@@ -96,7 +100,8 @@ export class EventIntake {
     const id = await this.deps.appender.append(event);
     this.deps.counters.countIntake(storedKind, id === null ? 'duplicate' : refusal ? 'refused' : 'accepted');
     if (!refusal) return { status: 200 };
-    if (refusal.code === UNCHECKED) return { status: 503, code: UNCHECKED, message: 'the directory could not be asked whether the sender may do this; the event is kept, refused, for re-processing' };
+    if (refusal.code === UNCHECKED)
+      return { status: 503, code: UNCHECKED, message: 'the directory could not be asked whether the sender may do this; the event is kept, refused, for re-processing' };
     return { status: 403, code: refusal.code, message: refusal.message };
   }
 }

@@ -52,7 +52,10 @@ function shownBody(stored: string): unknown {
   }
 }
 
-export function listNotifications(db: Kysely<Database>, filter: { status?: NotificationStatus; after?: TailPosition; limit: number }): Promise<Page<NotificationItem, TailPosition>> {
+export function listNotifications(
+  db: Kysely<Database>,
+  filter: { status?: NotificationStatus; after?: TailPosition; limit: number },
+): Promise<Page<NotificationItem, TailPosition>> {
   return outbox.list(db, filter);
 }
 

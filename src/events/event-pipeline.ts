@@ -28,7 +28,19 @@ export interface EventPipelineDeps {
   /** Where permissions and users come from (the store's directory or the host application's). */
   directory: StoreDirectory;
   resolveToken: TokenResolver;
-  config: Pick<Config, 'appId' | 'appSecret' | 'signatureRequired' | 'signatureMaxLifetimeSeconds' | 'headerBrand' | 'notifyWebhookUrls' | 'watermarkTemplate' | 'events' | 'previousSecrets' | 'notify'>;
+  config: Pick<
+    Config,
+    | 'appId'
+    | 'appSecret'
+    | 'signatureRequired'
+    | 'signatureMaxLifetimeSeconds'
+    | 'headerBrand'
+    | 'notifyWebhookUrls'
+    | 'watermarkTemplate'
+    | 'events'
+    | 'previousSecrets'
+    | 'notify'
+  >;
   log?: TaskLog;
   now?: () => number;
   /** Called when processing made notifications (wakes the outbox worker). */
@@ -84,8 +96,7 @@ export class EventPipeline {
         ...new Set([...(await reminders.filesWith(db, reminderId)), ...(await eventLog.subjectFiles(db, `reminder:${reminderId}`, REMINDER_FILES_LOOKED_AT))]),
       ],
       revisionAuthor: async (fileId, key) =>
-        (await eventLog.subjectActor(db, fileId, `revision:${key}`, 'create')) ??
-        (/^\d+$/.test(key) ? await eventEffects.revisionAuthor(db, fileId, Number(key)) : undefined),
+        (await eventLog.subjectActor(db, fileId, `revision:${key}`, 'create')) ?? (/^\d+$/.test(key) ? await eventEffects.revisionAuthor(db, fileId, Number(key)) : undefined),
       guestPermissions: async (guestId, linkId, fileId) => {
         const found = await activeGuestLink(shareLinks, guestId, linkId, formatTime(this.now()));
         return found.ok ? ((await directory.fileAsSeenByGuest(found.link, fileId))?.permissions ?? null) : null;

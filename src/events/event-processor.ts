@@ -194,7 +194,8 @@ export class EventProcessor extends PollingWorker {
 function fanoutRequest(event: LoggedEvent, read: ReadEvent): FanoutRequest[] {
   const meaning = read.meaning;
   if (event.fileId === null || event.userId === null || !meaning) return [];
-  const ids = meaning.type === 'comment' || meaning.type === 'mention' ? meaning.mentioned : meaning.type === 'reminder' && meaning.op !== 'remove' ? meaning.remindUserIds : undefined;
+  const ids =
+    meaning.type === 'comment' || meaning.type === 'mention' ? meaning.mentioned : meaning.type === 'reminder' && meaning.op !== 'remove' ? meaning.remindUserIds : undefined;
   return ids === undefined ? [] : [{ fileId: event.fileId, actorId: event.userId, ids }];
 }
 
@@ -212,4 +213,3 @@ function boundFanout(meaning: Meaning, fileId: string, fanout: MentionFanout, no
   }
   return meaning;
 }
-

@@ -31,7 +31,6 @@ export class EventCounters {
   }
 }
 
-
 /**
  * The event pipeline's figures, for the metrics, the console and `GET /api/events/stats`. Log, outbox and
  * reminder figures come from the store (all instances); intake and processing counters from `counters`

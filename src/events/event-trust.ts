@@ -115,7 +115,13 @@ async function decideForGuest(read: ReadEvent, linkId: string, permission: Permi
   return withinPermissions(read, permission, permissions, { ...resolved, fileId: resolved.fileId }, lookups);
 }
 
-async function withinPermissions(read: ReadEvent, permission: Permission, permissions: Permissions | null, resolved: Resolved & { fileId: string }, lookups: TrustLookups): Promise<Decision> {
+async function withinPermissions(
+  read: ReadEvent,
+  permission: Permission,
+  permissions: Permissions | null,
+  resolved: Resolved & { fileId: string },
+  lookups: TrustLookups,
+): Promise<Decision> {
   if (!permissions?.[permission]) return refuse('permission_denied', `the user of the token may not ${VERBS[permission]} this file`, resolved);
   if (read.meaning?.type === 'revision' && read.meaning.op !== 'create' && !permissions.manageable) {
     const author = await lookups.revisionAuthor(resolved.fileId, read.meaning.key);
@@ -154,13 +160,9 @@ export async function recheckForReprocessing(event: LoggedTrust, read: ReadEvent
   if (FINAL_REFUSALS.includes(problem.split(':', 1)[0]!)) return { accepted: false, problem };
   if (tokenEvent && event.senderId === null) return { accepted: false, problem };
   const credential = event.credential as EventCredential;
-  const auth: Authenticated = tokenEvent
-    ? { credential, tokenUserId: event.senderId! }
-    : event.senderId !== null
-      ? { credential, signedUserId: event.senderId }
-      : { credential };
-  const decision = await decide(read, auth, lookups).catch(
-    (error: unknown): Decision => refuse('trust_unchecked', `the directory failed: ${(error instanceof Error ? error.message : String(error)).slice(0, 200)}`, { fileId: null, actorId: null, subject: null }),
+  const auth: Authenticated = tokenEvent ? { credential, tokenUserId: event.senderId! } : event.senderId !== null ? { credential, signedUserId: event.senderId } : { credential };
+  const decision = await decide(read, auth, lookups).catch((error: unknown): Decision =>
+    refuse('trust_unchecked', `the directory failed: ${(error instanceof Error ? error.message : String(error)).slice(0, 200)}`, { fileId: null, actorId: null, subject: null }),
   );
   if (!decision.accepted) return { accepted: false, problem: `${decision.code}: ${decision.message}` };
   return { accepted: true, fileId: decision.fileId, actorId: decision.actorId };

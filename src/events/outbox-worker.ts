@@ -65,9 +65,14 @@ export class OutboxWorker extends PollingWorker {
     // A short lease, renewed while this worker sends: a live worker keeps its claims (and records its own
     // outcomes) however long a receiver takes; a dead one's run out within leaseMs.
     const claimToken = claims[0]!.claimToken;
-    const renewal = setInterval(() => {
-      outbox.renewClaims(this.store.db, claimToken, this.options.now() + leaseMs).catch((error: unknown) => this.options.log.warn({ err: error }, 'could not renew the claims of deliveries being sent'));
-    }, Math.max(1, Math.floor(leaseMs / 3)));
+    const renewal = setInterval(
+      () => {
+        outbox
+          .renewClaims(this.store.db, claimToken, this.options.now() + leaseMs)
+          .catch((error: unknown) => this.options.log.warn({ err: error }, 'could not renew the claims of deliveries being sent'));
+      },
+      Math.max(1, Math.floor(leaseMs / 3)),
+    );
     try {
       const { channels } = this.options;
       const forChannels = channels ? claims.filter((claim) => channels.handles(claim)) : [];

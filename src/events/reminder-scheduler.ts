@@ -40,22 +40,20 @@ export class ReminderScheduler extends PollingWorker {
   async runOnce(): Promise<number> {
     const nowMs = this.now();
     const fired = await reminders.fireDue(this.store.db, nowMs, this.batchSize, async (trx, due) => {
-      const drafts = due.map(
-        (reminder): NotificationDraft => ({
-          type: 'reminder.due',
-          occurredAt: reminder.remindAt,
-          dedupeKey: `reminder:${reminder.fileId}:${reminder.id}:${reminder.dueAtMs}`,
-          eventId: null,
-          data: {
-            reminderId: reminder.id,
-            fileId: reminder.fileId,
-            authorId: reminder.authorId,
-            content: reminder.content,
-            remindUserIds: reminder.remindUserIds,
-            remindAt: reminder.remindAt,
-          },
-        }),
-      );
+      const drafts = due.map((reminder): NotificationDraft => ({
+        type: 'reminder.due',
+        occurredAt: reminder.remindAt,
+        dedupeKey: `reminder:${reminder.fileId}:${reminder.id}:${reminder.dueAtMs}`,
+        eventId: null,
+        data: {
+          reminderId: reminder.id,
+          fileId: reminder.fileId,
+          authorId: reminder.authorId,
+          content: reminder.content,
+          remindUserIds: reminder.remindUserIds,
+          remindAt: reminder.remindAt,
+        },
+      }));
       const routed = this.options.router ? await this.options.router.route(trx, drafts, nowMs) : drafts;
       await outbox.enqueue(trx, routed, this.options.receivers, nowMs);
     });

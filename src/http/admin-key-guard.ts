@@ -22,7 +22,8 @@ export function adminKeyGuard(adminApiKey: string | undefined, consoleSessions: 
       sessionToken: consoleSessions === undefined ? undefined : request.cookies?.[consoleSessions.cookieName],
       csrfToken: typeof csrf === 'string' ? csrf : undefined,
     });
-    if (refusal?.status === 401) recordRefusedAuth(watch, request, { credential: request.headers.authorization === undefined ? 'console_session' : 'admin_key', code: refusal.code });
+    if (refusal?.status === 401)
+      recordRefusedAuth(watch, request, { credential: request.headers.authorization === undefined ? 'console_session' : 'admin_key', code: refusal.code });
     if (refusal) throw refusalError(refusal);
   };
 }

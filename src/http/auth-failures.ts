@@ -28,6 +28,12 @@ export function recordRefusedAuth(watch: AuthFailureWatch, request: FastifyReque
 }
 
 /** A `sign_in` audit entry: console sign-ins and sign-outs, and every refused admin credential. */
-export function recordSignIn(watch: Pick<AuthFailureWatch, 'audit'>, request: FastifyRequest, credential: AuditCredential, action: string, details: Record<string, unknown> = {}): void {
+export function recordSignIn(
+  watch: Pick<AuthFailureWatch, 'audit'>,
+  request: FastifyRequest,
+  credential: AuditCredential,
+  action: string,
+  details: Record<string, unknown> = {},
+): void {
   watch.audit.record({ kind: 'sign_in', actorId: null, credential, fileId: null, action, permissions: null, details: { client: request.ip, ...details } });
 }

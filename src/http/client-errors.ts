@@ -29,7 +29,9 @@ export function clientErrorHandlerFor(shapes: readonly ErrorShape[], securityHea
     const { status, code, message } = describeClientError(error);
     const answer = errorAnswerFor(shapes, requestPath(error.rawPacket), status, code, message);
     const body = JSON.stringify(answer.body);
-    const headers = Object.entries(securityHeaders).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+    const headers = Object.entries(securityHeaders)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
     if (socket.writable) {
       socket.write(
         `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: ${answer.contentType}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${headers}\r\n${body}`,

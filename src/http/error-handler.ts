@@ -40,8 +40,11 @@ const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /** The error answer for a request path: the first shape whose prefix it has, else the one error shape. */
 export function errorAnswerFor(shapes: readonly ErrorShape[], path: string | undefined, status: number, code: string, message: string): { body: unknown; contentType: string } {
-  const shape = path === undefined ? undefined : shapes.find((candidate) => path === candidate.prefix || path.startsWith(`${candidate.prefix}/`) || path.startsWith(`${candidate.prefix}?`));
-  return shape ? { body: shape.body(status, code, message), contentType: shape.contentType ?? JSON_CONTENT_TYPE } : { body: errorBody(code, message), contentType: JSON_CONTENT_TYPE };
+  const shape =
+    path === undefined ? undefined : shapes.find((candidate) => path === candidate.prefix || path.startsWith(`${candidate.prefix}/`) || path.startsWith(`${candidate.prefix}?`));
+  return shape
+    ? { body: shape.body(status, code, message), contentType: shape.contentType ?? JSON_CONTENT_TYPE }
+    : { body: errorBody(code, message), contentType: JSON_CONTENT_TYPE };
 }
 
 /**

@@ -57,7 +57,11 @@ export function eventMetricsCollector(counters: EventCounters, stats: () => Prom
           for (const [kind, outcomes] of byLabel(read())) for (const [outcome, value] of outcomes) if (value > 0) this.inc({ kind, outcome }, value);
         },
       });
-    perKind('collab_host_events_received_total', 'Events pushed to POST /events, by kind and what the intake answered (accepted, refused, duplicate, unauthenticated, malformed)', () => counters.intake);
+    perKind(
+      'collab_host_events_received_total',
+      'Events pushed to POST /events, by kind and what the intake answered (accepted, refused, duplicate, unauthenticated, malformed)',
+      () => counters.intake,
+    );
     perKind('collab_host_events_processed_total', 'Events whose effects this process derived, by kind and outcome (processed, unprocessed)', () => counters.processing);
     new Gauge({
       name: 'collab_host_events_waiting',

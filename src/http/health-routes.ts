@@ -81,7 +81,9 @@ export async function healthRoutes(app: FastifyInstance, options: HealthOptions)
       return describe(error);
     };
     const results = await Promise.all(Object.entries(checks).map(async ([name, check]) => [name, await check().catch(failed(name))] as const));
-    const details = await Promise.all(Object.entries(options.details ?? {}).map(async ([name, read]) => [name, await withTimeout(read(), CHECK_TIMEOUT_MS).catch(failed(name))] as const));
+    const details = await Promise.all(
+      Object.entries(options.details ?? {}).map(async ([name, read]) => [name, await withTimeout(read(), CHECK_TIMEOUT_MS).catch(failed(name))] as const),
+    );
     const ready = results.every(([, failure]) => failure === undefined);
     if (!ready) reply.status(503).header('retry-after', String(options.retryAfterSeconds));
     return {

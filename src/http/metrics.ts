@@ -33,7 +33,12 @@ const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
  */
 export function installRequestMetrics(app: FastifyInstance, metrics: AppMetrics): void {
   const labelNames = ['method', 'route', 'status'] as const;
-  const requests = new Counter({ name: 'collab_host_http_requests_total', help: 'HTTP requests answered, by method, route pattern and status', labelNames, registers: [metrics.registry] });
+  const requests = new Counter({
+    name: 'collab_host_http_requests_total',
+    help: 'HTTP requests answered, by method, route pattern and status',
+    labelNames,
+    registers: [metrics.registry],
+  });
   const latency = new Histogram({
     name: 'collab_host_http_request_duration_seconds',
     help: 'Time from receiving a request to the end of its answer, by method, route pattern and status',

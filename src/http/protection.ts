@@ -55,9 +55,7 @@ export async function installOverloadProtection(app: FastifyInstance, limits: Se
   });
   return {
     refusing: () =>
-      bound > 0 && !warmingUp() && app.isUnderPressure()
-        ? `overloaded: event-loop delay ${describeDelay(app.memoryUsage().eventLoopDelay)} over the ${bound} ms bound`
-        : undefined,
+      bound > 0 && !warmingUp() && app.isUnderPressure() ? `overloaded: event-loop delay ${describeDelay(app.memoryUsage().eventLoopDelay)} over the ${bound} ms bound` : undefined,
     // under-pressure says Infinity when the loop was blocked for the whole sample: at least the sample's length.
     eventLoopDelayMs: () => {
       const delay = app.memoryUsage().eventLoopDelay;

@@ -9,8 +9,7 @@ export const ErrorSchema = Type.Object(
 );
 
 /** The standard refusal responses a route declares next to its 200. */
-export const errorResponses = (...statuses: number[]) =>
-  Object.fromEntries(statuses.map((status) => [status, ErrorSchema])) as Record<number, typeof ErrorSchema>;
+export const errorResponses = (...statuses: number[]) => Object.fromEntries(statuses.map((status) => [status, ErrorSchema])) as Record<number, typeof ErrorSchema>;
 
 export const TimeSchema = Type.String({ pattern: TIME_PATTERN, description: 'UTC, YYYY-MM-DDThh:mm:ssZ' });
 

@@ -41,7 +41,13 @@ export function storeMetricsCollector(stats: OperationsStats, now: () => number 
         this.reset();
         const s = await sizes().catch(() => undefined);
         if (!s) return;
-        for (const [kind, value] of Object.entries({ teams: s.teams, departments: s.departments, users_active: s.activeUsers, users_deactivated: s.deactivatedUsers, files: s.files })) {
+        for (const [kind, value] of Object.entries({
+          teams: s.teams,
+          departments: s.departments,
+          users_active: s.activeUsers,
+          users_deactivated: s.deactivatedUsers,
+          files: s.files,
+        })) {
           this.set({ kind }, value);
         }
       },

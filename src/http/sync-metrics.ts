@@ -22,8 +22,12 @@ export function syncMetricsCollector(health: () => Promise<SyncHealth>, now: () 
           if (current && value !== undefined) this.set({ source: current.source }, value);
         },
       });
-    gauge('collab_host_sync_last_success_timestamp_seconds', 'When the newest sync run that did not fail ended (Unix time)', (h) => (h.lastGoodAt === undefined ? undefined : h.lastGoodAt / 1000));
-    gauge('collab_host_sync_last_success_age_seconds', 'Seconds since the newest sync run that did not fail ended', (h) => (h.lastGoodAt === undefined ? undefined : (now() - h.lastGoodAt) / 1000));
+    gauge('collab_host_sync_last_success_timestamp_seconds', 'When the newest sync run that did not fail ended (Unix time)', (h) =>
+      h.lastGoodAt === undefined ? undefined : h.lastGoodAt / 1000,
+    );
+    gauge('collab_host_sync_last_success_age_seconds', 'Seconds since the newest sync run that did not fail ended', (h) =>
+      h.lastGoodAt === undefined ? undefined : (now() - h.lastGoodAt) / 1000,
+    );
     gauge('collab_host_sync_last_run_failed', '1 when the newest finished sync run failed, else 0', (h) => (h.last === undefined ? undefined : h.last.status === 'failed' ? 1 : 0));
     gauge('collab_host_sync_last_run_skipped_entries', 'Entries the newest finished sync run left out (GET /api/sync/runs lists them)', (h) => h.last?.skipped);
   };

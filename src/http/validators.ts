@@ -19,9 +19,7 @@ const PLAIN_NUMBER = /^-?\d{1,15}(\.\d{1,15})?$/;
 export function installValidators(app: FastifyInstance): void {
   const coercing = addFormats(new Ajv({ ...BASE, coerceTypes: 'array' }));
   const strict = addFormats(new Ajv({ ...BASE, coerceTypes: false }));
-  app.setValidatorCompiler(({ schema, httpPart }) =>
-    httpPart === 'body' ? strict.compile(schema) : withPlainNumbers(schema as JsonSchema, coercing.compile(schema)),
-  );
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict.compile(schema) : withPlainNumbers(schema as JsonSchema, coercing.compile(schema))));
 }
 
 interface JsonSchema {

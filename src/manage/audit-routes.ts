@@ -16,7 +16,9 @@ export const AuditItem = Type.Object({
   at: TimeSchema,
   kind: Type.String({ description: 'file_access, management, directory_change or sign_in' }),
   actorId: Nullable(Type.String({ description: 'the user (file access), null for the admin key, a console session or a directory source' })),
-  credential: Type.String({ description: 'user_token, platform_signature, download_link, admin_key, console_session; for directory changes their source: api, snapshot, scim, ldap' }),
+  credential: Type.String({
+    description: 'user_token, platform_signature, download_link, admin_key, console_session; for directory changes their source: api, snapshot, scim, ldap',
+  }),
   fileId: Nullable(Type.String()),
   action: Type.String({ description: 'the route (GET /files/:fileId) or the change (users updated)' }),
   permissions: Nullable(Type.Array(Type.String(), { description: 'file access: the permissions decided (empty: refused)' })),

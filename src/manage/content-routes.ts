@@ -55,20 +55,20 @@ export const contentManageRoutes: FastifyPluginAsync<{ context: AppContext }> = 
     async (request, reply) => {
       const { fileId } = request.params;
       const contentType = request.headers['content-type']?.trim();
-      if (contentType !== undefined && !MEDIA_TYPE.test(contentType)) throw badRequest(`Content-Type "${contentType}" is not a media type such as application/pdf`, 'invalid_content_type');
+      if (contentType !== undefined && !MEDIA_TYPE.test(contentType))
+        throw badRequest(`Content-Type "${contentType}" is not a media type such as application/pdf`, 'invalid_content_type');
       const lengthHeader = request.headers['content-length'];
       const declaredSize = lengthHeader === undefined ? undefined : Number(lengthHeader);
       const body = request.body instanceof Readable ? request.body : Readable.from([]);
 
       const outcome = await storage.put(fileId, body, { ...(contentType === undefined ? {} : { contentType }), ...(declaredSize === undefined ? {} : { declaredSize }) });
       if (!outcome.ok) {
-        if (outcome.reason === 'too_large') throw new HttpError(413, 'payload_too_large', `the content is larger than FILE_MAX_SIZE (${storage.maxUploadBytes} bytes); nothing was stored`);
+        if (outcome.reason === 'too_large')
+          throw new HttpError(413, 'payload_too_large', `the content is larger than FILE_MAX_SIZE (${storage.maxUploadBytes} bytes); nothing was stored`);
         throw REFUSALS[outcome.reason](fileId);
       }
       const { object } = outcome;
-      return reply
-        .code(outcome.created ? 201 : 200)
-        .send({ fileId, size: object.size, contentType: object.contentType, sha256: object.sha256, updatedAt: outcome.updatedAt });
+      return reply.code(outcome.created ? 201 : 200).send({ fileId, size: object.size, contentType: object.contentType, sha256: object.sha256, updatedAt: outcome.updatedAt });
     },
   );
 

@@ -6,7 +6,6 @@ import { browseDirectory, CANDIDATE_CAP, type BrowseKind } from '../directory/di
 import { MAX_KEYWORD_CHARS } from '../directory/search-keyword.js';
 import { errorResponses, TimeSchema } from '../http/schemas.js';
 
-
 /** A grant's role (also used by access-routes.ts). */
 export const RoleSchema = Type.Union([Type.Literal('viewer'), Type.Literal('commenter'), Type.Literal('editor'), Type.Literal('manager')]);
 const NamedNode = Type.Object({ id: Type.String(), name: Type.String() });

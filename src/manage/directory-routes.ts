@@ -116,7 +116,10 @@ export const directoryManageRoutes: FastifyPluginAsync<{ context: AppContext }> 
       async (request, reply) => {
         const result = await writes.put(section, idOf(request), request.body, preconditionOf(request));
         if (!result.ok) return replyWithRefusal(reply, result);
-        return reply.status(result.created ? 201 : 200).header('etag', recordTag(result.record)).send(result.record);
+        return reply
+          .status(result.created ? 201 : 200)
+          .header('etag', recordTag(result.record))
+          .send(result.record);
       },
     );
 

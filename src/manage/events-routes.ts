@@ -18,7 +18,9 @@ const EventItem = Type.Object({
   action: Nullable(Type.String()),
   fileId: Nullable(Type.String()),
   userId: Nullable(Type.String()),
-  senderId: Nullable(Type.String({ description: 'who really sent it: the user of its token, or the user its signature was made for; null when the platform signed it for no user, or unsigned' })),
+  senderId: Nullable(
+    Type.String({ description: 'who really sent it: the user of its token, or the user its signature was made for; null when the platform signed it for no user, or unsigned' }),
+  ),
   receivedAt: TimeSchema,
   body: Type.Unknown({ description: 'the event as received, with credentials censored' }),
   outcome: Outcome,
@@ -90,7 +92,10 @@ export const eventManageRoutes: FastifyPluginAsync<{ context: AppContext }> = as
           kind: Type.Optional(Type.String({ maxLength: 64, description: "the header's kind: Comment, FileContent, …" })),
           since: Type.Optional(TimeSchema),
           outcome: Type.Optional(
-            Type.String({ pattern: `^(${OUTCOMES.join('|')})(,(${OUTCOMES.join('|')}))*$`, description: 'one or more of pending, processed, unprocessed, refused, comma-separated' }),
+            Type.String({
+              pattern: `^(${OUTCOMES.join('|')})(,(${OUTCOMES.join('|')}))*$`,
+              description: 'one or more of pending, processed, unprocessed, refused, comma-separated',
+            }),
           ),
           order: Type.Optional(Type.Union([Type.Literal('oldest'), Type.Literal('newest')], { description: 'oldest (default) or newest first' })),
           ...listQueryProperties,
@@ -101,7 +106,15 @@ export const eventManageRoutes: FastifyPluginAsync<{ context: AppContext }> = as
     async (request) => {
       const { fileId, kind, since, outcome, order, limit, cursor } = request.query;
       const outcomes = outcome === undefined ? undefined : ([...new Set(outcome.split(','))] as EventOutcome[]);
-      const page = await events.listEvents({ fileId, kind, since, outcomes, after: decodeCursor(cursor, 'number') ?? 0, limit: limit ?? DEFAULT_LIST_LIMIT, newestFirst: order === 'newest' });
+      const page = await events.listEvents({
+        fileId,
+        kind,
+        since,
+        outcomes,
+        after: decodeCursor(cursor, 'number') ?? 0,
+        limit: limit ?? DEFAULT_LIST_LIMIT,
+        newestFirst: order === 'newest',
+      });
       return { items: page.items, nextCursor: encodeCursor(page.next) };
     },
   );

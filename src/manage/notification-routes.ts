@@ -132,7 +132,10 @@ export const notificationRoutes: FastifyPluginAsync<{ context: AppContext }> = a
     async (request, reply) => {
       const outcome = await channels.put(request.params.channelId, request.body, Date.now(), ifMatchOf(request.headers));
       if ('refused' in outcome) throw refusal(outcome.refused);
-      return reply.code(outcome.created ? 201 : 200).header('etag', outcome.tag).send(outcome.channel);
+      return reply
+        .code(outcome.created ? 201 : 200)
+        .header('etag', outcome.tag)
+        .send(outcome.channel);
     },
   );
 

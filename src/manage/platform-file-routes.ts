@@ -56,7 +56,15 @@ export const platformFileRoutes: FastifyPluginAsync<{ context: AppContext }> = a
 
   app.delete(
     '/platform/files/:fileId',
-    { schema: { summary: 'Delete a document on the platform, then its record here (the user must be manageable)', security: SECURITY, params: FileParams, querystring: AsUser, response: { 204: Type.Null(), ...errors } } },
+    {
+      schema: {
+        summary: 'Delete a document on the platform, then its record here (the user must be manageable)',
+        security: SECURITY,
+        params: FileParams,
+        querystring: AsUser,
+        response: { 204: Type.Null(), ...errors },
+      },
+    },
     async (request, reply) => {
       const { fileId } = request.params;
       const actor = await viaPlatform(async () => actingUser(fileId, request.query.userId, 'manageable'));
@@ -74,7 +82,7 @@ export const platformFileRoutes: FastifyPluginAsync<{ context: AppContext }> = a
         security: SECURITY,
         params: FileParams,
         body: Type.Object(
-          { userId: Id, fileId: Type.Optional(Type.String({ description: 'the copy\'s id; default a UUID' })), name: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })) },
+          { userId: Id, fileId: Type.Optional(Type.String({ description: "the copy's id; default a UUID" })), name: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })) },
           { additionalProperties: false },
         ),
         response: { 201: FileDocumentSchema, ...errors },
@@ -83,7 +91,9 @@ export const platformFileRoutes: FastifyPluginAsync<{ context: AppContext }> = a
     async (request, reply) => {
       const { userId, fileId, name } = request.body;
       await viaPlatform(() => actingUser(request.params.fileId, userId, 'copyable'));
-      const copy = await viaPlatform(() => copyDocument(deps, { sourceFileId: request.params.fileId, creatorId: userId, ...(name ? { name } : {}), ...(fileId ? { fileId } : {}) }));
+      const copy = await viaPlatform(() =>
+        copyDocument(deps, { sourceFileId: request.params.fileId, creatorId: userId, ...(name ? { name } : {}), ...(fileId ? { fileId } : {}) }),
+      );
       const view = await service.fileAsSeenBy(copy.id, userId);
       if (!view) throw new Error(`document ${copy.id} vanished right after its copy`);
       return reply.status(201).send(toFileDocument(view));
@@ -134,7 +144,14 @@ export const platformFileRoutes: FastifyPluginAsync<{ context: AppContext }> = a
         security: SECURITY,
         params: FileParams,
         body: Type.Object(
-          { format: Type.String({ description: Object.entries(EXPORT_FORMATS).map(([type, formats]) => `${type}: ${formats.join(', ')}`).join('; ') }), userId: Type.Optional(Id) },
+          {
+            format: Type.String({
+              description: Object.entries(EXPORT_FORMATS)
+                .map(([type, formats]) => `${type}: ${formats.join(', ')}`)
+                .join('; '),
+            }),
+            userId: Type.Optional(Id),
+          },
           { additionalProperties: false },
         ),
         response: { 202: TaskViewSchema, ...errors },
@@ -168,18 +185,39 @@ export const platformFileRoutes: FastifyPluginAsync<{ context: AppContext }> = a
   });
   app.get(
     '/platform/files/:fileId/history',
-    { schema: { summary: "The document's history from the platform (the user must be readable)", security: SECURITY, params: FileParams, querystring: HistoryQuery, response: { 200: HistoryPage, ...errors } } },
+    {
+      schema: {
+        summary: "The document's history from the platform (the user must be readable)",
+        security: SECURITY,
+        params: FileParams,
+        querystring: HistoryQuery,
+        response: { 200: HistoryPage, ...errors },
+      },
+    },
     async (request) => {
       const { fileId } = request.params;
       const { userId, pageSize, count, historyType } = request.query;
       const actor = await viaPlatform(() => actingUser(fileId, userId, 'readable'));
-      return viaPlatform(() => deps.platform!.history({ fileId, ...(pageSize ? { pageSize } : {}), ...(count !== undefined ? { count } : {}), ...(historyType ? { historyType } : {}) }, deps.userFor(actor)));
+      return viaPlatform(() =>
+        deps.platform!.history(
+          { fileId, ...(pageSize ? { pageSize } : {}), ...(count !== undefined ? { count } : {}), ...(historyType ? { historyType } : {}) },
+          deps.userFor(actor),
+        ),
+      );
     },
   );
 
   app.get(
     '/platform/files/:fileId/comment-count',
-    { schema: { summary: "How many comments the document has (the user must be readable)", security: SECURITY, params: FileParams, querystring: AsUser, response: { 200: CommentCount, ...errors } } },
+    {
+      schema: {
+        summary: 'How many comments the document has (the user must be readable)',
+        security: SECURITY,
+        params: FileParams,
+        querystring: AsUser,
+        response: { 200: CommentCount, ...errors },
+      },
+    },
     async (request) => {
       const actor = await viaPlatform(() => actingUser(request.params.fileId, request.query.userId, 'readable'));
       return viaPlatform(() => deps.platform!.commentCount({ fileId: request.params.fileId }, deps.userFor(actor)));
@@ -188,7 +226,15 @@ export const platformFileRoutes: FastifyPluginAsync<{ context: AppContext }> = a
 
   app.get(
     '/platform/files/:fileId/mentions',
-    { schema: { summary: 'The @ mentions in the document (the user must be readable)', security: SECURITY, params: FileParams, querystring: AsUser, response: { 200: MentionList, ...errors } } },
+    {
+      schema: {
+        summary: 'The @ mentions in the document (the user must be readable)',
+        security: SECURITY,
+        params: FileParams,
+        querystring: AsUser,
+        response: { 200: MentionList, ...errors },
+      },
+    },
     async (request) => {
       const actor = await viaPlatform(() => actingUser(request.params.fileId, request.query.userId, 'readable'));
       return viaPlatform(() => deps.platform!.mentions({ fileId: request.params.fileId }, deps.userFor(actor)));

@@ -43,8 +43,10 @@ export const platformLicenseRoutes: FastifyPluginAsync<{ context: AppContext }> 
     return client;
   };
 
-  app.get('/platform/app', { schema: { summary: "The platform's view of this application (licence, seats, callback address)", security: SECURITY, response: { 200: AppDetails, ...errors } } }, () =>
-    viaPlatform(() => platform().appDetails()),
+  app.get(
+    '/platform/app',
+    { schema: { summary: "The platform's view of this application (licence, seats, callback address)", security: SECURITY, response: { 200: AppDetails, ...errors } } },
+    () => viaPlatform(() => platform().appDetails()),
   );
 
   app.put(
@@ -67,7 +69,7 @@ export const platformLicenseRoutes: FastifyPluginAsync<{ context: AppContext }> 
     '/platform/seats',
     {
       schema: {
-        summary: 'One page of the platform\'s seats: status 1 activated, 0 disabled, -1 never enabled',
+        summary: "One page of the platform's seats: status 1 activated, 0 disabled, -1 never enabled",
         security: SECURITY,
         querystring: Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })), size: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })) }),
         response: { 200: Type.Object({ page: Type.Integer(), size: Type.Integer(), seats: Type.Array(Seat) }), ...errors },
@@ -83,7 +85,14 @@ export const platformLicenseRoutes: FastifyPluginAsync<{ context: AppContext }> 
   for (const action of ['activate', 'deactivate'] as const) {
     app.post(
       `/platform/seats/${action}`,
-      { schema: { summary: `${action === 'activate' ? 'Activate' : 'Deactivate'} these users' seats now`, security: SECURITY, body: Type.Object({ userIds: UserIds }, { additionalProperties: false }), response: { 204: Type.Null(), ...errors } } },
+      {
+        schema: {
+          summary: `${action === 'activate' ? 'Activate' : 'Deactivate'} these users' seats now`,
+          security: SECURITY,
+          body: Type.Object({ userIds: UserIds }, { additionalProperties: false }),
+          response: { 204: Type.Null(), ...errors },
+        },
+      },
       async (request, reply) => {
         await viaPlatform(() => (action === 'activate' ? platform().activateSeats(request.body.userIds) : platform().deactivateSeats(request.body.userIds)));
         return reply.status(204).send(null);
@@ -95,7 +104,7 @@ export const platformLicenseRoutes: FastifyPluginAsync<{ context: AppContext }> 
     '/platform/seats/status',
     {
       schema: {
-        summary: 'Set these users\' seat status: 1 activated, 0 disabled, -1 not enabled',
+        summary: "Set these users' seat status: 1 activated, 0 disabled, -1 not enabled",
         security: SECURITY,
         body: Type.Object({ userIds: UserIds, status: Type.Integer({ minimum: -1, maximum: 1 }) }, { additionalProperties: false }),
         response: { 204: Type.Null(), ...errors },

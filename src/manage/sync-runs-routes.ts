@@ -5,8 +5,6 @@ import type { AppContext } from '../http/app-context.js';
 import { decodeCursor, DEFAULT_LIST_LIMIT, encodeCursor, listPageSchema, listQueryProperties } from '../http/paging.js';
 import { errorResponses, TimeSchema } from '../http/schemas.js';
 
-
-
 const Counts = Type.Object({
   created: Type.Integer(),
   updated: Type.Integer(),

@@ -50,7 +50,10 @@ function view(channel: Channel, deliveries: ReceiverSummary | undefined): Channe
 
 export async function listChannels(db: Db, config: NotifyConfig): Promise<ChannelView[]> {
   const channels = await allChannels(db, config);
-  const summaries = await channelDeliveries.summaries(db, channels.map((channel) => channelReceiver(channel.id)));
+  const summaries = await channelDeliveries.summaries(
+    db,
+    channels.map((channel) => channelReceiver(channel.id)),
+  );
   return channels.map((channel) => view(channel, summaries.get(channelReceiver(channel.id))));
 }
 
@@ -77,7 +80,8 @@ export async function storedChannelTag(db: Db, id: string): Promise<string | und
 /** The refusal (412) of a write whose If-Match (`*` or a list of tags) does not name the stored channel. */
 function preconditionRefusal(id: string, ifMatch: string | undefined, stored: Channel | undefined): ChannelRefusal | undefined {
   if (ifMatch === undefined) return undefined;
-  const matches = ifMatch.trim() === '*' ? stored !== undefined : stored !== undefined && ifMatch.split(',').some((given) => given.trim().replace(/^W\//, '') === channelTag(stored));
+  const matches =
+    ifMatch.trim() === '*' ? stored !== undefined : stored !== undefined && ifMatch.split(',').some((given) => given.trim().replace(/^W\//, '') === channelTag(stored));
   return matches ? undefined : { status: 412, code: 'precondition_failed', message: `channel ${id} is not the version If-Match names: read it again` };
 }
 
@@ -94,11 +98,25 @@ const TARGET_RULE: Record<ChannelKind, { pattern: RegExp; words: string }> = {
  * Creates or replaces a stored channel (the environment's channels are read-only). What the input leaves out (`target`, `secret`, `from`) is kept from the
  * stored channel, read with its row locked in the write's transaction: a concurrent PUT is never undone.
  */
-export function putChannel(db: Db, config: NotifyConfig, id: string, input: ChannelInput, nowMs: number, ifMatch?: string): Promise<{ created: boolean; channel: ChannelView; tag: string } | { refused: ChannelRefusal }> {
+export function putChannel(
+  db: Db,
+  config: NotifyConfig,
+  id: string,
+  input: ChannelInput,
+  nowMs: number,
+  ifMatch?: string,
+): Promise<{ created: boolean; channel: ChannelView; tag: string } | { refused: ChannelRefusal }> {
   return db.transaction().execute((trx) => putChannelIn(trx, config, id, input, nowMs, ifMatch));
 }
 
-async function putChannelIn(db: Db, config: NotifyConfig, id: string, input: ChannelInput, nowMs: number, ifMatch: string | undefined): Promise<{ created: boolean; channel: ChannelView; tag: string } | { refused: ChannelRefusal }> {
+async function putChannelIn(
+  db: Db,
+  config: NotifyConfig,
+  id: string,
+  input: ChannelInput,
+  nowMs: number,
+  ifMatch: string | undefined,
+): Promise<{ created: boolean; channel: ChannelView; tag: string } | { refused: ChannelRefusal }> {
   if ((await allChannels(db, config)).some((channel) => channel.id === id && channel.source === 'env')) {
     return { refused: { status: 409, code: 'channel_from_environment', message: `channel ${id} comes from the environment; change its variables instead` } };
   }

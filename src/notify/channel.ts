@@ -8,7 +8,6 @@
 export const CHANNEL_KINDS = ['email', 'wecom', 'dingtalk', 'feishu', 'slack', 'webhook'] as const;
 export type ChannelKind = (typeof CHANNEL_KINDS)[number];
 
-
 /** The personal notices a person can mute. */
 export const PERSONAL_KINDS = ['mention', 'reply', 'reminder', 'share'] as const;
 export type PersonalKind = (typeof PERSONAL_KINDS)[number];

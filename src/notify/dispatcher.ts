@@ -62,12 +62,7 @@ export class ChannelDispatcher {
     // (after a crash, a retry), it goes as the same message, and later mentions go in another.
     const digests = this.config.digestWindowMs > 0;
     for (const claim of claims) {
-      const key =
-        claim.messageKey !== null
-          ? `=${claim.messageKey}`
-          : digests && isDigestible(claim)
-            ? `${claim.receiver}\n${claim.recipient}`
-            : `#${claim.deliveryId}`;
+      const key = claim.messageKey !== null ? `=${claim.messageKey}` : digests && isDigestible(claim) ? `${claim.receiver}\n${claim.recipient}` : `#${claim.deliveryId}`;
       groups.set(key, [...(groups.get(key) ?? []), claim]);
     }
     const inBatch = claims.map((claim) => claim.deliveryId);
@@ -112,7 +107,12 @@ export class ChannelDispatcher {
       group.push(...(await claimDigestSiblings(this.db, head, siblings)));
     }
     const key = idempotencyKey(group);
-    await fixDigestMessage(this.db, head.claimToken, group.map((claim) => claim.deliveryId), key);
+    await fixDigestMessage(
+      this.db,
+      head.claimToken,
+      group.map((claim) => claim.deliveryId),
+      key,
+    );
     return { key, complete: true };
   }
 
@@ -196,5 +196,8 @@ function isDigestible(claim: ClaimedDelivery): boolean {
 function idempotencyKey(group: readonly ClaimedDelivery[]): string {
   const head = group[0]!;
   const ids = group.map((claim) => claim.notification.id).sort();
-  return createHash('sha256').update(JSON.stringify([head.receiver, head.recipient, ids])).digest('hex').slice(0, 40);
+  return createHash('sha256')
+    .update(JSON.stringify([head.receiver, head.recipient, ids]))
+    .digest('hex')
+    .slice(0, 40);
 }

@@ -99,7 +99,9 @@ function valuesOf(notification: OutboxNotification, context: MessageContext, loc
   const data = record(notification.data);
   const words = WORDS[locale];
   const text = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
-  const actorId = text(notification.type === 'mention.created' || notification.type === 'file.shared' ? data.byUserId : notification.type === 'reminder.due' ? data.authorId : data.userId);
+  const actorId = text(
+    notification.type === 'mention.created' || notification.type === 'file.shared' ? data.byUserId : notification.type === 'reminder.due' ? data.authorId : data.userId,
+  );
   const nameOf = (id: string) => (id === '' ? words.someone : (context.people.get(id)?.name ?? id));
   const fileId = text(data.fileId);
   const content = text(data.content);
@@ -111,7 +113,9 @@ function valuesOf(notification: OutboxNotification, context: MessageContext, loc
     excerpt: excerpt(notification.type === 'callback.failed' ? text(data.errorMessage) : notification.type === 'reminder.due' ? '' : content),
     count: '1',
     content: oneLine(content),
-    remindAt: text(data.remindAt).replace('T', ' ').replace(/:\d\dZ$/, ' UTC'),
+    remindAt: text(data.remindAt)
+      .replace('T', ' ')
+      .replace(/:\d\dZ$/, ' UTC'),
     title: text(data.title ?? data.label ?? data.revisionId),
     action: text(data.action),
     version: text(data.version),

@@ -43,7 +43,12 @@ export class NotificationRouter {
     const [people, preferences, files] = await Promise.all([
       notifyLookups.people(db, userIds),
       notificationPreferences.of(db, userIds),
-      subscribed ? notifyLookups.files(db, drafts.flatMap((draft) => text(draft.data.fileId) ?? [])) : Promise.resolve(new Map<string, { teamId: string | null }>()),
+      subscribed
+        ? notifyLookups.files(
+            db,
+            drafts.flatMap((draft) => text(draft.data.fileId) ?? []),
+          )
+        : Promise.resolve(new Map<string, { teamId: string | null }>()),
     ]);
     return drafts.map((draft) => {
       const deliveries: PlannedDelivery[] = this.webhookUrls.map((receiver) => ({ receiver }));

@@ -21,9 +21,7 @@ export const DEFAULT_API_SIGNATURE_TTL_SECONDS = 60 * 60;
 export function mintApiSignature(credentials: AppCredentials, scope: ApiScope, options: { version?: string; now?: number } = {}): string {
   const iat = epochSeconds(options.now);
   const claims: Record<string, unknown> =
-    scope === 'license'
-      ? { exp: iat + LICENSE_TTL_SECONDS, iat, scope: LICENSE_SCOPE, jti: randomUUID() }
-      : { exp: iat + DEFAULT_API_SIGNATURE_TTL_SECONDS, iat };
+    scope === 'license' ? { exp: iat + LICENSE_TTL_SECONDS, iat, scope: LICENSE_SCOPE, jti: randomUUID() } : { exp: iat + DEFAULT_API_SIGNATURE_TTL_SECONDS, iat };
   if (options.version !== undefined) claims.version = options.version;
   return signHs256(claims, credentials.appSecret, { kid: credentials.appId });
 }

@@ -68,16 +68,11 @@ export class DocumentInputError extends Error {
  */
 export async function createDocument(deps: DocumentDeps, input: CreateDocumentInput): Promise<FileRecord> {
   if (!DOCUMENT_TYPES.includes(input.type)) throw new DocumentInputError('invalid', `type must be one of ${DOCUMENT_TYPES.join(', ')}`);
-  return placeDocument(deps, input, (platform, fileId, user) =>
-    platform.createFile({ fileId, type: input.type, ...(deps.lang ? { lang: deps.lang } : {}) }, user),
-  );
+  return placeDocument(deps, input, (platform, fileId, user) => platform.createFile({ fileId, type: input.type, ...(deps.lang ? { lang: deps.lang } : {}) }, user));
 }
 
 /** Copies a document on the platform into a new one that `creatorId` owns (default name "<name> (copy)"). */
-export async function copyDocument(
-  deps: DocumentDeps,
-  input: { sourceFileId: string; creatorId: string; name?: string; fileId?: string },
-): Promise<FileRecord> {
+export async function copyDocument(deps: DocumentDeps, input: { sourceFileId: string; creatorId: string; name?: string; fileId?: string }): Promise<FileRecord> {
   const source = await deps.directory.getFile(input.sourceFileId);
   if (!source || source.status !== 'active') throw new DocumentInputError('unknown-file', `file ${input.sourceFileId} does not exist`);
   if (!DOCUMENT_TYPES.includes(source.type)) throw new DocumentInputError('invalid', `file ${input.sourceFileId} is not a collaborative document`);

@@ -53,7 +53,12 @@ export async function startImport(
 ): Promise<TaskView> {
   const extensions = IMPORT_EXTENSIONS[input.type];
   if (!extensions || !DOCUMENT_TYPES.includes(input.type)) {
-    throw new DocumentInputError('invalid', `type must be one of ${Object.keys(IMPORT_EXTENSIONS).filter((t) => DOCUMENT_TYPES.includes(t)).join(', ')}`);
+    throw new DocumentInputError(
+      'invalid',
+      `type must be one of ${Object.keys(IMPORT_EXTENSIONS)
+        .filter((t) => DOCUMENT_TYPES.includes(t))
+        .join(', ')}`,
+    );
   }
   const extension = /\.([A-Za-z0-9]+)$/.exec(input.fileName)?.[1]?.toLowerCase();
   if (!extension || !extensions.includes(extension)) throw new DocumentInputError('invalid', `a ${input.type} imports ${extensions.join(', ')} files, not "${input.fileName}"`);

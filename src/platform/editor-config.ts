@@ -15,14 +15,7 @@ export interface EditorConfig {
   debug: boolean;
 }
 
-export function editorConfig(options: {
-  apiUrl: string;
-  credentials: AppCredentials;
-  fileId: string;
-  userId: string;
-  token: string;
-  now?: number;
-}): EditorConfig {
+export function editorConfig(options: { apiUrl: string; credentials: AppCredentials; fileId: string; userId: string; token: string; now?: number }): EditorConfig {
   const signature = mintSignature(options.credentials, {
     ttlSeconds: EDITOR_SIGNATURE_TTL_SECONDS,
     scope: EDITOR_SCOPE,

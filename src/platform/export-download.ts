@@ -25,7 +25,10 @@ export async function downloadExport(url: string, options: { timeoutMs?: number 
     response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
   } catch (error) {
     const timeout = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-    throw new PlatformError(timeout ? 'timeout' : 'unreachable', `could not fetch the export from ${shown}: ${timeout ? `no answer within ${timeoutMs} ms` : String((error as Error).message)}`);
+    throw new PlatformError(
+      timeout ? 'timeout' : 'unreachable',
+      `could not fetch the export from ${shown}: ${timeout ? `no answer within ${timeoutMs} ms` : String((error as Error).message)}`,
+    );
   }
   if (!response.ok) {
     await response.body?.cancel();

@@ -142,7 +142,10 @@ export class PlatformClient implements PlatformApi {
   // 3.3 Spreadsheet content, bookmarks, attachments
 
   readCells(request: In.CellRange, user?: PlatformUser): Promise<Shapes.Cells> {
-    return this.read({ method: 'GET', path: `/sdk/v2/api/files/${seg(request.fileId)}/sheets/values`, query: { range: request.range }, scope: 'default', ...withUser(user) }, Shapes.Cells);
+    return this.read(
+      { method: 'GET', path: `/sdk/v2/api/files/${seg(request.fileId)}/sheets/values`, query: { range: request.range }, scope: 'default', ...withUser(user) },
+      Shapes.Cells,
+    );
   }
 
   async updateCells(request: In.CellValues, user?: PlatformUser): Promise<void> {
@@ -236,7 +239,13 @@ export class PlatformClient implements PlatformApi {
 
   /** v1 answers 204 (no task); v2 answers the task id. */
   async aiImport(request: In.AiImport, user?: PlatformUser): Promise<{ taskId?: string }> {
-    const json = { knowledgeBaseGuid: request.knowledgeBaseGuid, importType: request.importType, fileGuid: request.fileGuid ?? '', fileType: request.fileType, downloadUrl: request.downloadUrl ?? '' };
+    const json = {
+      knowledgeBaseGuid: request.knowledgeBaseGuid,
+      importType: request.importType,
+      fileGuid: request.fileGuid ?? '',
+      fileType: request.fileType,
+      downloadUrl: request.downloadUrl ?? '',
+    };
     if (request.version !== 2) {
       await this.transport.send({ method: 'POST', path: '/sdk/v2/api/ai/rag/import', json, scope: 'default', ...withUser(user) });
       return {};

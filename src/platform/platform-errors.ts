@@ -61,9 +61,7 @@ export function parsePlatformErrorBody(text: string): { code?: string; message?:
   const record = body as Record<string, unknown>;
   const nested = typeof record.error === 'object' && record.error !== null ? (record.error as Record<string, unknown>) : {};
   const code = [record.code, record.errorCode, record.error_code, record.err_code, nested.code].find(isCode);
-  const message = [record.message, record.msg, record.errorMessage, record.error, nested.message].find(
-    (value): value is string => typeof value === 'string' && value !== '',
-  );
+  const message = [record.message, record.msg, record.errorMessage, record.error, nested.message].find((value): value is string => typeof value === 'string' && value !== '');
   return { ...(code === undefined ? {} : { code: String(code) }), ...(message === undefined ? {} : { message: message.slice(0, 200) }) };
 }
 

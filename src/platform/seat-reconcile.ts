@@ -16,7 +16,10 @@ export function planSeats(seats: readonly Seat[], users: ReadonlyArray<{ id: str
   const status = new Map(seats.map((seat) => [seat.userId, seat.status]));
   const active = new Set(users.filter((user) => user.active).map((user) => user.id));
   const activate = [...active].filter((id) => status.get(id) !== 1).sort();
-  const deactivate = seats.filter((seat) => seat.status === 1 && !active.has(seat.userId)).map((seat) => seat.userId).sort();
+  const deactivate = seats
+    .filter((seat) => seat.status === 1 && !active.has(seat.userId))
+    .map((seat) => seat.userId)
+    .sort();
   return { activate, deactivate, seatsListed: seats.length };
 }
 

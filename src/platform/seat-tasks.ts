@@ -7,7 +7,11 @@ export interface SeatTaskQueue {
   /** Queues one task per user, due now; an older task of the same user that no worker holds is superseded. */
   enqueue(tasks: ReadonlyArray<{ userId: string; action: SeatAction }>, options: { source: string; nowMs: number }): Promise<number>;
   /** Claims due tasks (a user's oldest first) for `leaseMs`. */
-  claim(options: { limit: number; leaseMs: number; nowMs: number }): Promise<{ claimToken: string; tasks: Array<{ id: number; userId: string; action: SeatAction; attempt: number }> }>;
+  claim(options: {
+    limit: number;
+    leaseMs: number;
+    nowMs: number;
+  }): Promise<{ claimToken: string; tasks: Array<{ id: number; userId: string; action: SeatAction; attempt: number }> }>;
   /** Marks claimed tasks done. */
   finish(claimToken: string, ids: readonly number[], nowMs: number): Promise<void>;
   /** Puts claimed tasks back for a later attempt. */

@@ -2,7 +2,17 @@ import { ERROR_SCHEMA, SCIM_CONTENT_TYPE } from '../sync/scim/scim-protocol-erro
 
 export { SCIM_CONTENT_TYPE };
 
-const CODES: Record<number, string> = { 400: 'invalid_request', 401: 'unauthorized', 404: 'not_found', 409: 'conflict', 413: 'payload_too_large', 414: 'uri_too_long', 415: 'unsupported_media_type', 431: 'headers_too_large', 500: 'internal' };
+const CODES: Record<number, string> = {
+  400: 'invalid_request',
+  401: 'unauthorized',
+  404: 'not_found',
+  409: 'conflict',
+  413: 'payload_too_large',
+  414: 'uri_too_long',
+  415: 'unsupported_media_type',
+  431: 'headers_too_large',
+  500: 'internal',
+};
 
 /**
  * A SCIM error body (RFC 7644 §3.12), with the `error: { code, message }` every collab-host error

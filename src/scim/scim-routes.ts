@@ -60,18 +60,14 @@ export const scimRoutes: FastifyPluginAsync<{ context: AppContext }> = async (pl
   app.get('/ResourceTypes', { schema: { summary: 'User and Group', tags, response: { 200: ScimBody, ...errors(401, 404) } } }, async () =>
     ScimService.listOf(service.resourceTypes()),
   );
-  app.get(
-    '/ResourceTypes/:id',
-    { schema: { summary: 'One resource type', tags, params: IdParams, response: { 200: ScimBody, ...errors(401, 404) } } },
-    async (request) => service.resourceType(request.params.id),
+  app.get('/ResourceTypes/:id', { schema: { summary: 'One resource type', tags, params: IdParams, response: { 200: ScimBody, ...errors(401, 404) } } }, async (request) =>
+    service.resourceType(request.params.id),
   );
   app.get('/Schemas', { schema: { summary: 'The User, enterprise User and Group schemas', tags, response: { 200: ScimBody, ...errors(401, 404) } } }, async () =>
     ScimService.listOf(service.schemas()),
   );
-  app.get(
-    '/Schemas/:id',
-    { schema: { summary: 'One schema, by its URN', tags, params: IdParams, response: { 200: ScimBody, ...errors(401, 404) } } },
-    async (request) => service.schema(request.params.id),
+  app.get('/Schemas/:id', { schema: { summary: 'One schema, by its URN', tags, params: IdParams, response: { 200: ScimBody, ...errors(401, 404) } } }, async (request) =>
+    service.schema(request.params.id),
   );
 
   const resources: Array<{ path: string; label: string; of: (service: ScimService) => ScimUsers | ScimGroups }> = [
@@ -84,7 +80,14 @@ export const scimRoutes: FastifyPluginAsync<{ context: AppContext }> = async (pl
     const writing = <T>(work: (inside: ScimUsers | ScimGroups) => Promise<T>) => service.writing((inside) => work(of(inside)));
     app.get(
       path,
-      { schema: { summary: `List or filter ${label}s (filter, sortBy, startIndex, count)`, tags, querystring: ListQuerySchema, response: { 200: ScimBody, ...errors(400, 401, 404) } } },
+      {
+        schema: {
+          summary: `List or filter ${label}s (filter, sortBy, startIndex, count)`,
+          tags,
+          querystring: ListQuerySchema,
+          response: { 200: ScimBody, ...errors(400, 401, 404) },
+        },
+      },
       async (request) => collection.list(request.query),
     );
     app.get(
@@ -92,10 +95,8 @@ export const scimRoutes: FastifyPluginAsync<{ context: AppContext }> = async (pl
       { schema: { summary: `One ${label}`, tags, params: IdParams, querystring: ReadQuerySchema, response: { 200: ScimBody, ...errors(400, 401, 404) } } },
       async (request, reply) => withETag(reply, await collection.get(request.params.id, request.query)),
     );
-    app.post(
-      path,
-      { schema: { summary: `Create a ${label}`, tags, body: Type.Unknown(), response: { 201: ScimBody, ...errors(400, 401, 404, 409) } } },
-      async (request, reply) => reply.status(201).send(withETag(reply, await writing((inside) => inside.create(request.body)))),
+    app.post(path, { schema: { summary: `Create a ${label}`, tags, body: Type.Unknown(), response: { 201: ScimBody, ...errors(400, 401, 404, 409) } } }, async (request, reply) =>
+      reply.status(201).send(withETag(reply, await writing((inside) => inside.create(request.body)))),
     );
     app.put(
       `${path}/:id`,
@@ -104,7 +105,15 @@ export const scimRoutes: FastifyPluginAsync<{ context: AppContext }> = async (pl
     );
     app.patch(
       `${path}/:id`,
-      { schema: { summary: `Change a ${label} (PatchOp: add, replace, remove)`, tags, params: IdParams, body: Type.Unknown(), response: { 200: ScimBody, ...errors(400, 401, 404, 409, 412) } } },
+      {
+        schema: {
+          summary: `Change a ${label} (PatchOp: add, replace, remove)`,
+          tags,
+          params: IdParams,
+          body: Type.Unknown(),
+          response: { 200: ScimBody, ...errors(400, 401, 404, 409, 412) },
+        },
+      },
       async (request, reply) => withETag(reply, await writing((inside) => inside.patch(request.params.id, request.body, ifMatchOf(request)))),
     );
     app.delete(

@@ -55,7 +55,11 @@ export class ContentFolder {
 
 /** A file name for a file id: safe on every file system, the extension kept; never starts with a dot. */
 function safeFileName(id: string, ext: string | null): string {
-  const stem = id.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_').slice(0, 100) || 'file';
+  const stem =
+    id
+      .replace(/[^A-Za-z0-9._-]/g, '_')
+      .replace(/^\.+/, '_')
+      .slice(0, 100) || 'file';
   return ext && /^[A-Za-z0-9]{1,16}$/.test(ext) && !stem.toLowerCase().endsWith(`.${ext.toLowerCase()}`) ? `${stem}.${ext}` : stem;
 }
 

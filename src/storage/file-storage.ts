@@ -8,9 +8,7 @@ import type { FileObject, FileObjectRows } from './file-object-rows.js';
 import { ObjectTooLarge, type ObjectBackend, type OpenedObject } from './object-backend.js';
 
 /** What `put` answers. */
-export type PutOutcome =
-  | { ok: true; object: FileObject; created: boolean; updatedAt: string }
-  | { ok: false; reason: 'no_file' | 'not_a_file' | 'too_large' };
+export type PutOutcome = { ok: true; object: FileObject; created: boolean; updatedAt: string } | { ok: false; reason: 'no_file' | 'not_a_file' | 'too_large' };
 
 /** What `remove` answers. */
 export type RemoveOutcome = { ok: true; object: FileObject } | { ok: false; reason: 'no_file' | 'not_a_file' | 'no_content' };

@@ -111,7 +111,12 @@ export class S3Backend implements ObjectBackend {
       const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: under, ...(token === undefined ? {} : { ContinuationToken: token }) }));
       for (const object of page.Contents ?? []) {
         if (object.Key === undefined) continue;
-        yield { key: object.Key.slice(under.length), address: `s3://${this.bucket}/${object.Key}`, size: Number(object.Size ?? 0), modifiedAt: object.LastModified?.getTime() ?? 0 };
+        yield {
+          key: object.Key.slice(under.length),
+          address: `s3://${this.bucket}/${object.Key}`,
+          size: Number(object.Size ?? 0),
+          modifiedAt: object.LastModified?.getTime() ?? 0,
+        };
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token !== undefined);
@@ -141,7 +146,8 @@ function isNotFound(error: unknown): boolean {
 }
 
 /** Media types a browser runs as a page or a script of the bucket's origin when it opens them. */
-const ACTIVE_CONTENT = /^\s*(text\/html|application\/xhtml\+xml|image\/svg\+xml|text\/xml|application\/xml|[\w.+-]+\/[\w.+-]*\+xml|text\/javascript|application\/(x-)?javascript|application\/ecmascript|text\/xsl)\s*(;|$)/i;
+const ACTIVE_CONTENT =
+  /^\s*(text\/html|application\/xhtml\+xml|image\/svg\+xml|text\/xml|application\/xml|[\w.+-]+\/[\w.+-]*\+xml|text\/javascript|application\/(x-)?javascript|application\/ecmascript|text\/xsl)\s*(;|$)/i;
 
 /**
  * The media type a presigned GET answers with. S3's response overrides (`response-content-type`,

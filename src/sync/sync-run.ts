@@ -95,14 +95,32 @@ export async function recordedRun(
     } else if (!outcome.result.ok) {
       const { result } = outcome;
       const errors = result.problems.length > 0 ? result.problems.map((problem) => `${problem.path} ${problem.message}`) : [`${result.code}: ${result.message}`];
-      report = { runId, status: 'failed', dryRun: run.dryRun, diff: outcome.applied, refusal: result, errors, detail: outcome.detail ?? run.detail, skipped: outcome.skipped ?? [] };
+      report = {
+        runId,
+        status: 'failed',
+        dryRun: run.dryRun,
+        diff: outcome.applied,
+        refusal: result,
+        errors,
+        detail: outcome.detail ?? run.detail,
+        skipped: outcome.skipped ?? [],
+      };
     } else {
       const { diff } = outcome.result;
       const status = isEmptyDiff(diff) ? 'unchanged' : 'ok';
       report = { runId, status, dryRun: run.dryRun, diff, refusal: undefined, errors: [], detail: outcome.detail ?? run.detail, skipped: outcome.skipped ?? [] };
     }
   } catch (error) {
-    report = { runId, status: 'failed', dryRun: run.dryRun, diff: undefined, refusal: undefined, errors: [error instanceof Error ? error.message : String(error)], detail: run.detail, skipped: [] };
+    report = {
+      runId,
+      status: 'failed',
+      dryRun: run.dryRun,
+      diff: undefined,
+      refusal: undefined,
+      errors: [error instanceof Error ? error.message : String(error)],
+      detail: run.detail,
+      skipped: [],
+    };
   }
   const diff = report.diff;
   await runs.finish(runId, {

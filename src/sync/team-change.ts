@@ -22,7 +22,10 @@ function canonical(record: object): string {
   const entries = Object.entries(record)
     .filter(([key, value]) => value !== undefined && value !== null && !(key === 'departmentIds' && Array.isArray(value) && value.length === 0))
     // Memberships, and the IM ids (PostgreSQL's jsonb gives their keys back in its own order), sorted.
-    .map(([key, value]) => [key, key === 'departmentIds' ? [...(value as string[])].sort() : key === 'im' ? Object.entries(value as object).sort(([a], [b]) => a.localeCompare(b)) : value] as const)
+    .map(
+      ([key, value]) =>
+        [key, key === 'departmentIds' ? [...(value as string[])].sort() : key === 'im' ? Object.entries(value as object).sort(([a], [b]) => a.localeCompare(b)) : value] as const,
+    )
     .sort(([a], [b]) => a.localeCompare(b));
   return JSON.stringify(entries);
 }

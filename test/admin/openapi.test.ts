@@ -38,7 +38,9 @@ describe('OpenAPI documentation at /docs', () => {
       paths: Record<string, Record<string, { tags?: string[] }>>;
     };
     expect(doc.tags.map((tag) => tag.name)).toEqual(['callbacks', 'events', 'management', 'notifications', 'scim', 'platform', 'operations']);
-    const operations = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ route: `${method.toUpperCase()} ${path}`, tags: operation.tags })));
+    const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, operation]) => ({ route: `${method.toUpperCase()} ${path}`, tags: operation.tags })),
+    );
     expect(operations.length).toBeGreaterThan(60);
     expect(operations.filter((operation) => operation.tags?.length !== 1 || !doc.tags.some((tag) => tag.name === operation.tags?.[0]))).toEqual([]);
     const tagOf = (route: string) => operations.find((operation) => operation.route === route)?.tags?.[0];

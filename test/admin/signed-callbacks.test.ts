@@ -81,13 +81,25 @@ describeEachStore('signed callbacks', (store) => {
       ['no signature', () => ({}), 'signature_missing'],
       ['only a user token', () => asUser('zhang'), 'signature_missing'],
       ['a user token in the signature header', () => signed(tokenFor('zhang')), 'signature_invalid'],
-      ['a signature made with another secret', () => signed(signHs256({ exp: nowSeconds() + 60, fileId: 'plan' }, 'wrong-secret-0123456789', { kid: config.appId })), 'signature_invalid'],
+      [
+        'a signature made with another secret',
+        () => signed(signHs256({ exp: nowSeconds() + 60, fileId: 'plan' }, 'wrong-secret-0123456789', { kid: config.appId })),
+        'signature_invalid',
+      ],
       ['a tampered payload', () => signed(tamper(signature({ fileId: 'secret' }), { fileId: 'plan' })), 'signature_invalid'],
       ['alg none', () => signed(algNone({ exp: nowSeconds() + 60, fileId: 'plan' })), 'signature_algorithm'],
       ['another kid', () => signed(signHs256({ exp: nowSeconds() + 60, fileId: 'plan' }, config.appSecret, { kid: 'other-app' })), 'signature_wrong_app'],
       ['an expired signature', () => signed(signHs256({ exp: nowSeconds() - 5, fileId: 'plan' }, config.appSecret, { kid: config.appId })), 'signature_expired'],
-      ['iat 10 minutes off', () => signed(signHs256({ exp: nowSeconds() + 60, iat: nowSeconds() - 600, fileId: 'plan' }, config.appSecret, { kid: config.appId })), 'signature_iat_skew'],
-      ['a license signature collab-host minted for the platform API', () => signed(mintSignature(credentials, { ttlSeconds: 60, fileId: 'plan', scope: 'license' })), 'signature_wrong_scope'],
+      [
+        'iat 10 minutes off',
+        () => signed(signHs256({ exp: nowSeconds() + 60, iat: nowSeconds() - 600, fileId: 'plan' }, config.appSecret, { kid: config.appId })),
+        'signature_iat_skew',
+      ],
+      [
+        'a license signature collab-host minted for the platform API',
+        () => signed(mintSignature(credentials, { ttlSeconds: 60, fileId: 'plan', scope: 'license' })),
+        'signature_wrong_scope',
+      ],
       ['garbage', () => signed('garbage'), 'signature_malformed'],
     ];
     it.each(refusals)('refuses %s with 401', async (_what, headers, code) => {
@@ -223,7 +235,11 @@ describeEachStore('signed callbacks with SIGNATURE_REQUIRED=false', (store) => {
   });
 
   it('still refuses a signature that is present and wrong', async () => {
-    const wrong = await app.inject({ method: 'GET', url: '/admin/files/plan', headers: { 'x-platform-signature': signHs256({ exp: nowSeconds() + 60, fileId: 'plan' }, 'wrong-secret-0123456789') } });
+    const wrong = await app.inject({
+      method: 'GET',
+      url: '/admin/files/plan',
+      headers: { 'x-platform-signature': signHs256({ exp: nowSeconds() + 60, fileId: 'plan' }, 'wrong-secret-0123456789') },
+    });
     expect(wrong.statusCode).toBe(401);
     const other = await app.inject({ method: 'GET', url: '/admin/files/plan', headers: { 'x-platform-signature': signature({ fileId: 'sheet' }) } });
     expect(other.statusCode).toBe(403);

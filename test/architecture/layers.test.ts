@@ -52,7 +52,8 @@ describe('the layer rules', () => {
       'store/rows.ts': "import type { Port } from '../events/port.js';\nexport const value = 1;\nexport type P = Port;\n",
       'events/port.ts': 'export interface Port { run(): void }\n',
       'cli/main.ts': uses('../composition/app.js'),
-      'composition/app.ts': "import type { FastifyInstance } from 'fastify';\nimport { copy } from '../callbacks/files.js';\nexport const value: number = copy;\nexport type App = FastifyInstance;\n",
+      'composition/app.ts':
+        "import type { FastifyInstance } from 'fastify';\nimport { copy } from '../callbacks/files.js';\nexport const value: number = copy;\nexport type App = FastifyInstance;\n",
     });
     expect(await violations(dir)).toEqual([]);
   });
@@ -65,16 +66,52 @@ describe('the layer rules', () => {
       { 'store/reads/areas.ts': uses('../schema/migrations/070-areas.js'), 'store/schema/migrations/070-areas.ts': LEAF },
       'migrations-are-frozen: src/store/reads/areas.ts -> src/store/schema/migrations/070-areas.ts',
     ],
-    ['the domain imports the composition', { 'sync/deps.ts': uses('../composition/directory-writes.js'), 'composition/directory-writes.ts': LEAF }, 'composition-from-top-only: src/sync/deps.ts -> src/composition/directory-writes.ts'],
-    ['the domain imports AppContext', { 'auth/check.ts': uses('../http/app-context.js'), 'http/app-context.ts': LEAF }, 'http-not-from-below: src/auth/check.ts -> src/http/app-context.ts'],
-    ['the configuration imports the store', { 'config/database.ts': uses('../store/database.js'), 'store/database.ts': LEAF }, 'config-below-the-layers: src/config/database.ts -> src/store/database.ts'],
-    ['a shared helper imports the configuration', { 'shared/duration.ts': uses('../config/config.js'), 'config/config.ts': LEAF }, 'shared-imports-nothing: src/shared/duration.ts -> src/config/config.ts'],
-    ['a domain module imports a loose file at the root of src/', { 'auth/check.ts': uses('../helpers.js'), 'helpers.ts': LEAF }, 'outside-the-layers: src/auth/check.ts -> src/helpers.ts'],
-    ['a folder no layer names imports the store', { 'widgets/make.ts': uses('../store/rows.js'), 'store/rows.ts': LEAF }, 'outside-the-layers: src/widgets/make.ts -> src/store/rows.ts'],
-    ['a route module reaches the store', { 'manage/routes.ts': uses('../store/rows.js'), 'store/rows.ts': LEAF }, 'routes-call-services: src/manage/routes.ts -> src/store/rows.ts'],
+    [
+      'the domain imports the composition',
+      { 'sync/deps.ts': uses('../composition/directory-writes.js'), 'composition/directory-writes.ts': LEAF },
+      'composition-from-top-only: src/sync/deps.ts -> src/composition/directory-writes.ts',
+    ],
+    [
+      'the domain imports AppContext',
+      { 'auth/check.ts': uses('../http/app-context.js'), 'http/app-context.ts': LEAF },
+      'http-not-from-below: src/auth/check.ts -> src/http/app-context.ts',
+    ],
+    [
+      'the configuration imports the store',
+      { 'config/database.ts': uses('../store/database.js'), 'store/database.ts': LEAF },
+      'config-below-the-layers: src/config/database.ts -> src/store/database.ts',
+    ],
+    [
+      'a shared helper imports the configuration',
+      { 'shared/duration.ts': uses('../config/config.js'), 'config/config.ts': LEAF },
+      'shared-imports-nothing: src/shared/duration.ts -> src/config/config.ts',
+    ],
+    [
+      'a domain module imports a loose file at the root of src/',
+      { 'auth/check.ts': uses('../helpers.js'), 'helpers.ts': LEAF },
+      'outside-the-layers: src/auth/check.ts -> src/helpers.ts',
+    ],
+    [
+      'a folder no layer names imports the store',
+      { 'widgets/make.ts': uses('../store/rows.js'), 'store/rows.ts': LEAF },
+      'outside-the-layers: src/widgets/make.ts -> src/store/rows.ts',
+    ],
+    [
+      'a route module reaches the store',
+      { 'manage/routes.ts': uses('../store/rows.js'), 'store/rows.ts': LEAF },
+      'routes-call-services: src/manage/routes.ts -> src/store/rows.ts',
+    ],
     ['a route module imports a command', { 'manage/routes.ts': uses('../cli/main.js'), 'cli/main.ts': LEAF }, 'cli-only-from-cli: src/manage/routes.ts -> src/cli/main.ts'],
-    ['the domain knows the dialect', { 'events/outbox.ts': uses('../store/sqlite/claim.js'), 'store/sqlite/claim.ts': LEAF }, 'database-drivers-in-store-only: src/events/outbox.ts -> src/store/sqlite/claim.ts'],
-    ['the conformance kit imports the server', { 'conformance/check.ts': uses('../directory/types.js'), 'directory/types.ts': LEAF }, 'conformance-is-independent: src/conformance/check.ts -> src/directory/types.ts'],
+    [
+      'the domain knows the dialect',
+      { 'events/outbox.ts': uses('../store/sqlite/claim.js'), 'store/sqlite/claim.ts': LEAF },
+      'database-drivers-in-store-only: src/events/outbox.ts -> src/store/sqlite/claim.ts',
+    ],
+    [
+      'the conformance kit imports the server',
+      { 'conformance/check.ts': uses('../directory/types.js'), 'directory/types.ts': LEAF },
+      'conformance-is-independent: src/conformance/check.ts -> src/directory/types.ts',
+    ],
   ];
   it.each(upward)('fail when %s', async (_what, files, expected) => {
     expect(await violations(tree(files))).toEqual([expected]);

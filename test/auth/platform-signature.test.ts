@@ -7,8 +7,7 @@ const credentials = { appId: 'test-app', appSecret: 'test-app-secret-0123456789'
 const now = Date.UTC(2024, 2, 1, 8, 0, 0);
 const nowSeconds = now / 1000;
 
-const sign = (claims: Record<string, unknown>, header: Record<string, string> = { kid: 'test-app' }, secret = credentials.appSecret) =>
-  signHs256(claims, secret, header);
+const sign = (claims: Record<string, unknown>, header: Record<string, string> = { kid: 'test-app' }, secret = credentials.appSecret) => signHs256(claims, secret, header);
 const verify = (token: string, binding = {}) => verifySignature(token, credentials, binding, now);
 
 describe('verifySignature (contracts.md, Platform signature)', () => {

@@ -83,7 +83,12 @@ export async function fillStore(placed: PlacedStore): Promise<void> {
     if (put.statusCode >= 300) throw new Error(`upload answered ${put.statusCode}: ${put.body}`);
     for (const fileId of ['plan', 'secret']) await app.inject({ method: 'GET', url: `/files/${fileId}`, headers: asUser('lilei') });
     // A share link with a password and one guest (docs/sharing.md).
-    const link = await app.inject({ method: 'POST', url: '/api/files/plan/share-links', headers: { authorization: `Bearer ${ADMIN_KEY}` }, payload: { role: 'comment', password: 'pw' } });
+    const link = await app.inject({
+      method: 'POST',
+      url: '/api/files/plan/share-links',
+      headers: { authorization: `Bearer ${ADMIN_KEY}` },
+      payload: { role: 'comment', password: 'pw' },
+    });
     const guest = await app.inject({ method: 'POST', url: `/share-links/${link.json<{ code: string }>().code}/token`, payload: { name: 'Vera', password: 'pw' } });
     if (guest.statusCode !== 200) throw new Error(`guest token answered ${guest.statusCode}: ${guest.body}`);
   } finally {
@@ -91,7 +96,14 @@ export async function fillStore(placed: PlacedStore): Promise<void> {
   }
   const runs = sqlSyncRuns(placed.store.db);
   const id = await runs.start({ source: 'ldap', mode: 'full', dryRun: false, detail: null, startedAt: '2024-03-01T08:00:00Z' });
-  await runs.finish(id, { status: 'ok', durationMs: 12, counts: { created: 2, updated: 1, removed: 0, deactivated: 0, reactivated: 0, skipped: 0 }, changes: {}, skipped: [], errors: [] });
+  await runs.finish(id, {
+    status: 'ok',
+    durationMs: 12,
+    counts: { created: 2, updated: 1, removed: 0, deactivated: 0, reactivated: 0, skipped: 0 },
+    changes: {},
+    skipped: [],
+    errors: [],
+  });
 }
 
 async function accept(app: FastifyInstance, kind: string, body: unknown, userId: string): Promise<void> {

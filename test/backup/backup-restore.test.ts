@@ -112,7 +112,9 @@ for (const dialect of dialects) {
         try {
           const refused = await refusal(restoreInto(target, backup));
           expect(refused.reason).toBe('damaged');
-          expect(refused.message).toBe(`restore: backup ${backup} is damaged: tables/events.ndjson (table events) does not match its SHA-256 in the manifest; nothing was restored`);
+          expect(refused.message).toBe(
+            `restore: backup ${backup} is damaged: tables/events.ndjson (table events) does not match its SHA-256 in the manifest; nothing was restored`,
+          );
         } finally {
           writeFileSync(events, original);
         }

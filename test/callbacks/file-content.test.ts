@@ -28,9 +28,7 @@ describeEachStore('stored file content', (store) => {
     const response = await app.inject({ method: 'GET', url: local(preview.downloadUrl) }); // no token needed
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('application/pdf');
-    expect(response.headers['content-disposition']).toBe(
-      `attachment; filename="____ (2024).pdf"; filename*=UTF-8''%E5%91%98%E5%B7%A5%E6%89%8B%E5%86%8C%20%282024%29.pdf`,
-    );
+    expect(response.headers['content-disposition']).toBe(`attachment; filename="____ (2024).pdf"; filename*=UTF-8''%E5%91%98%E5%B7%A5%E6%89%8B%E5%86%8C%20%282024%29.pdf`);
     expect(response.headers['cache-control']).toBe('private, no-store');
     expect(response.rawPayload.equals(MANUAL_BYTES)).toBe(true);
   });

@@ -7,11 +7,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
  * and needs no build. `bin/collab-host.js` runs the same entry compiled (dist/); test/ops/build.test.ts
  * builds it and runs that.
  */
-export const CLI_ENTRY = [
-  '--import',
-  pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href,
-  fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url)),
-];
+export const CLI_ENTRY = ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href, fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url))];
 export const CLI_TOKEN_SECRET = 'cli-test-token-secret-0123456789';
 
 /**

@@ -47,7 +47,9 @@ describe('collab-host serve (child process)', { timeout: 120_000 }, () => {
       // A second serve on the same file is refused with one line; the first keeps serving.
       const again = await runCli(['serve'], { cwd: dir, env });
       expect(again.code).toBe(1);
-      expect(again.stderr).toMatch(/^another collab-host serve is running on \S+collab-host\.db \(it holds \S+-serve\.lock\): one process serves an SQLite file; use PostgreSQL for several instances\n$/);
+      expect(again.stderr).toMatch(
+        /^another collab-host serve is running on \S+collab-host\.db \(it holds \S+-serve\.lock\): one process serves an SQLite file; use PostgreSQL for several instances\n$/,
+      );
       expect((await fetch(`${address}/readyz`)).status).toBe(200);
     } finally {
       await first.stop();

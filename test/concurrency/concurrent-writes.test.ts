@@ -33,7 +33,20 @@ for (const dialect of dialects) {
     };
 
     it('parallel grants and removals on one file through both instances: each acknowledged one holds', async () => {
-      const principals = ['user:zhang', 'user:lilei', 'user:hanmeimei', 'user:wang', 'user:alice', 'user:bob', 'user:carol', 'department:rd', 'department:fe', 'department:web', 'department:be', 'team:acme'];
+      const principals = [
+        'user:zhang',
+        'user:lilei',
+        'user:hanmeimei',
+        'user:wang',
+        'user:alice',
+        'user:bob',
+        'user:carol',
+        'department:rd',
+        'department:fe',
+        'department:web',
+        'department:be',
+        'team:acme',
+      ];
       const roles = ['viewer', 'commenter', 'editor'] as const;
       const wanted = new Map<string, string>(principals.map((principal) => [principal, roles[Math.floor(random() * roles.length)]!]));
       const put = (principal: string, role: string) => api(either(), { method: 'PUT', url: `/api/files/secret/grants/${principal}`, payload: { role } });
@@ -49,11 +62,18 @@ for (const dialect of dialects) {
           return put(principal, 'manager');
         }),
       );
-      expect(second.map((answer) => answer.statusCode).sort()).toEqual([...Array<number>(removed.size).fill(204), ...Array<number>(principals.length - removed.size).fill(200)].sort());
+      expect(second.map((answer) => answer.statusCode).sort()).toEqual(
+        [...Array<number>(removed.size).fill(204), ...Array<number>(principals.length - removed.size).fill(200)].sort(),
+      );
 
       const file = await api(instances.b, { method: 'GET', url: '/api/files/secret' });
       const sharing = (file.json().sharing as Array<{ principal: string; role: string }>).map(({ principal, role }) => `${principal}=${role}`).sort();
-      expect(sharing).toEqual(principals.filter((principal) => !removed.has(principal)).map((principal) => `${principal}=${wanted.get(principal)}`).sort());
+      expect(sharing).toEqual(
+        principals
+          .filter((principal) => !removed.has(principal))
+          .map((principal) => `${principal}=${wanted.get(principal)}`)
+          .sort(),
+      );
     });
 
     it('30 parallel SCIM membership adds, then 20 of 30 removals, as Okta and Entra ID push them: the group is what the acknowledged ones imply', async () => {
@@ -110,7 +130,10 @@ for (const dialect of dialects) {
       const rounds = 8;
       const scimWriter = async () => {
         for (let round = 1; round <= rounds; round += 1) {
-          const body = round === rounds ? patchOp({ op: 'replace', value: { displayName: `Name ${round}`, active: false } }) : patchOp({ op: 'replace', path: 'displayName', value: `Name ${round}` });
+          const body =
+            round === rounds
+              ? patchOp({ op: 'replace', value: { displayName: `Name ${round}`, active: false } })
+              : patchOp({ op: 'replace', path: 'displayName', value: `Name ${round}` });
           const answer = await scimRequest(round % 2 === 0 ? instances.a : instances.b, 'PATCH', `/Users/${id}`, body);
           expect(answer.statusCode, answer.body).toBe(200);
         }
@@ -121,7 +144,12 @@ for (const dialect of dialects) {
           // Read, change the watermark (SCIM has none), write back with If-Match; a 412 reads again.
           for (;;) {
             const read = await api(instances.unowned, { method: 'GET', url: `/api/users/${id}` });
-            const written = await api(instances.unowned, { method: 'PUT', url: `/api/users/${id}`, headers: { 'if-match': read.headers.etag as string }, payload: { ...(read.json() as object), watermark: [`mark ${round}`] } });
+            const written = await api(instances.unowned, {
+              method: 'PUT',
+              url: `/api/users/${id}`,
+              headers: { 'if-match': read.headers.etag as string },
+              payload: { ...(read.json() as object), watermark: [`mark ${round}`] },
+            });
             if (written.statusCode === 200) break;
             expect(written.statusCode, written.body).toBe(412);
             expect(written.json().error.code).toBe('precondition_failed');

@@ -81,7 +81,7 @@ describeEachStore('ETags and If-Match', (store) => {
     expect((await scimRequest(app, 'DELETE', path, undefined, { 'if-match': version })).statusCode).toBe(412);
   });
 
-  it('SCIM answers carry an ETag header, the resource\'s meta.version, on GET, POST, PUT and PATCH', async () => {
+  it("SCIM answers carry an ETag header, the resource's meta.version, on GET, POST, PUT and PATCH", async () => {
     const created = await scimRequest(app, 'POST', '/Users', { schemas: [USER_SCHEMA], userName: 'etag.header', displayName: 'E Header', active: true });
     expect(created.statusCode).toBe(201);
     expect(created.headers.etag).toBe(created.json().meta.version);
@@ -92,7 +92,13 @@ describeEachStore('ETags and If-Match', (store) => {
     expect(patched.statusCode).toBe(200);
     expect(patched.headers.etag).toBe(patched.json().meta.version);
     expect(patched.headers.etag).not.toBe(read.headers.etag);
-    const replaced = await scimRequest(app, 'PUT', path, { schemas: [USER_SCHEMA], userName: 'etag.header', displayName: 'E. H.', active: true }, { 'if-match': patched.headers.etag as string });
+    const replaced = await scimRequest(
+      app,
+      'PUT',
+      path,
+      { schemas: [USER_SCHEMA], userName: 'etag.header', displayName: 'E. H.', active: true },
+      { 'if-match': patched.headers.etag as string },
+    );
     expect(replaced.statusCode).toBe(200);
     expect(replaced.headers.etag).toBe(replaced.json().meta.version);
     expect((await scimRequest(app, 'GET', path)).headers.etag).toBe(replaced.headers.etag);

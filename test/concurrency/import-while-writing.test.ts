@@ -115,11 +115,22 @@ for (const dialect of dialects) {
 
       expect(result.ok, JSON.stringify(result)).toBe(true);
       for (const answer of answers) expect([200, 201], `${answer.what}: ${answer.body}`).toContain(answer.statusCode);
-      expect([...counts].filter((count) => count !== 0 && count !== IMPORTED_USERS), 'partial imports seen').toEqual([]);
+      expect(
+        [...counts].filter((count) => count !== 0 && count !== IMPORTED_USERS),
+        'partial imports seen',
+      ).toEqual([]);
 
       // The stored state: the whole import, and every acknowledged write.
       const count = async (table: 'users' | 'files', teamId: string) =>
-        Number((await serving.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where('team_id', '=', teamId).executeTakeFirstOrThrow()).n);
+        Number(
+          (
+            await serving.db
+              .selectFrom(table)
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .where('team_id', '=', teamId)
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
       expect(await count('users', 'imported')).toBe(IMPORTED_USERS);
       expect(await count('files', 'imported')).toBe(IMPORTED_FILES);
       const file = await api(app, { method: 'GET', url: '/api/files/impfile7' });

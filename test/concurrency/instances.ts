@@ -69,7 +69,13 @@ export function api(app: FastifyInstance, options: InjectOptions): Promise<Light
 }
 
 /** A SCIM request as an identity provider sends it (extra headers such as If-Match allowed). */
-export function scimRequest(app: FastifyInstance, method: InjectOptions['method'], url: string, body?: unknown, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+export function scimRequest(
+  app: FastifyInstance,
+  method: InjectOptions['method'],
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<LightMyRequestResponse> {
   return app.inject({
     method,
     url: `/scim/v2${url}`,

@@ -29,7 +29,8 @@ interface Tail<P> {
 const TAILS: Array<Tail<TailPosition> | Tail<number>> = [
   {
     name: 'audit log',
-    write: (trx, key) => auditLog.append(trx, [{ at: '2026-11-26T00:00:00Z', kind: 'tail.test', actorId: null, credential: 'test', fileId: null, action: key, permissions: null, details: null }]),
+    write: (trx, key) =>
+      auditLog.append(trx, [{ at: '2026-11-26T00:00:00Z', kind: 'tail.test', actorId: null, credential: 'test', fileId: null, action: key, permissions: null, details: null }]),
     page: async (db: Db, after: TailPosition | undefined) => {
       const page = await auditLog.list(db, { ...(after === undefined ? {} : { after }), limit: PAGE, kind: 'tail.test' });
       return { keys: page.items.map((item) => item.action), next: page.next };
@@ -65,7 +66,20 @@ const TAILS: Array<Tail<TailPosition> | Tail<number>> = [
     own: async (store, key) => {
       const body = JSON.stringify({ key });
       await eventLog.appendDurably(store.db, [
-        { deliveryKey: key, kind: 'TailTest', action: null, fileId: null, userId: null, credential: 'test', senderId: null, outcome: 'pending', problem: null, subject: key, receivedMs: NOW, body },
+        {
+          deliveryKey: key,
+          kind: 'TailTest',
+          action: null,
+          fileId: null,
+          userId: null,
+          credential: 'test',
+          senderId: null,
+          outcome: 'pending',
+          problem: null,
+          subject: key,
+          receivedMs: NOW,
+          body,
+        },
       ]);
     },
     page: async (db: Db, after: number | undefined) => {

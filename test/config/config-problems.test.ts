@@ -54,7 +54,11 @@ describe('configuration problems, all in one start', () => {
   });
 
   it('knows every variable the configuration reads', () => {
-    const files = [...readdirSync('src/config').filter((name) => name !== 'known-variables.ts').map((name) => join('src/config', name))];
+    const files = [
+      ...readdirSync('src/config')
+        .filter((name) => name !== 'known-variables.ts')
+        .map((name) => join('src/config', name)),
+    ];
     const read = new Set<string>();
     for (const file of files) {
       for (const match of readFileSync(file, 'utf8').matchAll(/'([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|PORT|HOST)'|env\.([A-Z][A-Z0-9_]+)/g)) read.add((match[1] ?? match[2])!);

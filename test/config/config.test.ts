@@ -76,13 +76,9 @@ describe('configuration', () => {
   it('stops on a malformed value with one line naming the variable and the rule', () => {
     expect(refusal({ PLATFORM_API_URL: 'platform.example.com' })).toBe('PLATFORM_API_URL must start with http(s)://');
     expect(refusal({ PORT: 'eighty' })).toBe('PORT must be a number from 0 to 65535');
-    expect(refusal({ DATABASE_URL: 'oracle://localhost/db' })).toBe(
-      'DATABASE_URL must be sqlite:PATH, sqlite::memory:, postgres://… or mysql://user:password@host:port/database',
-    );
+    expect(refusal({ DATABASE_URL: 'oracle://localhost/db' })).toBe('DATABASE_URL must be sqlite:PATH, sqlite::memory:, postgres://… or mysql://user:password@host:port/database');
     expect(refusal({ DATABASE_URL: 'mysql://localhost' })).toBe('DATABASE_URL must name the database: mysql://user:password@host:port/database');
-    expect(refusal({ DATABASE_URL: 'mariadb://collab:secret@db.example.com:3306/' })).toBe(
-      'DATABASE_URL must name the database: mysql://user:password@host:port/database',
-    );
+    expect(refusal({ DATABASE_URL: 'mariadb://collab:secret@db.example.com:3306/' })).toBe('DATABASE_URL must name the database: mysql://user:password@host:port/database');
     expect(refusal({ SIGNATURE_REQUIRED: 'maybe' })).toBe('SIGNATURE_REQUIRED must be true or false');
     expect(refusal({ TOKEN_TTL: 'forever' })).toMatch(/^TOKEN_TTL must be a duration/);
     expect(refusal({ TOKEN_SECRET: 'short' })).toBe('TOKEN_SECRET must be at least 16 characters');
@@ -96,14 +92,18 @@ describe('configuration', () => {
     expect(refusal({ NODE_ENV: 'production' })).toBe(
       ['APP_ID is required when NODE_ENV=production', 'APP_SECRET is required when NODE_ENV=production', 'TOKEN_SECRET is required when NODE_ENV=production'].join('\n'),
     );
-    expect(refusal({ NODE_ENV: 'production', APP_ID: 'a', APP_SECRET: 'app-secret-0123456789' })).toBe(
-      'TOKEN_SECRET is required when NODE_ENV=production',
-    );
+    expect(refusal({ NODE_ENV: 'production', APP_ID: 'a', APP_SECRET: 'app-secret-0123456789' })).toBe('TOKEN_SECRET is required when NODE_ENV=production');
     expect(refusal({ APP_SECRET: 'same-secret-0123456789', TOKEN_SECRET: 'same-secret-0123456789' })).toBe('TOKEN_SECRET must differ from APP_SECRET');
   });
 
   it('refuses published demo values and low-entropy keys in production, in one line naming the variable and why', () => {
-    const strong = { NODE_ENV: 'production', APP_ID: 'a', APP_SECRET: '7d1f0c5b9a3e48e2b6c1d0f9a8e7b6c5', TOKEN_SECRET: 'e3b0c44298fc1c149afbf4c8996fb924', ADMIN_API_KEY: 'Zq3vT8wPq1mXr7Lk2Nb9Yc4Hd6Jf0Gs5' };
+    const strong = {
+      NODE_ENV: 'production',
+      APP_ID: 'a',
+      APP_SECRET: '7d1f0c5b9a3e48e2b6c1d0f9a8e7b6c5',
+      TOKEN_SECRET: 'e3b0c44298fc1c149afbf4c8996fb924',
+      ADMIN_API_KEY: 'Zq3vT8wPq1mXr7Lk2Nb9Yc4Hd6Jf0Gs5',
+    };
     expect(loadConfig(strong).production).toBe(true);
     expect(refusal({ ...strong, APP_SECRET: 'demo-app-secret-change-me' })).toBe('APP_SECRET is refused when NODE_ENV=production: it is a published demo value');
     expect(refusal({ ...strong, TOKEN_SECRET: 'aaaaaaaaaaaaaaaa' })).toBe(
@@ -220,7 +220,7 @@ describe('operations settings', () => {
 });
 
 describe('.env', () => {
-  it('is read by Node\'s parser: quotes, trailing spaces and # comments dropped, set variables win', () => {
+  it("is read by Node's parser: quotes, trailing spaces and # comments dropped, set variables win", () => {
     const dir = mkdtempSync(join(tmpdir(), 'ch-env-'));
     const path = join(dir, '.env');
     writeFileSync(

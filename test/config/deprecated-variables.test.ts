@@ -9,7 +9,9 @@ describe('SEARCH_WORKERS (deprecated: searches run from memory)', () => {
   it('is accepted with any value, old or malformed, and says so in one warning line of the banner', () => {
     for (const value of ['0', '4', '33', 'two']) {
       const config = load({ SEARCH_WORKERS: value });
-      expect(config.deprecations).toEqual(['warning: SEARCH_WORKERS is deprecated and ignored: searches are answered from the read model in memory, on the main thread (docs/scaling.md)']);
+      expect(config.deprecations).toEqual([
+        'warning: SEARCH_WORKERS is deprecated and ignored: searches are answered from the read model in memory, on the main thread (docs/scaling.md)',
+      ]);
       expect(warnings(startupBanner(config, { address: 'http://127.0.0.1:3000' }))).toEqual(config.deprecations);
     }
   });

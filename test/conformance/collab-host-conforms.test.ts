@@ -29,7 +29,9 @@ describeEachStore('the conformance kit against collab-host', (store) => {
     await seedDirectory(store().db);
     app = await buildTestApp(store(), { adminApiKey: ADMIN_API_KEY });
     baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
-    const link = (await app.inject({ method: 'POST', url: '/api/files/sheet/share-links', headers: { authorization: `Bearer ${ADMIN_API_KEY}` }, payload: { role: 'edit' } })).json();
+    const link = (
+      await app.inject({ method: 'POST', url: '/api/files/sheet/share-links', headers: { authorization: `Bearer ${ADMIN_API_KEY}` }, payload: { role: 'edit' } })
+    ).json();
     guestToken = (await app.inject({ method: 'POST', url: `/share-links/${link.code}/token`, payload: { name: 'Kit guest' } })).json().token;
   });
   afterAll(() => app.close());
@@ -37,7 +39,9 @@ describeEachStore('the conformance kit against collab-host', (store) => {
   it('passes every check as zhang with the app credentials, the production event shapes included, skipping none', async () => {
     const report = await runChecks({ baseUrl, token: tokenFor('zhang'), credentials: CREDENTIALS, adminKey: ADMIN_API_KEY, guestToken });
     expect(lines(report)).toEqual(ALL_CHECKS.map((check) => `${check.id}: pass`));
-    const problems = lines(report).filter((line) => line.includes(': fail')).join('\n');
+    const problems = lines(report)
+      .filter((line) => line.includes(': fail'))
+      .join('\n');
     expect(problems).not.toMatch(/not in GET \/api\/events/);
     expect(report).toMatchObject({ user: 'zhang', team: 'acme' });
   });
@@ -96,7 +100,23 @@ describeEachStore("the conformance kit's production group against collab-host", 
     expect(stored.length).toBe(15);
     expect(new Set(stored.map((event) => event.outcome))).toEqual(new Set(['processed']));
     expect(stored.map((event) => event.body.conformanceCheck as string).sort()).toEqual(
-      ['comment', 'comment', 'discussion', 'discussion', 'mention-at', 'date-mention', 'date-mention', 'date-mention', 'file-content', 'file-content', 'collaborator', 'collaborator', 'revision', 'revision', 'system']
+      [
+        'comment',
+        'comment',
+        'discussion',
+        'discussion',
+        'mention-at',
+        'date-mention',
+        'date-mention',
+        'date-mention',
+        'file-content',
+        'file-content',
+        'collaborator',
+        'collaborator',
+        'revision',
+        'revision',
+        'system',
+      ]
         .map((name) => `production.${name}`)
         .sort(),
     );

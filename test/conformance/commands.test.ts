@@ -46,7 +46,13 @@ describe('collab-host check', () => {
     expect(report.summary.failed).toBe(1);
     const failed = report.results.filter((r: { status: string }) => r.status === 'fail');
     expect(failed).toEqual([
-      expect.objectContaining({ id: 'time.format', group: 'time', section: '1', status: 'fail', problems: expect.arrayContaining([expect.stringMatching(/\.000Z" is not YYYY-MM-DDThh:mm:ssZ/)]) }),
+      expect.objectContaining({
+        id: 'time.format',
+        group: 'time',
+        section: '1',
+        status: 'fail',
+        problems: expect.arrayContaining([expect.stringMatching(/\.000Z" is not YYYY-MM-DDThh:mm:ssZ/)]),
+      }),
     ]);
     expect(report.results.some((r: { group: string }) => r.group === 'events')).toBe(false);
   });
@@ -63,7 +69,9 @@ describe('collab-host check', () => {
   it('exits 2 with a message on a usage mistake', async () => {
     const unknown = await runCli(['check', good.url, '--token', 'x', '--only', 'nonsense'], { cwd, env: env() });
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toMatch(/^unknown check group "nonsense"; groups are users, team, departments, files, collaborators, time, search, auth, guests, signed, events, production\nusage: collab-host check BASE_URL/);
+    expect(unknown.stderr).toMatch(
+      /^unknown check group "nonsense"; groups are users, team, departments, files, collaborators, time, search, auth, guests, signed, events, production\nusage: collab-host check BASE_URL/,
+    );
     const noToken = await runCli(['check', good.url], { cwd, env: env() });
     expect(noToken.code).toBe(2);
     expect(noToken.stderr).toContain('--token is required');
@@ -94,10 +102,32 @@ describe('collab-host simulate push', () => {
 
   it('pushes the production shapes: a DateMention with its ids only in createData, a FileContent auto_mention without userId', async () => {
     const before = server.events.length;
-    const date = await runCli(['simulate', 'push', '--to', server.url, '--shape', 'production', '--kind', 'DateMention', '--file-id', 'f1', '--user-id', 'u2', '--token', tokenOf('u2')], { cwd, env: env() });
+    const date = await runCli(
+      ['simulate', 'push', '--to', server.url, '--shape', 'production', '--kind', 'DateMention', '--file-id', 'f1', '--user-id', 'u2', '--token', tokenOf('u2')],
+      { cwd, env: env() },
+    );
     expect(date.stdout).toBe('DateMention create (production) -> 200 {}\n');
     const auto = await runCli(
-      ['simulate', 'push', '--to', server.url, '--shape', 'production', '--kind', 'FileContent', '--action', 'auto_mention', '--file-id', 'f1', '--user-id', 'u1', '--app-id', FAKE_APP.appId, '--app-secret', FAKE_APP.appSecret],
+      [
+        'simulate',
+        'push',
+        '--to',
+        server.url,
+        '--shape',
+        'production',
+        '--kind',
+        'FileContent',
+        '--action',
+        'auto_mention',
+        '--file-id',
+        'f1',
+        '--user-id',
+        'u1',
+        '--app-id',
+        FAKE_APP.appId,
+        '--app-secret',
+        FAKE_APP.appSecret,
+      ],
       { cwd, env: env() },
     );
     expect(auto.code).toBe(0);
@@ -106,7 +136,10 @@ describe('collab-host simulate push', () => {
     expect(dateBody).not.toHaveProperty('fileId');
     expect(autoBody).toMatchObject({ type: 'auto_mention', fileId: 'f1', timestamp: expect.any(Number), autoMention: { editorProviderId: 'u1' } });
     expect(autoBody).not.toHaveProperty('userId');
-    const wrong = await runCli(['simulate', 'push', '--to', server.url, '--shape', 'production', '--kind', 'Comment', '--action', 'create', '--file-id', 'f1', '--user-id', 'u1', '--token', 't'], { cwd, env: env() });
+    const wrong = await runCli(
+      ['simulate', 'push', '--to', server.url, '--shape', 'production', '--kind', 'Comment', '--action', 'create', '--file-id', 'f1', '--user-id', 'u1', '--token', 't'],
+      { cwd, env: env() },
+    );
     expect({ code: wrong.code, first: wrong.stderr.split('\n')[0] }).toEqual({ code: 2, first: '--action for Comment (production shape) is one of like, delete' });
   }, 60_000);
 
@@ -136,7 +169,7 @@ describe('collab-host create-doc against collab-host simulate', () => {
   });
   afterAll(() => sim.close());
 
-  it('is accepted (the platform now knows the document and the creator\'s token), and an id the platform already holds is refused with 70012', { timeout: 90_000 }, async () => {
+  it("is accepted (the platform now knows the document and the creator's token), and an id the platform already holds is refused with 70012", { timeout: 90_000 }, async () => {
     const envWithPlatform = cliEnv(databaseUrl, { ...APP, PLATFORM_API_URL: sim.url });
     const run = await runCli(['create-doc', '--user', 'zhang', '--type', 'documentPro', '--file-id', 'sim-doc', '--name', 'Simulated'], { cwd, env: envWithPlatform });
     expect(run.stderr).toBe('');

@@ -65,10 +65,36 @@ interface FakeFile {
 }
 
 const FILES: FakeFile[] = [
-  { id: 'f1', name: '季度计划', type: 'documentPro', creatorId: 'u1', createdAt: '2024-03-01T08:00:00Z', updatedAt: '2024-03-05T08:00:00Z', views: 3, grants: { u2: 'editor', u3: 'viewer' } },
-  { id: 'f2', name: 'Budget sheet', type: 'spreadsheet', creatorId: 'u2', createdAt: '2024-03-01T08:00:00Z', updatedAt: '2024-03-04T08:00:00Z', grants: { u1: 'manager', u4: 'commenter', u3: 'editor' } },
+  {
+    id: 'f1',
+    name: '季度计划',
+    type: 'documentPro',
+    creatorId: 'u1',
+    createdAt: '2024-03-01T08:00:00Z',
+    updatedAt: '2024-03-05T08:00:00Z',
+    views: 3,
+    grants: { u2: 'editor', u3: 'viewer' },
+  },
+  {
+    id: 'f2',
+    name: 'Budget sheet',
+    type: 'spreadsheet',
+    creatorId: 'u2',
+    createdAt: '2024-03-01T08:00:00Z',
+    updatedAt: '2024-03-04T08:00:00Z',
+    grants: { u1: 'manager', u4: 'commenter', u3: 'editor' },
+  },
   { id: 'f3', name: 'contract.docx', type: 'file', creatorId: 'u1', createdAt: '2024-03-01T08:00:00Z', updatedAt: '2024-03-03T08:00:00Z', grants: { u2: 'viewer' }, ext: 'docx' },
-  { id: 'f4', name: 'Handbook', type: 'document', creatorId: 'u6', createdAt: '2024-03-01T08:00:00Z', updatedAt: '2024-03-02T08:00:00Z', grants: { u1: 'editor', u2: 'viewer' }, copyRestricted: true },
+  {
+    id: 'f4',
+    name: 'Handbook',
+    type: 'document',
+    creatorId: 'u6',
+    createdAt: '2024-03-01T08:00:00Z',
+    updatedAt: '2024-03-02T08:00:00Z',
+    grants: { u1: 'editor', u2: 'viewer' },
+    copyRestricted: true,
+  },
   { id: 'f5', name: 'Budget 2', type: 'spreadsheet', creatorId: 'u1', createdAt: '2024-02-01T08:00:00Z', updatedAt: '2024-02-02T08:00:00Z', grants: {} },
 ];
 
@@ -180,7 +206,8 @@ export async function startFakeServer(faults: Fault[] = []): Promise<FakeServer>
       else if (!(kind === 'System' && request.headers['x-platform-signature'])) viewer(request);
       if (has('events-answer-500')) throw new Refusal(500, 'internal');
       const record = body as { fileId?: unknown; userId?: unknown };
-      if (has('events-refuse-production') && kind !== 'System' && (typeof record.fileId !== 'string' || typeof record.userId !== 'string')) throw new Refusal(400, 'fileId and userId are required');
+      if (has('events-refuse-production') && kind !== 'System' && (typeof record.fileId !== 'string' || typeof record.userId !== 'string'))
+        throw new Refusal(400, 'fileId and userId are required');
       if (!has('events-not-stored')) events.push({ kind, body });
       return {};
     }
@@ -258,7 +285,10 @@ export async function startFakeServer(faults: Fault[] = []): Promise<FakeServer>
       }
       return root ? { id: b, name: FAKE_TEAM.name, allMemberCount: USERS.length } : deptSummary(dept as (typeof DEPARTMENTS)[number]);
     }
-    if (a === 'search' && b === 'users' && c === 'recent') return USERS.filter((u) => u.id !== me).slice(0, 3).map(userBody);
+    if (a === 'search' && b === 'users' && c === 'recent')
+      return USERS.filter((u) => u.id !== me)
+        .slice(0, 3)
+        .map(userBody);
     if (a === 'search' && b === 'files' && c === 'recent') return readable(me).map((f) => fileBody(f, me));
     if (method === 'POST' && a === 'search' && b === undefined) {
       const { fileId, keyword, page, pageSize, type } = body as Record<string, unknown>;
@@ -270,7 +300,14 @@ export async function startFakeServer(faults: Fault[] = []): Promise<FakeServer>
       const users = USERS.filter((u) => match(u.name));
       const answer: Record<string, unknown> = {};
       for (const token of type.split(',')) {
-        if (token === 'file_name') answer.files = wrapper(readable(me).filter((f) => match(f.name)).map((f) => fileBody(f, me)), page, pageSize);
+        if (token === 'file_name')
+          answer.files = wrapper(
+            readable(me)
+              .filter((f) => match(f.name))
+              .map((f) => fileBody(f, me)),
+            page,
+            pageSize,
+          );
         if (token === 'recent_contact') answer.recentUsers = wrapper(users.filter((u) => u.id !== me).map(userBody), page, pageSize);
         if (token === 'collaborator') {
           const ids = [target.creatorId, ...Object.keys(target.grants)];

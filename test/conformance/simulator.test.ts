@@ -17,7 +17,8 @@ function sign(claims: Record<string, unknown> = {}, options: { secret?: string; 
   const header: Record<string, string> = options.kid === null ? {} : { kid: options.kid ?? APP.appId };
   return signHs256({ iat: now, exp: now + 3600, jti: randomUUID(), ...claims }, options.secret ?? APP.appSecret, header);
 }
-const license = (claims: Record<string, unknown> = {}, options: { secret?: string; kid?: string | null } = {}) => sign({ scope: 'license', exp: epochSeconds() + 240, ...claims }, options);
+const license = (claims: Record<string, unknown> = {}, options: { secret?: string; kid?: string | null } = {}) =>
+  sign({ scope: 'license', exp: epochSeconds() + 240, ...claims }, options);
 
 describe('the simulated platform API: credentials and errors', () => {
   let sim: RunningSimulator;
@@ -47,7 +48,7 @@ describe('the simulated platform API: credentials and errors', () => {
     expect(await refusal(await create(valid(), { type: 'document', fileId: 'sheet-1' }))).toEqual({ status: 409, code: 70012 });
   });
 
-  it('takes the credentials from the headers, with the appId from the signature\'s kid, as the kit sends them', async () => {
+  it("takes the credentials from the headers, with the appId from the signature's kid, as the kit sends them", async () => {
     const headers = { 'X-Platform-Signature': sign(), 'X-Platform-Token': 'header-token' };
     expect((await call('POST', '/sdk/v2/api/files', { headers, body: { type: 'document', fileId: 'by-header' } })).status).toBe(204);
     expect(sim.platform.files.get('by-header')?.token).toBe('header-token');
@@ -102,7 +103,7 @@ describe('the simulated platform API: credentials and errors', () => {
   });
 });
 
-describeEachStore('the simulator\'s editor page against collab-host', (store) => {
+describeEachStore("the simulator's editor page against collab-host", (store) => {
   let app: FastifyInstance;
   let sim: RunningSimulator;
   beforeAll(async () => {

@@ -34,7 +34,14 @@ const SECRET = 'console-webhook-secret';
  * SCIM keeps its own team; LDAP points at a port where nothing listens, so its run fails as an
  * unreachable directory server does.
  */
-const SYNC_ENV: Record<string, string> = { SCIM_TOKEN, SCIM_TEAM_ID: 'scim-corp', SCIM_TEAM_NAME: '云端 SCIM', LDAP_URL: 'ldap://127.0.0.1:1', LDAP_BASE_DN: 'dc=example,dc=com', LDAP_TEAM_ID: 'ldap-corp' };
+const SYNC_ENV: Record<string, string> = {
+  SCIM_TOKEN,
+  SCIM_TEAM_ID: 'scim-corp',
+  SCIM_TEAM_NAME: '云端 SCIM',
+  LDAP_URL: 'ldap://127.0.0.1:1',
+  LDAP_BASE_DN: 'dc=example,dc=com',
+  LDAP_TEAM_ID: 'ldap-corp',
+};
 if (!HAS_CHROMIUM && process.env.CI) throw new Error(`CI must run the console's browser tests: ${CHROMIUM} is missing (.ci/run installs it)`);
 if (!HAS_CHROMIUM) {
   console.log(`\n*** Console browser tests SKIPPED: no Chromium at ${CHROMIUM} (apt-get install -y chromium; .ci/run installs it) ***\n`);
@@ -242,10 +249,17 @@ describeEachStore('console in a real browser', (store, dialect) => {
     it('re-processes an event and says what happened, also when its outcome stays the same', async () => {
       // A comment action collab-host does not know: kept as unprocessed, and re-processing cannot change that.
       const body = { kind: 'comment', type: 'comment', action: 'resolve', fileId: 'plan-2024q3', userId: 'zhangsan', comment: { guid: 'c-resolve', content: '已解决' } };
-      const pushed = await app.inject({ method: 'POST', url: '/events', headers: { 'content-type': 'application/json', 'x-platform-sdk-event': 'Comment', 'x-platform-token': tokenFor('zhangsan', config) }, payload: body });
+      const pushed = await app.inject({
+        method: 'POST',
+        url: '/events',
+        headers: { 'content-type': 'application/json', 'x-platform-sdk-event': 'Comment', 'x-platform-token': tokenFor('zhangsan', config) },
+        payload: body,
+      });
       expect(pushed.statusCode).toBe(200);
       const admin = { authorization: `Bearer ${KEY}` };
-      await expect.poll(async () => ((await app.inject({ method: 'GET', url: '/api/events?outcome=unprocessed', headers: admin })).json() as { items: unknown[] }).items.length).toBe(1);
+      await expect
+        .poll(async () => ((await app.inject({ method: 'GET', url: '/api/events?outcome=unprocessed', headers: admin })).json() as { items: unknown[] }).items.length)
+        .toBe(1);
 
       await goTo('Events');
       await page.getByLabel('outcome').selectOption('unprocessed');
@@ -280,7 +294,15 @@ describeEachStore('console in a real browser', (store, dialect) => {
       const earlier = await records.start({ source: 'ldap', mode: 'full', dryRun: false, detail: null, startedAt: '2025-01-01T00:00:00Z' });
       const skipped = { dn: 'uid=nul,ou=销售部,dc=example,dc=com', reason: 'user "nul": name must be well-formed Unicode without NUL (U+0000)' };
       const counts = { created: 1, updated: 0, removed: 0, deactivated: 0, reactivated: 0, skipped: 1 };
-      await records.finish(earlier, { status: 'ok', detail: 'read in full; 1 entry skipped', durationMs: 40, counts, changes: { users: { created: ['lilei'] } }, skipped: [skipped], errors: [] });
+      await records.finish(earlier, {
+        status: 'ok',
+        detail: 'read in full; 1 entry skipped',
+        durationMs: 40,
+        counts,
+        changes: { users: { created: ['lilei'] } },
+        skipped: [skipped],
+        errors: [],
+      });
       expect((await runLdapSync(ldapSyncDeps(config, store(), composeDirectoryChanges(config, store()))!, { mode: 'full' })).status).toBe('failed');
       // Bob's seat is given back, then asked for again while the one licensed seat is 张三's.
       platform.platform.world.seats.set('zhangsan', { status: 1, createdAt: '2025-01-01T00:00:00Z' });
@@ -353,15 +375,36 @@ describeEachStore('console in a real browser', (store, dialect) => {
       const downPort = (closed.address() as AddressInfo).port;
       await new Promise<void>((resolve) => closed.close(() => resolve()));
       expect((await put('ops-down', { kind: 'webhook', name: '运维告警', target: `http://127.0.0.1:${downPort}/hook`, subscriptions: ['comment.created'] })).statusCode).toBe(201);
-      expect((await put('rd-hook', { kind: 'webhook', name: '研发通知', target: `${receiver.url}?key=channel-key-supersecret`, secret: 'hook-signing-secret', subscriptions: ['comment.created'] })).statusCode).toBe(201);
+      expect(
+        (
+          await put('rd-hook', {
+            kind: 'webhook',
+            name: '研发通知',
+            target: `${receiver.url}?key=channel-key-supersecret`,
+            secret: 'hook-signing-secret',
+            subscriptions: ['comment.created'],
+          })
+        ).statusCode,
+      ).toBe(201);
       const comment = { kind: 'comment', type: 'comment', action: 'create', fileId: 'plan-2024q3', userId: 'zhangsan', comment: { guid: 'c-channels', content: '渠道测试' } };
-      const pushed = await app.inject({ method: 'POST', url: '/events', headers: { 'content-type': 'application/json', 'x-platform-sdk-event': 'Comment', 'x-platform-token': tokenFor('zhangsan', config) }, payload: comment });
+      const pushed = await app.inject({
+        method: 'POST',
+        url: '/events',
+        headers: { 'content-type': 'application/json', 'x-platform-sdk-event': 'Comment', 'x-platform-token': tokenFor('zhangsan', config) },
+        payload: comment,
+      });
       expect(pushed.statusCode).toBe(200);
-      const channelsWorker = new OutboxWorker(store(), { secret: SECRET, maxAttempts: 1, channels: new ChannelDispatcher(store().db, config.notify, { now: Date.now, log: { info() {}, warn() {} } }) });
+      const channelsWorker = new OutboxWorker(store(), {
+        secret: SECRET,
+        maxAttempts: 1,
+        channels: new ChannelDispatcher(store().db, config.notify, { now: Date.now, log: { info() {}, warn() {} } }),
+      });
       await expect
         .poll(async () => {
           await channelsWorker.runOnce();
-          const listed = (await app.inject({ method: 'GET', url: '/api/notification-channels', headers: admin })).json() as { items: Array<{ id: string; deliveries: { pending: number; delivered: number; failed: number } }> };
+          const listed = (await app.inject({ method: 'GET', url: '/api/notification-channels', headers: admin })).json() as {
+            items: Array<{ id: string; deliveries: { pending: number; delivered: number; failed: number } }>;
+          };
           return listed.items.map(({ id, deliveries }) => [id, deliveries.delivered, deliveries.failed]);
         })
         .toEqual([
@@ -411,11 +454,22 @@ describeEachStore('console in a real browser', (store, dialect) => {
             if (Math.round(chart!.width) !== Math.round(card!.width - 2 * 16 - 2)) overflowing.push(`Overview: the chart is ${chart!.width} px wide in a ${card!.width} px card`);
           }
           const found = await page.evaluate(() => {
-            const doc = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number }; querySelectorAll: (s: string) => ArrayLike<{ scrollWidth: number; clientWidth: number; className: string; querySelector: (s: string) => { textContent: string | null } | null }> } }).document;
+            const doc = (
+              globalThis as unknown as {
+                document: {
+                  documentElement: { scrollWidth: number; clientWidth: number };
+                  querySelectorAll: (
+                    s: string,
+                  ) => ArrayLike<{ scrollWidth: number; clientWidth: number; className: string; querySelector: (s: string) => { textContent: string | null } | null }>;
+                };
+              }
+            ).document;
             const problems: string[] = [];
-            if (doc.documentElement.scrollWidth > doc.documentElement.clientWidth) problems.push(`page ${doc.documentElement.scrollWidth} px wide in ${doc.documentElement.clientWidth}`);
+            if (doc.documentElement.scrollWidth > doc.documentElement.clientWidth)
+              problems.push(`page ${doc.documentElement.scrollWidth} px wide in ${doc.documentElement.clientWidth}`);
             for (const panel of Array.from(doc.querySelectorAll('.panel'))) {
-              if (panel.scrollWidth > panel.clientWidth + 1) problems.push(`"${panel.querySelector('h2')?.textContent ?? panel.className}" holds ${panel.scrollWidth} px in ${panel.clientWidth}`);
+              if (panel.scrollWidth > panel.clientWidth + 1)
+                problems.push(`"${panel.querySelector('h2')?.textContent ?? panel.className}" holds ${panel.scrollWidth} px in ${panel.clientWidth}`);
             }
             return problems;
           });
@@ -450,7 +504,10 @@ describeEachStore('console in a real browser', (store, dialect) => {
 
     it("lists a file's share links with the guest who took a token, and revokes one after a confirmation: the guest is refused", async () => {
       const admin = { authorization: `Bearer ${KEY}` };
-      const link = (await app.inject({ method: 'POST', url: '/api/files/plan-2024q3/share-links', headers: admin, payload: { role: 'comment', maxUses: 5 } })).json() as { id: string; code: string };
+      const link = (await app.inject({ method: 'POST', url: '/api/files/plan-2024q3/share-links', headers: admin, payload: { role: 'comment', maxUses: 5 } })).json() as {
+        id: string;
+        code: string;
+      };
       const issued = await app.inject({ method: 'POST', url: `/share-links/${link.code}/token`, payload: { name: 'Vera 访客' } });
       expect(issued.statusCode).toBe(200);
       const guest = { 'x-platform-token': (issued.json() as { token: string }).token };
@@ -470,7 +527,9 @@ describeEachStore('console in a real browser', (store, dialect) => {
         expect(await row.locator('td').nth(3).textContent()).toBe('1 / 5');
         expect(await row.locator('ul.guests li').allTextContents()).toEqual([expect.stringMatching(/^Vera 访客 \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/)]);
         // The panel fits a laptop's width.
-        expect(await panel.evaluate((element) => (element as unknown as { scrollWidth: number }).scrollWidth - (element as unknown as { clientWidth: number }).clientWidth)).toBeLessThanOrEqual(1);
+        expect(
+          await panel.evaluate((element) => (element as unknown as { scrollWidth: number }).scrollWidth - (element as unknown as { clientWidth: number }).clientWidth),
+        ).toBeLessThanOrEqual(1);
         await shoot('13-share-links');
 
         // A first click only asks; cancelling leaves the link alone.

@@ -70,12 +70,25 @@ const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z')
  */
 export async function demoActivity(app: FastifyInstance, now = Date.now()): Promise<void> {
   const file = 'plan-2024q3';
-  await push(app, 'Comment', { kind: 'comment', type: 'comment', action: 'create', fileId: file, userId: 'zhangsan', comment: { guid: 'c-1', content: '请大家周五前看完 Q3 计划' } }, 'token');
-  for (const [id, minutes, content] of [['r-late', -10, '提交季度总结'], ['r-soon', 60, '评审 Q3 预算']] as const) {
+  await push(
+    app,
+    'Comment',
+    { kind: 'comment', type: 'comment', action: 'create', fileId: file, userId: 'zhangsan', comment: { guid: 'c-1', content: '请大家周五前看完 Q3 计划' } },
+    'token',
+  );
+  for (const [id, minutes, content] of [
+    ['r-late', -10, '提交季度总结'],
+    ['r-soon', 60, '评审 Q3 预算'],
+  ] as const) {
     const createData = { id, fileId: file, authorId: 'zhangsan', content, remindUserIds: ['lisi'], remindAt: iso(now + minutes * 60_000) };
     await push(app, 'DateMention', { kind: 'mention', type: 'date_mention', action: 'create', fileId: file, userId: 'zhangsan', createData }, 'token');
   }
-  await push(app, 'Collaborator', { kind: 'collaborator', action: 'enter', fileId: file, userId: 'zhangsan', collaboratorChanged: { clientId: 'tab-1', timestamp: now } }, 'signature');
+  await push(
+    app,
+    'Collaborator',
+    { kind: 'collaborator', action: 'enter', fileId: file, userId: 'zhangsan', collaboratorChanged: { clientId: 'tab-1', timestamp: now } },
+    'signature',
+  );
   // Alice may only view the plan: her comment is refused (403) and kept aside with its reason.
   await push(app, 'Comment', { kind: 'comment', type: 'comment', action: 'create', fileId: file, userId: 'alice', comment: { guid: 'c-2', content: '我也想评论' } }, 'token', 403);
 }
@@ -85,8 +98,12 @@ export async function demoActivity(app: FastifyInstance, now = Date.now()): Prom
  * run in lanes behind the acknowledgement): a test then reads the notifications they made.
  */
 export async function untilEventsProcessed(store: OpenDatabase, timeoutMs = 20_000): Promise<void> {
-  for (const deadline = Date.now() + timeoutMs; ; ) {
-    const { n } = await store.db.selectFrom('events').select(({ fn }) => fn.countAll<number>().as('n')).where('outcome', '=', 'pending').executeTakeFirstOrThrow();
+  for (const deadline = Date.now() + timeoutMs; ;) {
+    const { n } = await store.db
+      .selectFrom('events')
+      .select(({ fn }) => fn.countAll<number>().as('n'))
+      .where('outcome', '=', 'pending')
+      .executeTakeFirstOrThrow();
     if (Number(n) === 0) return;
     if (Date.now() > deadline) throw new Error(`${n} events still pending after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 20));

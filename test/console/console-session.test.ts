@@ -38,7 +38,12 @@ describe('console switch', () => {
   });
 
   it('is off (404 console_disabled) without ADMIN_API_KEY, pages and sign-in alike', async () => {
-    for (const [method, url] of [['GET', '/console'], ['GET', '/console/'], ['GET', '/console/assets/x.js'], ['POST', '/console/session']] as const) {
+    for (const [method, url] of [
+      ['GET', '/console'],
+      ['GET', '/console/'],
+      ['GET', '/console/assets/x.js'],
+      ['POST', '/console/session'],
+    ] as const) {
       const response = await off.inject({ method, url, payload: method === 'POST' ? { key: KEY } : undefined });
       expect(response.statusCode, url).toBe(404);
       expect(response.json().error.code).toBe('console_disabled');
@@ -151,11 +156,10 @@ describeEachStore('console sessions over HTTP', (store) => {
     expect(probeSignedIn.statusCode).toBe(200);
   });
 
-  it('refuses a write without the CSRF token, or with another session\'s, and writes nothing', async () => {
+  it("refuses a write without the CSRF token, or with another session's, and writes nothing", async () => {
     const { cookie, csrfToken } = await signIn(app);
     const other = await signIn(app);
-    const put = (headers: Record<string, string>) =>
-      app.inject({ method: 'PUT', url: '/api/teams/csrf-team', headers: { cookie, ...headers }, payload: { name: 'CSRF 测试' } });
+    const put = (headers: Record<string, string>) => app.inject({ method: 'PUT', url: '/api/teams/csrf-team', headers: { cookie, ...headers }, payload: { name: 'CSRF 测试' } });
     for (const headers of <Array<Record<string, string>>>[{}, { 'x-csrf-token': 'x' }, { 'x-csrf-token': other.csrfToken }, { 'x-csrf-token': csrfToken.slice(0, -1) }]) {
       const refused = await put(headers);
       expect(refused.statusCode).toBe(403);

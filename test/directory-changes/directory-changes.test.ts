@@ -76,12 +76,25 @@ describeEachStore('directory changes: the one validated path', (store) => {
     });
 
     it('refuses control characters in ids and NUL in text with the same 400 on every store', async () => {
-      const result = await refused({ upsert: { users: [{ id: 'a\u0000b', name: 'x' }, { id: 'ok', name: 'N\u0000UL' }] }, remove: { files: ['p\u0007lan'] } });
+      const result = await refused({
+        upsert: {
+          users: [
+            { id: 'a\u0000b', name: 'x' },
+            { id: 'ok', name: 'N\u0000UL' },
+          ],
+        },
+        remove: { files: ['p\u0007lan'] },
+      });
       expect(result).toMatchObject({ status: 400, code: 'invalid_record' });
-      expect(result.problems).toEqual([
-        { path: '$.remove.files[0]', message: 'must be well-formed Unicode without control characters (U+0000 to U+001F, U+007F)' },
-      ]);
-      const records = await refused({ upsert: { users: [{ id: 'a\u0000b', name: 'x' }, { id: 'ok', name: 'N\u0000UL' }] } });
+      expect(result.problems).toEqual([{ path: '$.remove.files[0]', message: 'must be well-formed Unicode without control characters (U+0000 to U+001F, U+007F)' }]);
+      const records = await refused({
+        upsert: {
+          users: [
+            { id: 'a\u0000b', name: 'x' },
+            { id: 'ok', name: 'N\u0000UL' },
+          ],
+        },
+      });
       expect(records.problems).toEqual([
         { path: '$.users[0].id', message: 'must be well-formed Unicode without control characters (U+0000 to U+001F, U+007F)' },
         { path: '$.users[1].name', message: 'must be well-formed Unicode without NUL (U+0000)' },
@@ -176,7 +189,17 @@ describeEachStore('directory changes: the one validated path', (store) => {
       const olga = await refused({ upsert: { users: [{ id: 'olga', name: 'Olga Petrova', teamId: 'acme' }] } });
       expect(olga.problems).toEqual([{ path: '$', message: 'leaves team "other" with no active users (it had 1)' }]);
       expect(olga.message).toContain('allowEmpty');
-      const leftOut = await refused({ upsert: { teams: [{ id: 'acme', name: 'Acme' }, { id: 'other', name: 'Other' }] } }, { replace: true });
+      const leftOut = await refused(
+        {
+          upsert: {
+            teams: [
+              { id: 'acme', name: 'Acme' },
+              { id: 'other', name: 'Other' },
+            ],
+          },
+        },
+        { replace: true },
+      );
       expect(leftOut.problems).toEqual(expect.arrayContaining([{ path: '$', message: 'leaves team "other" with no active users (it had 1)' }]));
       // A leaver is never refused, the team's last active user too: deactivated, or removed by name.
       const all = await exported();
@@ -209,7 +232,17 @@ describeEachStore('directory changes: the one validated path', (store) => {
 
       expect((await owned().apply({ upsert: { users: [{ id: 'olga', name: 'Olga P.', teamId: 'other', departmentIds: ['ops'] }] } }, { source: 'ldap' })).ok).toBe(true);
       // An unchanged record of the owned team is no write to it, and other teams stay open to everyone.
-      const unchanged = await owned().apply({ upsert: { users: [{ id: 'olga', name: 'Olga P.', teamId: 'other', departmentIds: ['ops'] }, { id: 'newbie', name: 'N', teamId: 'acme' }] } }, { source: 'api' });
+      const unchanged = await owned().apply(
+        {
+          upsert: {
+            users: [
+              { id: 'olga', name: 'Olga P.', teamId: 'other', departmentIds: ['ops'] },
+              { id: 'newbie', name: 'N', teamId: 'acme' },
+            ],
+          },
+        },
+        { source: 'api' },
+      );
       expect(unchanged.ok).toBe(true);
     });
   });
@@ -241,7 +274,9 @@ describeEachStore('directory changes: the one validated path', (store) => {
           },
         ],
       });
-      await expect(failing.apply({ upsert: { teams: [{ id: 'newco', name: 'New Co' }] }, remove: { users: ['outsider'] } }, { source: 'api' })).rejects.toThrow('seat queue unavailable');
+      await expect(failing.apply({ upsert: { teams: [{ id: 'newco', name: 'New Co' }] }, remove: { users: ['outsider'] } }, { source: 'api' })).rejects.toThrow(
+        'seat queue unavailable',
+      );
       expect(await exported()).toEqual(before);
     });
   });

@@ -63,7 +63,10 @@ describe('validateSnapshot', () => {
 
   it('lists every broken rule of a snapshot at once, each with its JSON path', async () => {
     const snapshot = {
-      teams: [{ id: 't1', name: '' }, { id: 't1', name: 'Again' }],
+      teams: [
+        { id: 't1', name: '' },
+        { id: 't1', name: 'Again' },
+      ],
       departments: [
         { id: 'a', name: 'A', teamId: 't1', parentId: 'b' },
         { id: 'b', name: 'B', teamId: 't1', parentId: 'a' },
@@ -190,9 +193,7 @@ describe('validateSnapshot', () => {
     expect(await problemsOf(withContent('absent.txt'), { baseDir: dir })).toEqual([
       { path: '$.files[1].contentFile', message: expect.stringContaining('"absent.txt", which is not a file') },
     ]);
-    expect(await problemsOf(withContent('present.txt', 'document'), { baseDir: dir })).toEqual([
-      { path: '$.files[1].contentFile', message: 'is only for files of type "file"' },
-    ]);
+    expect(await problemsOf(withContent('present.txt', 'document'), { baseDir: dir })).toEqual([{ path: '$.files[1].contentFile', message: 'is only for files of type "file"' }]);
     expect(await problemsOf(withContent('present.txt'))).toEqual([{ path: '$.files[1].contentFile', message: expect.stringContaining('only accepted in a snapshot file') }]);
   });
 
@@ -232,7 +233,7 @@ describe('validateSnapshot', () => {
     expect(await problemsOf(snapshot, { existing: storedBytes })).toEqual([]);
   });
 
-  it('takes a user\'s active flag, true when absent, and refuses anything but a boolean', async () => {
+  it("takes a user's active flag, true when absent, and refuses anything but a boolean", async () => {
     const snapshot = base();
     (snapshot.users[1] as Record<string, unknown>).active = false;
     const result = await validateSnapshot(snapshot);

@@ -47,7 +47,16 @@ describeEachStore('file search against the reference on 240 files', (store) => {
     await rebuildDepartmentClosure(db);
     await upsertUsers(
       db,
-      USERS.map((id, index) => ({ id, name: `User ${id}`, email: null, avatar: null, teamId: 'tm', watermark: null, active: true, departmentIds: index % 2 === 0 ? ['g2'] : ['g3'] })),
+      USERS.map((id, index) => ({
+        id,
+        name: `User ${id}`,
+        email: null,
+        avatar: null,
+        teamId: 'tm',
+        watermark: null,
+        active: true,
+        departmentIds: index % 2 === 0 ? ['g2'] : ['g3'],
+      })),
     );
     const files = Array.from({ length: 240 }, (_, index) => ({
       id: `sf${index}`,
@@ -58,7 +67,10 @@ describeEachStore('file search against the reference on 240 files', (store) => {
       createdAt: '2026-01-01T00:00:00Z',
       // Few distinct times: ties broken by name then id.
       updatedAt: `2026-01-0${1 + Math.floor(rng.next() * 4)}T00:00:00Z`,
-      views: null, ext: null, downloadUrl: null, fullUrl: null,
+      views: null,
+      ext: null,
+      downloadUrl: null,
+      fullUrl: null,
       restrictions: { copy: true, export: true },
       status: rng.next() < 0.9 ? ('active' as const) : ('pending' as const),
     }));
@@ -70,7 +82,11 @@ describeEachStore('file search against the reference on 240 files', (store) => {
       else if (roll < 0.7) grants.push({ fileId: file.id, principalKind: 'department', principalId: rng.pick(DEPARTMENTS), role: rng.pick(ROLES) });
       else if (roll < 0.9) grants.push({ fileId: file.id, principalKind: 'user', principalId: rng.pick(USERS), role: rng.pick(ROLES) });
     }
-    await replaceGrants(db, files.map((file) => file.id), grants);
+    await replaceGrants(
+      db,
+      files.map((file) => file.id),
+      grants,
+    );
     source = new StoreModelSource(store());
   });
   afterAll(() => source.close());

@@ -30,7 +30,8 @@ function pieces(): string[] {
   for (const entry of entries) {
     for (const text of [...entry.texts, ...entry.keys]) {
       const chars = [...text];
-      for (let start = 0; start < chars.length; start += 1) for (let length = 1; length <= 4 && start + length <= chars.length; length += 1) found.add(chars.slice(start, start + length).join(''));
+      for (let start = 0; start < chars.length; start += 1)
+        for (let length = 1; length <= 4 && start + length <= chars.length; length += 1) found.add(chars.slice(start, start + length).join(''));
     }
   }
   return [...found].filter((piece) => piece.trim() === piece && piece !== '');
@@ -63,7 +64,11 @@ describe('the name index', () => {
         }
       }
       const runs = tierRuns(posting.tiers);
-      for (let tier = 0; tier < 5; tier += 1) expect([...posting.tiers.subarray(runs[tier], runs[tier + 1])].every((t) => t === tier), `${text} tier ${tier}`).toBe(true);
+      for (let tier = 0; tier < 5; tier += 1)
+        expect(
+          [...posting.tiers.subarray(runs[tier], runs[tier + 1])].every((t) => t === tier),
+          `${text} tier ${tier}`,
+        ).toBe(true);
     }
   });
 

@@ -48,8 +48,7 @@ export async function referenceFromRows(db: Kysely<Database>) {
     for (const grant of grants) if (grant.file_id === fileId && set.has(`${grant.principal_kind}:${grant.principal_id}`)) best = Math.max(best, Number(grant.role_rank));
     return roleFromRank(best);
   };
-  const subtreeCount = (id: string) =>
-    new Set(memberships.filter((m) => active(userById(m.user_id)) && chain(m.department_id).includes(id)).map((m) => m.user_id)).size;
+  const subtreeCount = (id: string) => new Set(memberships.filter((m) => active(userById(m.user_id)) && chain(m.department_id).includes(id)).map((m) => m.user_id)).size;
   const teamMembers = (teamId: string) => users.filter((user) => user.teamId === teamId && active(user)).sort(byNameId);
   const path = (id: string): DepartmentPathNode[] =>
     chain(id)
@@ -78,8 +77,7 @@ export async function referenceFromRows(db: Kysely<Database>) {
         .filter((d) => d.team_id === teamId && d.parent_id === parentId)
         .sort(byNameId)
         .map((d) => ({ id: d.id, name: d.name, allMemberCount: subtreeCount(d.id) })),
-    listDepartmentMembers: (id: string) =>
-      users.filter((user) => active(user) && memberships.some((m) => m.user_id === user.id && m.department_id === id)).sort(byNameId),
+    listDepartmentMembers: (id: string) => users.filter((user) => active(user) && memberships.some((m) => m.user_id === user.id && m.department_id === id)).sort(byNameId),
     listDepartmentAncestors: (id: string) => path(id).slice(0, -1),
     listDepartmentPaths: (userId: string) =>
       userDepartments(userId)

@@ -26,7 +26,8 @@ export async function searchReference(db: Kysely<Database>) {
   const department = (id: string) => departments.find((row) => row.id === id);
   const chain = (id: string): string[] => {
     const ids: string[] = [];
-    for (let current: string | null | undefined = department(id) ? id : null; current != null && !ids.includes(current); current = department(current)?.parent_id) ids.push(current);
+    for (let current: string | null | undefined = department(id) ? id : null; current != null && !ids.includes(current); current = department(current)?.parent_id)
+      ids.push(current);
     return ids;
   };
   const departmentsOf = (userId: string) => memberships.filter((row) => row.user_id === userId).map((row) => row.department_id);
@@ -47,8 +48,15 @@ export async function searchReference(db: Kysely<Database>) {
   };
   // Mentions either way: the rows of the viewer naming a related user, and the rows naming the viewer.
   const contactsOf = (viewerId: string) => {
-    const latest = latestBy(activity.filter((row) => row.user_id === viewerId && row.related_user_id !== null), (row) => row.related_user_id);
-    for (const [id, at] of latestBy(activity.filter((row) => row.related_user_id === viewerId), (row) => row.user_id)) if ((latest.get(id) ?? '') < at) latest.set(id, at);
+    const latest = latestBy(
+      activity.filter((row) => row.user_id === viewerId && row.related_user_id !== null),
+      (row) => row.related_user_id,
+    );
+    for (const [id, at] of latestBy(
+      activity.filter((row) => row.related_user_id === viewerId),
+      (row) => row.user_id,
+    ))
+      if ((latest.get(id) ?? '') < at) latest.set(id, at);
     return latest;
   };
   const tierOfUser = (keyword: string, row: (typeof users)[number]) =>
@@ -84,7 +92,12 @@ export async function searchReference(db: Kysely<Database>) {
   };
 
   return {
-    teamMembers: (viewerId: string, keyword: string, teamId: string) => rankUsers(viewerId, keyword, users.filter((row) => row.team_id === teamId).map((row) => row.id)),
+    teamMembers: (viewerId: string, keyword: string, teamId: string) =>
+      rankUsers(
+        viewerId,
+        keyword,
+        users.filter((row) => row.team_id === teamId).map((row) => row.id),
+      ),
     collaborators: (viewerId: string, keyword: string, fileId: string) => rankUsers(viewerId, keyword, collaboratorIds(fileId)),
     recentContacts: (viewerId: string, keyword: string, fileId: string | null) => {
       const related = new Map<string, { lastAt: string | null; source: number }>();
@@ -95,7 +108,11 @@ export async function searchReference(db: Kysely<Database>) {
       };
       for (const [id, at] of contactsOf(viewerId)) relate(id, at, 0);
       if (fileId !== null) {
-        for (const [id, at] of latestBy(activity.filter((row) => row.file_id === fileId), (row) => row.user_id)) relate(id, at, 1);
+        for (const [id, at] of latestBy(
+          activity.filter((row) => row.file_id === fileId),
+          (row) => row.user_id,
+        ))
+          relate(id, at, 1);
         for (const id of collaboratorIds(fileId)) relate(id, null, 2);
       }
       // The fallback: the first 50 active colleagues, departments by id, members by name then id.
@@ -136,14 +153,19 @@ export async function searchReference(db: Kysely<Database>) {
         }));
     },
     readableFiles: (viewerId: string, keyword: string, excludeFileId?: string) => {
-      const touched = latestBy(activity.filter((row) => row.user_id === viewerId), (row) => row.file_id);
+      const touched = latestBy(
+        activity.filter((row) => row.user_id === viewerId),
+        (row) => row.file_id,
+      );
       return files
         .filter((row) => row.id !== excludeFileId && readable(row.id, viewerId))
         .flatMap((row) => {
           const tier = tierOfNamed(keyword, row);
           return tier === null ? [] : [{ row, tier, lastAt: touched.get(row.id) ?? null }];
         })
-        .sort((a, b) => a.tier - b.tier || newestFirst(a.lastAt, b.lastAt) || newestFirst(a.row.updated_at, b.row.updated_at) || cmp(a.row.name, b.row.name) || cmp(a.row.id, b.row.id))
+        .sort(
+          (a, b) => a.tier - b.tier || newestFirst(a.lastAt, b.lastAt) || newestFirst(a.row.updated_at, b.row.updated_at) || cmp(a.row.name, b.row.name) || cmp(a.row.id, b.row.id),
+        )
         .map(({ row }) => ({ id: row.id, grantedRole: roleFromRank(grantedRank(row.id, viewerId)) }));
     },
     listReadableFiles: (userId: string, options: { limit: number; orderBy: 'created_at' | 'updated_at'; types?: readonly string[] }) =>

@@ -13,7 +13,12 @@ import { CLI_ENTRY, cliEnv, startCli } from '../cli/run-cli.js';
  * sources. An example that stops working fails here. The same pass checks every relative link.
  */
 const ROOT = resolve(import.meta.dirname, '../..');
-const DOCS = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+const DOCS = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
 const DOC_ADDRESS = 'http://127.0.0.1:3000';
 
 interface Example {
@@ -89,7 +94,17 @@ function anchorsOf(path: string): Set<string> {
     .split('\n')
     .filter((line) => /^#{1,6} /.test(line));
   // GitHub slugs a heading's text as shown: a link in it counts by its label.
-  return new Set(headings.map((line) => line.replace(/^#+ /, '').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-')));
+  return new Set(
+    headings.map((line) =>
+      line
+        .replace(/^#+ /, '')
+        .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+        .trim()
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+        .replace(/\s/g, '-'),
+    ),
+  );
 }
 
 describe('links of the README and docs/', () => {

@@ -81,7 +81,12 @@ export function mixStep(index: number, tokenSecret: string, options: { dueInMs: 
     case 'mention-comment':
     case 'mention-discussion':
     case 'mention-content':
-      return [make('MentionAt', step === 'mention-comment' ? 'comment' : step === 'mention-discussion' ? 'discussion' : 'mention_at', { notifications: { 'mention.created': 1 }, activity: { mention: 1 } })];
+      return [
+        make('MentionAt', step === 'mention-comment' ? 'comment' : step === 'mention-discussion' ? 'discussion' : 'mention_at', {
+          notifications: { 'mention.created': 1 },
+          activity: { mention: 1 },
+        }),
+      ];
     case 'reminder':
       return [make('DateMention', 'create', { ...none, reminder: { id, status: 'fired' } }, { remindAt: soon })];
     case 'reminder-moved':

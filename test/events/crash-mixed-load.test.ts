@@ -106,7 +106,13 @@ async function crashRun(dialect: DialectName, dir: string, cleanups: Array<() =>
    * One request to whichever instance is up; its status (0 when the connection failed: not acknowledged)
    * and text. A 4xx is a failure of the test unless its error code is the `refusal` expected.
    */
-  const request = async (method: string, path: string, headers: Record<string, string>, body: string | Buffer | undefined, refusal?: string): Promise<{ status: number; text: string }> => {
+  const request = async (
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    body: string | Buffer | undefined,
+    refusal?: string,
+  ): Promise<{ status: number; text: string }> => {
     const sentAt = Date.now();
     try {
       const response = await fetch(`${address}${path}`, { method, headers, body, signal: AbortSignal.timeout(10_000) });
@@ -120,7 +126,8 @@ async function crashRun(dialect: DialectName, dir: string, cleanups: Array<() =>
       const route = path.startsWith('/share-links/') ? '/share-links/…/token' : `${path.split('/').slice(0, 3).join('/')}${path.endsWith('/content') ? '/…/content' : ''}`;
       const key = `${method} ${route} ${response.status}${code}`;
       answers.set(key, (answers.get(key) ?? 0) + 1);
-      if (response.status >= 400 && response.status < 500 && (refusal === undefined || errorCode !== refusal)) refused.push(`${method} ${route} ${response.status}: ${text.slice(0, 300)}`);
+      if (response.status >= 400 && response.status < 500 && (refusal === undefined || errorCode !== refusal))
+        refused.push(`${method} ${route} ${response.status}: ${text.slice(0, 300)}`);
       return { status: response.status, text };
     } catch {
       refusedConnections += 1;
@@ -181,13 +188,28 @@ async function crashRun(dialect: DialectName, dir: string, cleanups: Array<() =>
     }),
     loop(async () => {
       const userName = `scim-${scimIndex++}@scimco.example.com`;
-      const body = { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName, displayName: userName, externalId: `ext-${userName}`, emails: [{ value: userName, primary: true }] };
+      const body = {
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+        userName,
+        displayName: userName,
+        externalId: `ext-${userName}`,
+        emails: [{ value: userName, primary: true }],
+      };
       const status = await send('POST', '/scim/v2/Users', { authorization: `Bearer ${SCIM_TOKEN}`, 'content-type': 'application/scim+json' }, JSON.stringify(body));
       if (status === 201) acked.scim.push(userName);
     }),
     loop(async () => {
       const id = `up-${uploadIndex++}`;
-      const file = { name: `Upload ${id}.txt`, type: 'file', ext: 'txt', creatorId: 'zhangsan', teamId: 'galaxy', createdAt: '2024-01-01T00:00:00Z', updatedAt: '2024-01-01T00:00:00Z', downloadUrl: `https://oa.galaxy.example.com/files/${id}` };
+      const file = {
+        name: `Upload ${id}.txt`,
+        type: 'file',
+        ext: 'txt',
+        creatorId: 'zhangsan',
+        teamId: 'galaxy',
+        createdAt: '2024-01-01T00:00:00Z',
+        updatedAt: '2024-01-01T00:00:00Z',
+        downloadUrl: `https://oa.galaxy.example.com/files/${id}`,
+      };
       const created = await admin('PUT', `/api/files/${id}`, file);
       if (created !== 200 && created !== 201) return;
       const bytes = Buffer.from(Array.from({ length: 2000 + Math.floor(random() * 20_000) }, () => Math.floor(random() * 256)));
@@ -201,7 +223,7 @@ async function crashRun(dialect: DialectName, dir: string, cleanups: Array<() =>
   /** Lets the load run until `more` further requests were acknowledged (at most a minute). */
   const untilAcknowledged = async (more: number) => {
     const target = answered() + more;
-    for (const deadline = Date.now() + 60_000; answered() < target && Date.now() < deadline; ) await pause(10);
+    for (const deadline = Date.now() + 60_000; answered() < target && Date.now() < deadline;) await pause(10);
   };
   const phases: number[] = [];
   for (let kill = 0; kill < KILLS; kill++) {
@@ -218,7 +240,7 @@ async function crashRun(dialect: DialectName, dir: string, cleanups: Array<() =>
   const lastStart = Date.now();
   await untilAcknowledged(KILL_AFTER);
   // The last instance runs until every step of the mix (each kind and action) was acknowledged once.
-  for (const deadline = Date.now() + 60_000; stepsDone.size < MIX_STEPS && Date.now() < deadline; ) await pause(10);
+  for (const deadline = Date.now() + 60_000; stepsDone.size < MIX_STEPS && Date.now() < deadline;) await pause(10);
   stop = true;
   await Promise.all(running);
   const loadDone = Date.now();
@@ -231,15 +253,23 @@ async function crashRun(dialect: DialectName, dir: string, cleanups: Array<() =>
   // A reminder that must fire may still be ahead of us when the load stops (sent in its last second and due
   // up to DUE_IN_MS later, rounded to the second): wait for those by id, not only for those already due.
   const mustFire = acked.events.flatMap((event) => (event.expected.reminder?.status === 'fired' ? [event.expected.reminder.id] : []));
-  for (const deadline = Date.now() + 70_000; ; ) {
-    const pending = await store.db.selectFrom('events').select(({ fn }) => fn.countAll<number>().as('n')).where('outcome', '=', 'pending').executeTakeFirstOrThrow();
+  for (const deadline = Date.now() + 70_000; ;) {
+    const pending = await store.db
+      .selectFrom('events')
+      .select(({ fn }) => fn.countAll<number>().as('n'))
+      .where('outcome', '=', 'pending')
+      .executeTakeFirstOrThrow();
     const waiting = await store.db
       .selectFrom('reminders')
       .select(({ fn }) => fn.countAll<number>().as('n'))
       .where('status', '=', 'scheduled')
       .where((eb) => eb.or([eb('due_at_ms', '<=', Date.now()), ...(mustFire.length > 0 ? [eb('id', 'in', mustFire)] : [])]))
       .executeTakeFirstOrThrow();
-    const undelivered = await store.db.selectFrom('notification_deliveries').select(({ fn }) => fn.countAll<number>().as('n')).where('status', '=', 'pending').executeTakeFirstOrThrow();
+    const undelivered = await store.db
+      .selectFrom('notification_deliveries')
+      .select(({ fn }) => fn.countAll<number>().as('n'))
+      .where('status', '=', 'pending')
+      .executeTakeFirstOrThrow();
     if (count1(pending.n) + count1(waiting.n) + count1(undelivered.n) === 0) break;
     if (Date.now() > deadline) throw new Error(`not drained: ${pending.n} events pending, ${waiting.n} reminders due, ${undelivered.n} deliveries pending`);
     await pause(200);
@@ -305,7 +335,11 @@ async function crashRun(dialect: DialectName, dir: string, cleanups: Array<() =>
   }
   const redelivered = notifications.filter((row) => receiver.forNotification(row.id).length > 1).length;
   // Channels: every delivery delivered, and seen by its receiver under exactly one idempotency key.
-  const deliveries = await store.db.selectFrom('notification_deliveries').select(['notification_id', 'receiver', 'recipient', 'status', 'last_error']).where('receiver', 'like', 'channel:%').execute();
+  const deliveries = await store.db
+    .selectFrom('notification_deliveries')
+    .select(['notification_id', 'receiver', 'recipient', 'status', 'last_error'])
+    .where('receiver', 'like', 'channel:%')
+    .execute();
   expect(deliveries.filter((d) => d.status !== 'delivered').map((d) => `${d.receiver} ${d.recipient} ${d.status} ${d.last_error}`)).toEqual([]);
   const emails = new Map((await store.db.selectFrom('users').select(['id', 'email']).execute()).map((row) => [row.id, row.email ?? '']));
   const tagOf = new Map(notifications.map((n) => [n.id, /tag:(m\d+)/.exec(n.data)?.[1] ?? '']));
@@ -351,7 +385,9 @@ async function crashRun(dialect: DialectName, dir: string, cleanups: Array<() =>
     const keys = seen[delivery.receiver.slice('channel:'.length)]!.keys.get(`${delivery.notification_id}|${delivery.recipient === null ? '' : emails.get(delivery.recipient)}`);
     if (keys?.size !== 1) {
       const notice = notifications.find((n) => n.id === delivery.notification_id);
-      keyProblems.push(`${delivery.receiver} ${notice?.type} ${delivery.notification_id} (${tagOf.get(delivery.notification_id)}) to ${delivery.recipient}: under ${keys?.size ?? 0} keys ${JSON.stringify(seen[delivery.receiver.slice('channel:'.length)]!.messages.filter((m) => keys?.has(m.key)))}`);
+      keyProblems.push(
+        `${delivery.receiver} ${notice?.type} ${delivery.notification_id} (${tagOf.get(delivery.notification_id)}) to ${delivery.recipient}: under ${keys?.size ?? 0} keys ${JSON.stringify(seen[delivery.receiver.slice('channel:'.length)]!.messages.filter((m) => keys?.has(m.key)))}`,
+      );
     }
   }
   expect(keyProblems).toEqual([]);

@@ -62,7 +62,13 @@ export function shareLinkLoad(options: {
     links.push(link);
     made.set(options.generation(), (made.get(options.generation()) ?? 0) + 1);
     for (let attempt = 0; attempt < (maxUses ?? 0) + 1; attempt++) {
-      const answer = await answered('POST', `/share-links/${link.code}/token`, { 'content-type': 'application/json' }, JSON.stringify({ name: `Crash guest ${i}.${attempt}` }), 'link_used_up');
+      const answer = await answered(
+        'POST',
+        `/share-links/${link.code}/token`,
+        { 'content-type': 'application/json' },
+        JSON.stringify({ name: `Crash guest ${i}.${attempt}` }),
+        'link_used_up',
+      );
       if (answer?.status === 403) link.refusals.push(/"code":"([^"]+)"/.exec(answer.text)?.[1] ?? answer.text);
       if (answer?.status !== 200) continue;
       const granted = JSON.parse(answer.text) as { token: string; user: { id: string }; fileId: string };
@@ -93,10 +99,12 @@ export async function shareLinkProblems(request: Request, adminKey: string, file
     const item = found[0]!;
     if (item.maxUses !== link.maxUses) problems.push(`${link.id}: maxUses ${item.maxUses}, made with ${link.maxUses}`);
     if (link.maxUses !== null && link.guests.length > link.maxUses) problems.push(`${link.id}: ${link.guests.length} tokens given, maxUses ${link.maxUses}`);
-    if (item.uses < link.guests.length || (link.maxUses !== null && item.uses > link.maxUses)) problems.push(`${link.id}: uses ${item.uses}, ${link.guests.length} tokens given, maxUses ${link.maxUses}`);
+    if (item.uses < link.guests.length || (link.maxUses !== null && item.uses > link.maxUses))
+      problems.push(`${link.id}: uses ${item.uses}, ${link.guests.length} tokens given, maxUses ${link.maxUses}`);
     if (item.state === 'revoked' || item.state === 'expired') problems.push(`${link.id}: ${item.state}`);
     // A link asked one more time than it may give was refused once it was used up, never granted then.
-    if (link.refusals.length > 0 && (link.maxUses === null || item.uses < link.maxUses)) problems.push(`${link.id}: refused (${link.refusals.join(', ')}) with uses left (${item.uses} of ${link.maxUses})`);
+    if (link.refusals.length > 0 && (link.maxUses === null || item.uses < link.maxUses))
+      problems.push(`${link.id}: refused (${link.refusals.join(', ')}) with uses left (${item.uses} of ${link.maxUses})`);
     for (const guest of link.guests) {
       const times = item.guests.filter((listedGuest) => listedGuest.id === guest.id).length;
       if (times !== 1) problems.push(`${link.id}: guest ${guest.id} listed ${times} times`);

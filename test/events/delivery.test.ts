@@ -100,7 +100,11 @@ describeEachStore('notification delivery', (store) => {
     expect(failed.deliveries.find((d) => d.receiver === receiver.url)).toMatchObject({ status: 'failed', attempts: 3, lastError: 'HTTP 503' });
     expect((await listed('&status=failed')).map((n) => n.id)).toContain(id);
 
-    const notFailed = await app.inject({ method: 'POST', url: `/api/notifications/${(await listed('&status=delivered'))[0]!.id}/resend`, headers: { authorization: `Bearer ${ADMIN_KEY}` } });
+    const notFailed = await app.inject({
+      method: 'POST',
+      url: `/api/notifications/${(await listed('&status=delivered'))[0]!.id}/resend`,
+      headers: { authorization: `Bearer ${ADMIN_KEY}` },
+    });
     expect(notFailed.statusCode).toBe(409);
     const unknown = await app.inject({ method: 'POST', url: '/api/notifications/nope/resend', headers: { authorization: `Bearer ${ADMIN_KEY}` } });
     expect(unknown.statusCode).toBe(404);
@@ -139,7 +143,7 @@ describeEachStore('notification delivery', (store) => {
     await settled(id, 'delivered');
   });
 
-  it("a live worker renews its lease while a slow receiver answers: another instance does not send it again", async () => {
+  it('a live worker renews its lease while a slow receiver answers: another instance does not send it again', async () => {
     const id = await newNotification();
     // Two and a half leases long; a lease of 3 s, renewed every third of it, leaves a loaded machine
     // two seconds of slack before another instance could take the delivery (1 s was seen to run out

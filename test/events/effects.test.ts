@@ -46,8 +46,7 @@ describeEachStore('event processors', (store) => {
     expect(response.statusCode, response.body).toBe(200);
     return response.json() as T;
   };
-  const notifications = async (type: string) =>
-    (await get<{ items: Notification[] }>('/api/notifications?limit=500')).items.filter((n) => n.type === type);
+  const notifications = async (type: string) => (await get<{ items: Notification[] }>('/api/notifications?limit=500')).items.filter((n) => n.type === type);
   const activity = (kind: string) => store().db.selectFrom('activity').selectAll().where('kind', '=', kind).orderBy('occurred_at').execute();
   const ok = async (kind: string, body: unknown, headers: Record<string, string>) => {
     const response = await postEvent(app, kind, body, headers);
@@ -57,7 +56,11 @@ describeEachStore('event processors', (store) => {
 
   it('comment create: comment.created, one mention.created per user even when MentionAt repeats it, activity', async () => {
     await ok('Comment', commentCreate('plan', 'zhang', { guid: 'c1', content: '请看 @李雷 @王小明', userIds: ['lilei', 'wang'], selectionGuid: 's1' }), tokenHeaders('zhang'));
-    await ok('MentionAt', mentionAt('plan', 'zhang', 'comment', { comment: { guid: 'c1', selectionGuid: 's1', content: '请看', userIds: ['lilei', 'wang'] } }), tokenHeaders('zhang'));
+    await ok(
+      'MentionAt',
+      mentionAt('plan', 'zhang', 'comment', { comment: { guid: 'c1', selectionGuid: 's1', content: '请看', userIds: ['lilei', 'wang'] } }),
+      tokenHeaders('zhang'),
+    );
     const [created] = await notifications('comment.created');
     expect(created).toMatchObject({
       status: 'pending',
@@ -79,7 +82,11 @@ describeEachStore('event processors', (store) => {
   });
 
   it('discussion and mentions in discussions and body text', async () => {
-    await ok('Discussion', { kind: 'discussion', type: 'discussion', action: 'create', fileId: 'plan', userId: 'lilei', discussion: { id: 'd1', unixus: T * 1000, content: '讨论' } }, tokenHeaders('lilei'));
+    await ok(
+      'Discussion',
+      { kind: 'discussion', type: 'discussion', action: 'create', fileId: 'plan', userId: 'lilei', discussion: { id: 'd1', unixus: T * 1000, content: '讨论' } },
+      tokenHeaders('lilei'),
+    );
     await ok('MentionAt', mentionAt('plan', 'lilei', 'discussion', { discussion: { id: 'd1', unixus: T * 1000, content: '@张三', userIds: ['zhang'] } }), tokenHeaders('lilei'));
     await ok('MentionAt', mentionAt('secret', 'zhang', 'mention_at', { mentionAt: { guid: 'm1', userId: 'hanmeimei' } }), tokenHeaders('zhang'));
     const discussion = (await notifications('comment.created')).find((n) => n.data.source === 'discussion');
@@ -91,12 +98,26 @@ describeEachStore('event processors', (store) => {
   });
 
   it('date reminders: created, moved (time and recipients) and cancelled', async () => {
-    await ok('DateMention', dateMention('sheet', 'alice', 'create', { id: 'r1', fileId: 'sheet', authorId: 'alice', content: '交报告', remindUserIds: ['bob'], remindAt: '2030-01-01T08:00:00Z' }), tokenHeaders('alice'));
-    await ok('DateMention', dateMention('secret', 'zhang', 'create', { id: 'r2', fileId: 'secret', authorId: 'zhang', content: 'due', remindAt: '2030-02-01T08:00:00.250Z' }), tokenHeaders('zhang'));
+    await ok(
+      'DateMention',
+      dateMention('sheet', 'alice', 'create', { id: 'r1', fileId: 'sheet', authorId: 'alice', content: '交报告', remindUserIds: ['bob'], remindAt: '2030-01-01T08:00:00Z' }),
+      tokenHeaders('alice'),
+    );
+    await ok(
+      'DateMention',
+      dateMention('secret', 'zhang', 'create', { id: 'r2', fileId: 'secret', authorId: 'zhang', content: 'due', remindAt: '2030-02-01T08:00:00.250Z' }),
+      tokenHeaders('zhang'),
+    );
     const listed = await get<{ items: unknown[] }>('/api/reminders?fileId=sheet');
-    expect(listed.items).toEqual([{ id: 'r1', fileId: 'sheet', authorId: 'alice', content: '交报告', remindUserIds: ['bob'], remindAt: '2030-01-01T08:00:00Z', status: 'scheduled' }]);
+    expect(listed.items).toEqual([
+      { id: 'r1', fileId: 'sheet', authorId: 'alice', content: '交报告', remindUserIds: ['bob'], remindAt: '2030-01-01T08:00:00Z', status: 'scheduled' },
+    ]);
 
-    await ok('DateMention', dateMention('sheet', 'alice', 'update', { id: 'r1', content: '改期', remindUserIds: ['bob', 'carol'], remindAt: '2030-01-03T09:30:00Z' }), tokenHeaders('alice'));
+    await ok(
+      'DateMention',
+      dateMention('sheet', 'alice', 'update', { id: 'r1', content: '改期', remindUserIds: ['bob', 'carol'], remindAt: '2030-01-03T09:30:00Z' }),
+      tokenHeaders('alice'),
+    );
     await ok('DateMention', dateMention('secret', 'zhang', 'remove', { id: 'r2' }), tokenHeaders('zhang'));
     const all = await get<{ items: Array<Record<string, unknown>> }>('/api/reminders');
     expect(all.items).toEqual([
@@ -133,7 +154,12 @@ describeEachStore('event processors', (store) => {
     await ok('Collaborator', collaborator('sheet', 'bob', 'leave', 'tab-1', T + 90_000), signedHeaders('sheet'));
     expect(await get('/api/files/sheet/presence')).toEqual({ fileId: 'sheet', users: [{ userId: 'bob', clients: ['phone'], since: '2024-03-01T08:01:00Z' }] });
     expect(await get('/api/files/nobody-here/presence')).toEqual({ fileId: 'nobody-here', users: [] });
-    expect((await activity('open')).filter((a) => a.file_id === 'sheet').map((a) => a.user_id).sort()).toEqual(['alice', 'alice', 'bob', 'bob']);
+    expect(
+      (await activity('open'))
+        .filter((a) => a.file_id === 'sheet')
+        .map((a) => a.user_id)
+        .sort(),
+    ).toEqual(['alice', 'alice', 'bob', 'bob']);
   });
 
   it('revisions: a revision log and revision.changed for create, update, delete', async () => {
@@ -155,9 +181,7 @@ describeEachStore('event processors', (store) => {
     await ok('System', systemCallbackError('http://collab.test/files/plan?token=abc', 404), tokenHeaders('zhang'));
     await ok('System', { ...systemCallbackError('http://collab.test/files/plan?token=abc', 404), timestamp: T + 1000 }, signedHeaders('x'));
     const counted = await store().db.selectFrom('callback_failures').selectAll().execute();
-    expect(counted).toEqual([
-      expect.objectContaining({ url: 'http://collab.test/files/plan?token=[redacted]', status: 404, count: 2, last_seen_at: '2024-03-01T08:00:01Z' }),
-    ]);
+    expect(counted).toEqual([expect.objectContaining({ url: 'http://collab.test/files/plan?token=[redacted]', status: 404, count: 2, last_seen_at: '2024-03-01T08:00:01Z' })]);
     const failed = await notifications('callback.failed');
     expect(failed).toHaveLength(2);
     expect(failed[0]!.data).toMatchObject({ url: 'http://collab.test/files/plan?token=[redacted]', status: 404, appId: 'test-app' });

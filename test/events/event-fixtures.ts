@@ -24,12 +24,7 @@ export const signedHeaders = (fileId: string, userId?: string) => ({
   'x-platform-signature': mintSignature(APP, { ttlSeconds: 240, fileId, ...(userId === undefined ? {} : { userId }) }),
 });
 
-export async function postEvent(
-  app: FastifyInstance,
-  kind: string,
-  body: unknown,
-  headers: Record<string, string>,
-): Promise<{ statusCode: number; json: () => unknown }> {
+export async function postEvent(app: FastifyInstance, kind: string, body: unknown, headers: Record<string, string>): Promise<{ statusCode: number; json: () => unknown }> {
   const response = await app.inject({
     method: 'POST',
     url: '/events',

@@ -54,13 +54,23 @@ describeEachStore('event fan-out', (store) => {
     const comment = commentCreate('teamdoc', 'carol', { guid: 'many-1', content: 'hi', userIds: ['zhang', 'lilei', 'wang', 'alice', 'bob'] });
     // teamdoc is readable by all of acme but commentable only by its creator.
     expect((await postEvent(app, 'Comment', comment, tokenHeaders('carol'))).statusCode).toBe(200);
-    const reminder = dateMention('teamdoc', 'carol', 'create', { id: 'many-r', content: 'x', remindUserIds: ['zhang', 'olga', 'lilei', 'wang', 'alice'], remindAt: '2030-01-01T00:00:00Z' });
+    const reminder = dateMention('teamdoc', 'carol', 'create', {
+      id: 'many-r',
+      content: 'x',
+      remindUserIds: ['zhang', 'olga', 'lilei', 'wang', 'alice'],
+      remindAt: '2030-01-01T00:00:00Z',
+    });
     expect((await postEvent(app, 'DateMention', reminder, tokenHeaders('carol'))).statusCode).toBe(200);
     await settle();
     expect(await mentionsOf('many-1')).toHaveLength(3);
     const stored = await store().db.selectFrom('reminders').select('remind_user_ids').where('id', '=', 'many-r').executeTakeFirstOrThrow();
     expect(JSON.parse(stored.remind_user_ids)).toEqual(['zhang', 'lilei', 'wang']);
-    const problems = await store().db.selectFrom('events').select('problem').where('body', 'in', [JSON.stringify(comment), JSON.stringify(reminder)]).orderBy('id').execute();
+    const problems = await store()
+      .db.selectFrom('events')
+      .select('problem')
+      .where('body', 'in', [JSON.stringify(comment), JSON.stringify(reminder)])
+      .orderBy('id')
+      .execute();
     expect(problems.map((row) => row.problem)).toEqual([
       'mentions: 2 of 5 user ids left out (2 beyond the limit of 3 per event)',
       "reminder recipients: 2 of 5 user ids left out (1 unknown, deactivated or outside the file's team; 1 beyond the limit of 3 per event)",

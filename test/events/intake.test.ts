@@ -106,7 +106,15 @@ const CASES: Array<{ name: string; kind: string; body: Record<string, unknown>; 
     name: 'date reminder create, spreadsheet (empty content)',
     kind: 'DateMention',
     action: 'create',
-    body: dateMention('sheet', 'alice', 'create', { id: 'r1', fileId: 'sheet', authorId: 'alice', content: '', remindUserIds: ['bob'], remindAt: '2030-01-01T08:00:00Z', positionId: 'p' }),
+    body: dateMention('sheet', 'alice', 'create', {
+      id: 'r1',
+      fileId: 'sheet',
+      authorId: 'alice',
+      content: '',
+      remindUserIds: ['bob'],
+      remindAt: '2030-01-01T08:00:00Z',
+      positionId: 'p',
+    }),
   },
   {
     name: 'date reminder create, traditional document (no remindUserIds)',
@@ -132,14 +140,27 @@ const CASES: Array<{ name: string; kind: string; body: Record<string, unknown>; 
   { name: 'collaborator leave', kind: 'Collaborator', action: 'leave', signed: true, body: collaborator('plan', 'lilei', 'leave', 'tab-1', T + 1000) },
   { name: 'revision create', kind: 'Revision', action: 'create', body: revision('plan', 'zhang', 'create', 1) },
   { name: 'revision update', kind: 'Revision', action: 'update', body: revision('plan', 'zhang', 'update', 1, { title: 'v1 final' }) },
-  { name: 'revision delete (timestamp beside revision)', kind: 'Revision', action: 'delete', body: { ...revision('plan', 'zhang', 'delete', 1), timestamp: T, revision: { revisionId: 1 } } },
+  {
+    name: 'revision delete (timestamp beside revision)',
+    kind: 'Revision',
+    action: 'delete',
+    body: { ...revision('plan', 'zhang', 'delete', 1), timestamp: T, revision: { revisionId: 1 } },
+  },
   { name: 'System callback error', kind: 'System', action: 'endpointCallback', body: systemCallbackError('http://collab.test/files/plan', 404) },
 ];
 
 describeEachStore('POST /events intake', (store) => {
   let app: FastifyInstance;
   let settle: () => Promise<void>;
-  const countEvents = async () => Number((await store().db.selectFrom('events').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const countEvents = async () =>
+    Number(
+      (
+        await store()
+          .db.selectFrom('events')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   const stored = (raw: string) => store().db.selectFrom('events').selectAll().where('body', '=', raw).executeTakeFirstOrThrow();
 
   beforeAll(async () => {
@@ -203,7 +224,11 @@ describeEachStore('POST /events intake', (store) => {
     const shapes = [
       { kind: 'Comment', body: { kind: 'comment', action: 'create', fileId: 'plan', userId: 'zhang' }, problem: 'comment is missing' },
       { kind: 'FileContent', body: fileContent('plan', 'zhang', 'seven' as unknown as number, T), problem: 'fileContent.version "seven" is not a whole number', signed: true },
-      { kind: 'DateMention', body: dateMention('plan', 'zhang', 'create', { id: 'r9', content: '', remindAt: '2030-13-45T99:00:00Z' }), problem: 'createData.remindAt "2030-13-45T99:00:00Z" is not a real time' },
+      {
+        kind: 'DateMention',
+        body: dateMention('plan', 'zhang', 'create', { id: 'r9', content: '', remindAt: '2030-13-45T99:00:00Z' }),
+        problem: 'createData.remindAt "2030-13-45T99:00:00Z" is not a real time',
+      },
       { kind: 'Comment', body: ['not', 'an', 'object'], problem: 'body is not a JSON object' },
     ];
     for (const shape of shapes) {
@@ -301,7 +326,11 @@ describeEachStore('POST /events intake', (store) => {
       ...Array.from({ length: 5 }, () => postEvent(app, 'FileContent', copies, signedHeaders('sheet'))),
     ]);
     expect(responses.map((r) => r.statusCode)).toEqual(Array(25).fill(200));
-    const logged = await store().db.selectFrom('events').select('body').where('body', 'in', [...distinct, copies]).execute();
+    const logged = await store()
+      .db.selectFrom('events')
+      .select('body')
+      .where('body', 'in', [...distinct, copies])
+      .execute();
     expect(logged).toHaveLength(21);
     await settle();
     const version = await store().db.selectFrom('files').select('version').where('id', '=', 'teamdoc').executeTakeFirstOrThrow();
@@ -328,7 +357,15 @@ describeEachStore('POST /events intake', (store) => {
       { kind: 'Whiteboard', action: 'draw', outcome: 'unprocessed', problem: 'kind "Whiteboard" is not a kind collab-host knows' },
       { kind: 'Comment', action: 'resolve', outcome: 'unprocessed', problem: 'action "resolve" is not one collab-host knows for Comment' },
     ]);
-    const derived = await store().db.selectFrom('notifications').select('id').where('event_id', 'in', rows.map((r) => r.id)).execute();
+    const derived = await store()
+      .db.selectFrom('notifications')
+      .select('id')
+      .where(
+        'event_id',
+        'in',
+        rows.map((r) => r.id),
+      )
+      .execute();
     expect(derived).toEqual([]);
   });
 });

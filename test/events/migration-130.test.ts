@@ -3,7 +3,20 @@ import { describe, expect, it } from 'vitest';
 import { storeBefore } from '../helpers/store-before.js';
 import { dialects } from '../helpers/stores.js';
 
-type Row = { delivery_key: string; kind: string; action: string; file_id: string; user_id: string; credential: string; outcome: string; problem: string | null; subject: null; received_at: string; received_ms: number; body: string };
+type Row = {
+  delivery_key: string;
+  kind: string;
+  action: string;
+  file_id: string;
+  user_id: string;
+  credential: string;
+  outcome: string;
+  problem: string | null;
+  subject: null;
+  received_at: string;
+  received_ms: number;
+  body: string;
+};
 
 const row = (key: string, userId: string, credential: string, outcome: string, problem: string | null): Row => ({
   delivery_key: key,

@@ -48,7 +48,14 @@ async function lastingStore(dialect: DialectName) {
 /** Everything events derive, counted: what must not change when an event is derived again. */
 async function effectCounts(store: OpenDatabase) {
   const count = async (table: 'notifications' | 'activity' | 'revisions' | 'notification_deliveries') =>
-    Number((await store.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await store.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   return {
     notifications: await count('notifications'),
     deliveries: await count('notification_deliveries'),
@@ -63,8 +70,16 @@ async function effectCounts(store: OpenDatabase) {
 /** One event of each kind that derives something, by users allowed to send it. */
 const EVERY_KIND: Array<{ kind: string; body: unknown; headers: () => Record<string, string> }> = [
   { kind: 'Comment', body: commentCreate('plan', 'zhang', { guid: 'every-1', content: '@lilei', userIds: ['lilei'] }), headers: () => tokenHeaders('zhang') },
-  { kind: 'DateMention', body: dateMention('plan', 'zhang', 'create', { id: 'every-r', content: 'due', remindUserIds: ['lilei'], remindAt: '2030-01-01T00:00:00Z' }), headers: () => tokenHeaders('zhang') },
-  { kind: 'DateMention', body: dateMention('plan', 'zhang', 'update', { id: 'every-r', content: 'moved', remindAt: '2030-01-02T00:00:00Z' }), headers: () => tokenHeaders('zhang') },
+  {
+    kind: 'DateMention',
+    body: dateMention('plan', 'zhang', 'create', { id: 'every-r', content: 'due', remindUserIds: ['lilei'], remindAt: '2030-01-01T00:00:00Z' }),
+    headers: () => tokenHeaders('zhang'),
+  },
+  {
+    kind: 'DateMention',
+    body: dateMention('plan', 'zhang', 'update', { id: 'every-r', content: 'moved', remindAt: '2030-01-02T00:00:00Z' }),
+    headers: () => tokenHeaders('zhang'),
+  },
   { kind: 'FileContent', body: fileContent('plan', 'lilei', 9, T), headers: () => signedHeaders('plan') },
   { kind: 'Collaborator', body: collaborator('plan', 'lilei', 'enter', 'tab-1', T), headers: () => signedHeaders('plan') },
   { kind: 'Revision', body: revision('plan', 'zhang', 'create', 31), headers: () => tokenHeaders('zhang') },
@@ -176,7 +191,13 @@ describeEachStore('effect lag and statistics', (store) => {
       // The pipeline's own intake, on its clock: two events, received 100 ms apart.
       for (const guid of ['lag-1', 'lag-2']) {
         const body = commentCreate('plan', 'zhang', { guid, content: 'x' });
-        const answer = await pipeline.receive({ headerKind: 'Comment', rawBody: JSON.stringify(body), body, token: tokenHeaders('zhang', 3600, clock.now)['x-platform-token'], signature: undefined });
+        const answer = await pipeline.receive({
+          headerKind: 'Comment',
+          rawBody: JSON.stringify(body),
+          body,
+          token: tokenHeaders('zhang', 3600, clock.now)['x-platform-token'],
+          signature: undefined,
+        });
         expect(answer).toEqual({ status: 200 });
         clock.now += 100;
       }
@@ -212,7 +233,11 @@ async function outboxBlocker(dialect: 'postgres' | 'mysql', url: string) {
     return {
       hold: async () => void (await connection.query('BEGIN'), await connection.query('UPDATE tail_turns SET n = n + 1 WHERE id = 1')),
       waiting: async () =>
-        ((await connection.query(`SELECT ID AS id FROM information_schema.PROCESSLIST WHERE DB = DATABASE() AND COMMAND = 'Query' AND ID <> CONNECTION_ID() AND TIME_MS > 50`)) as unknown as [Array<{ id: number }>])[0].map((row) => Number(row.id)),
+        (
+          (await connection.query(
+            `SELECT ID AS id FROM information_schema.PROCESSLIST WHERE DB = DATABASE() AND COMMAND = 'Query' AND ID <> CONNECTION_ID() AND TIME_MS > 50`,
+          )) as unknown as [Array<{ id: number }>]
+        )[0].map((row) => Number(row.id)),
       cancel: async (id: number) => void (await connection.query(`KILL QUERY ${Number(id)}`)),
       release: async () => void (await connection.query('ROLLBACK')),
       end: () => connection.end(),
@@ -222,7 +247,8 @@ async function outboxBlocker(dialect: 'postgres' | 'mysql', url: string) {
   await client.connect();
   return {
     hold: async () => void (await client.query('BEGIN'), await client.query('LOCK TABLE notifications IN ACCESS EXCLUSIVE MODE')),
-    waiting: async () => (await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE pg_blocking_pids(pid) @> ARRAY[pg_backend_pid()]')).rows.map((row) => row.pid),
+    waiting: async () =>
+      (await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE pg_blocking_pids(pid) @> ARRAY[pg_backend_pid()]')).rows.map((row) => row.pid),
     cancel: async (pid: number) => void (await client.query('SELECT pg_cancel_backend($1)', [pid])),
     release: async () => void (await client.query('ROLLBACK')),
     end: () => client.end(),
@@ -231,47 +257,47 @@ async function outboxBlocker(dialect: 'postgres' | 'mysql', url: string) {
 
 // A server store's sessions (SQLite has one writer and no session to hold a lock from outside the process).
 for (const dialect of ['postgres', 'mysql'] as const)
-describe.runIf(dialects.includes(dialect))(`a processing step that fails half way [${dialect}]`, () => {
-  // Generous: on a loaded machine the two lock waits and the retry take a while (it is not a speed test).
-  it('rolls back what it wrote; the events stay pending, and are then applied once', { timeout: 120_000 }, async () => {
-    const fresh = await freshStore(dialect);
-    const drop = fresh.drop;
-    const store = await fresh.open({ poolSize: 3 });
-    const blocker = await outboxBlocker(dialect, fresh.url);
-    /** Sessions waiting on a lock the blocker holds. */
-    const waitingOnBlocker = async () => {
-      for (;;) {
-        const ids = await blocker.waiting();
-        if (ids.length > 0) return ids;
-        // Poll the server, not a clock: a short pause only leaves the CPU to the session under test.
-        await new Promise((resolve) => setTimeout(resolve, 5));
+  describe.runIf(dialects.includes(dialect))(`a processing step that fails half way [${dialect}]`, () => {
+    // Generous: on a loaded machine the two lock waits and the retry take a while (it is not a speed test).
+    it('rolls back what it wrote; the events stay pending, and are then applied once', { timeout: 120_000 }, async () => {
+      const fresh = await freshStore(dialect);
+      const drop = fresh.drop;
+      const store = await fresh.open({ poolSize: 3 });
+      const blocker = await outboxBlocker(dialect, fresh.url);
+      /** Sessions waiting on a lock the blocker holds. */
+      const waitingOnBlocker = async () => {
+        for (;;) {
+          const ids = await blocker.waiting();
+          if (ids.length > 0) return ids;
+          // Poll the server, not a clock: a short pause only leaves the CPU to the session under test.
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+      };
+      try {
+        await seedDirectory(store.db);
+        const { app, settle, pipeline } = await buildEventApp(store);
+        const body = commentCreate('plan', 'zhang', { guid: 'half-1', content: '@lilei', userIds: ['lilei'] });
+        expect((await postEvent(app, 'Comment', body, tokenHeaders('zhang'))).statusCode).toBe(200);
+        // Another session holds the outbox: the step claims the event and writes its activity, then waits.
+        await blocker.hold();
+        const step = pipeline.processor.runOnce();
+        for (const id of await waitingOnBlocker()) await blocker.cancel(id);
+        // Its transaction is gone; the processor tries the event alone, and waits again.
+        await waitingOnBlocker();
+        const seen = await store.db.selectFrom('events').select('outcome').executeTakeFirstOrThrow();
+        expect(seen.outcome).toBe('pending');
+        expect(await store.db.selectFrom('activity').select('kind').execute()).toEqual([]);
+        await blocker.release();
+        expect(await step).toBe(1);
+        await settle();
+        expect((await store.db.selectFrom('activity').select('kind').orderBy('kind').execute()).map((row) => row.kind)).toEqual(['comment', 'mention']);
+        expect(await store.db.selectFrom('notifications').select('type').orderBy('type').execute()).toEqual([{ type: 'comment.created' }, { type: 'mention.created' }]);
+        expect((await store.db.selectFrom('events').select('outcome').executeTakeFirstOrThrow()).outcome).toBe('processed');
+        await app.close();
+      } finally {
+        await blocker.end().catch(() => undefined);
+        await store.close();
+        await drop();
       }
-    };
-    try {
-      await seedDirectory(store.db);
-      const { app, settle, pipeline } = await buildEventApp(store);
-      const body = commentCreate('plan', 'zhang', { guid: 'half-1', content: '@lilei', userIds: ['lilei'] });
-      expect((await postEvent(app, 'Comment', body, tokenHeaders('zhang'))).statusCode).toBe(200);
-      // Another session holds the outbox: the step claims the event and writes its activity, then waits.
-      await blocker.hold();
-      const step = pipeline.processor.runOnce();
-      for (const id of await waitingOnBlocker()) await blocker.cancel(id);
-      // Its transaction is gone; the processor tries the event alone, and waits again.
-      await waitingOnBlocker();
-      const seen = await store.db.selectFrom('events').select('outcome').executeTakeFirstOrThrow();
-      expect(seen.outcome).toBe('pending');
-      expect(await store.db.selectFrom('activity').select('kind').execute()).toEqual([]);
-      await blocker.release();
-      expect(await step).toBe(1);
-      await settle();
-      expect((await store.db.selectFrom('activity').select('kind').orderBy('kind').execute()).map((row) => row.kind)).toEqual(['comment', 'mention']);
-      expect(await store.db.selectFrom('notifications').select('type').orderBy('type').execute()).toEqual([{ type: 'comment.created' }, { type: 'mention.created' }]);
-      expect((await store.db.selectFrom('events').select('outcome').executeTakeFirstOrThrow()).outcome).toBe('processed');
-      await app.close();
-    } finally {
-      await blocker.end().catch(() => undefined);
-      await store.close();
-      await drop();
-    }
+    });
   });
-});

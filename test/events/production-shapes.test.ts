@@ -87,13 +87,23 @@ describeEachStore('POST /events reads the production shapes', (store) => {
     const activity = await store().db.selectFrom('activity').select(['user_id', 'kind']).where('file_id', '=', 'plan').where('kind', '=', 'revision').execute();
     expect(activity).toEqual([{ user_id: 'zhang', kind: 'revision' }]);
     const bare = { kind: 'revision', action: 'create', fileId: 'plan', userId: 'zhang', revision: {} };
-    expect(await accepted('Revision', bare, tokenHeaders('zhang'))).toMatchObject({ outcome: 'unprocessed', problem: 'revision has no revisionId, docHistoryId or title to know it by' });
+    expect(await accepted('Revision', bare, tokenHeaders('zhang'))).toMatchObject({
+      outcome: 'unprocessed',
+      problem: 'revision has no revisionId, docHistoryId or title to know it by',
+    });
   });
 
   it('likes of comments and discussions, and a discussion with `position`, are understood', async () => {
     const likeComment = { kind: 'comment', type: 'comment', action: 'like', fileId: 'plan', userId: 'lilei', likeComment: { selectionGuid: 's1', content: '赞' } };
     const likeDiscussion = { kind: 'discussion', type: 'discussion', action: 'like', fileId: 'plan', userId: 'lilei', likeDiscussion: { id: 'd1', content: '赞' } };
-    const positioned = { kind: 'discussion', type: 'discussion', action: 'create', fileId: 'plan', userId: 'lilei', discussion: { id: 'pos-1', unixus: T * 1000, content: '讨论', position: 'p7' } };
+    const positioned = {
+      kind: 'discussion',
+      type: 'discussion',
+      action: 'create',
+      fileId: 'plan',
+      userId: 'lilei',
+      discussion: { id: 'pos-1', unixus: T * 1000, content: '讨论', position: 'p7' },
+    };
     expect(await accepted('Comment', likeComment, tokenHeaders('lilei'))).toMatchObject({ outcome: 'processed', action: 'like' });
     expect(await accepted('Discussion', likeDiscussion, tokenHeaders('lilei'))).toMatchObject({ outcome: 'processed', action: 'like' });
     expect(await accepted('Discussion', positioned, tokenHeaders('lilei'))).toMatchObject({ outcome: 'processed' });

@@ -31,7 +31,12 @@ describe('events on an SQLite file', () => {
       ...versions.map((body) => postEvent(app, 'FileContent', body, signedHeaders('teamdoc'))),
       ...Array.from({ length: 3 }, () => postEvent(app, 'Comment', JSON.stringify(copy), tokenHeaders('zhang'))),
       postEvent(app, 'Collaborator', collaborator('plan', 'lilei', 'enter', 'tab-1', T), signedHeaders('plan')),
-      postEvent(app, 'DateMention', dateMention('plan', 'zhang', 'create', { id: 'r-file', content: '交付', remindUserIds: ['lilei'], remindAt: '2030-01-01T00:00:00Z' }), tokenHeaders('zhang')),
+      postEvent(
+        app,
+        'DateMention',
+        dateMention('plan', 'zhang', 'create', { id: 'r-file', content: '交付', remindUserIds: ['lilei'], remindAt: '2030-01-01T00:00:00Z' }),
+        tokenHeaders('zhang'),
+      ),
     ]);
     expect(responses.map((response) => response.statusCode)).toEqual(Array(35).fill(200));
 

@@ -92,7 +92,13 @@ describeEachStore('POST /events trust rules', (store) => {
     const cases: Array<{ name: string; kind: string; body: Record<string, unknown>; user: string; status: number }> = [
       // plan: zhang creator, lilei editor, rd (hanmeimei, wang) viewers; sheet: fe (hanmeimei) commenters, bob manager.
       { name: 'a viewer may not comment', kind: 'Comment', user: 'hanmeimei', status: 403, body: commentCreate('plan', 'hanmeimei', { guid: 'p-1', content: 'x' }) },
-      { name: 'a viewer may not mention', kind: 'MentionAt', user: 'wang', status: 403, body: mentionAt('plan', 'wang', 'mention_at', { mentionAt: { guid: 'p-2', userId: 'zhang' } }) },
+      {
+        name: 'a viewer may not mention',
+        kind: 'MentionAt',
+        user: 'wang',
+        status: 403,
+        body: mentionAt('plan', 'wang', 'mention_at', { mentionAt: { guid: 'p-2', userId: 'zhang' } }),
+      },
       {
         name: 'a viewer may not start a discussion',
         kind: 'Discussion',
@@ -109,7 +115,13 @@ describeEachStore('POST /events trust rules', (store) => {
         body: dateMention('sheet', 'hanmeimei', 'create', { id: 'p-5', content: '', remindAt: '2030-01-01T00:00:00Z' }),
       },
       { name: 'a commenter may not make a revision', kind: 'Revision', user: 'hanmeimei', status: 403, body: revision('sheet', 'hanmeimei', 'create', 501) },
-      { name: 'an editor may set a date reminder', kind: 'DateMention', user: 'lilei', status: 200, body: dateMention('plan', 'lilei', 'create', { id: 'p-6', content: '', remindAt: '2030-01-01T00:00:00Z' }) },
+      {
+        name: 'an editor may set a date reminder',
+        kind: 'DateMention',
+        user: 'lilei',
+        status: 200,
+        body: dateMention('plan', 'lilei', 'create', { id: 'p-6', content: '', remindAt: '2030-01-01T00:00:00Z' }),
+      },
       { name: 'an editor may make a revision', kind: 'Revision', user: 'lilei', status: 200, body: revision('plan', 'lilei', 'create', 601) },
       { name: 'a reader may enter (presence, pushed with a token)', kind: 'Collaborator', user: 'wang', status: 200, body: collaborator('plan', 'wang', 'enter', 'w-1', T) },
       { name: 'a non-reader may not enter', kind: 'Collaborator', user: 'olga', status: 403, body: collaborator('plan', 'olga', 'enter', 'o-1', T) },
@@ -143,7 +155,13 @@ describeEachStore('POST /events trust rules', (store) => {
     expect((await postEvent(app, 'Revision', revision('sheet', 'bob', 'update', 701), tokenHeaders('bob'))).statusCode).toBe(200);
     await settle();
     // Each file's log in order; two files' effects may be applied in either order (docs/events.md).
-    const log = await store().db.selectFrom('revisions').select(['revision_id', 'user_id', 'action']).where('revision_id', 'in', [700, 701, 601]).orderBy('file_id').orderBy('seq').execute();
+    const log = await store()
+      .db.selectFrom('revisions')
+      .select(['revision_id', 'user_id', 'action'])
+      .where('revision_id', 'in', [700, 701, 601])
+      .orderBy('file_id')
+      .orderBy('seq')
+      .execute();
     expect(log).toEqual([
       { revision_id: 601, user_id: 'lilei', action: 'create' },
       { revision_id: 700, user_id: 'zhang', action: 'create' },
@@ -154,10 +172,22 @@ describeEachStore('POST /events trust rules', (store) => {
   });
 
   it("no event takes over another file's reminder", async () => {
-    const ops = dateMention('opsdoc', 'olga', 'create', { id: 'r-ops', fileId: 'opsdoc', authorId: 'olga', content: '值班', remindUserIds: ['olga'], remindAt: '2030-06-01T08:00:00Z' });
+    const ops = dateMention('opsdoc', 'olga', 'create', {
+      id: 'r-ops',
+      fileId: 'opsdoc',
+      authorId: 'olga',
+      content: '值班',
+      remindUserIds: ['olga'],
+      remindAt: '2030-06-01T08:00:00Z',
+    });
     expect((await postEvent(app, 'DateMention', ops, tokenHeaders('olga'))).statusCode).toBe(200);
     // The production update names only the reminder: zhang cannot edit opsdoc, so it is refused.
-    const takeover = { kind: 'mention', type: 'date_mention', action: 'update', updateData: { id: 'r-ops', content: 'mine now', remindUserIds: ['zhang'], remindAt: '2020-01-01T00:00:00Z' } };
+    const takeover = {
+      kind: 'mention',
+      type: 'date_mention',
+      action: 'update',
+      updateData: { id: 'r-ops', content: 'mine now', remindUserIds: ['zhang'], remindAt: '2020-01-01T00:00:00Z' },
+    };
     const refused = await postEvent(app, 'DateMention', takeover, tokenHeaders('zhang'));
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toMatchObject({ error: { code: 'permission_denied' } });
@@ -170,7 +200,12 @@ describeEachStore('POST /events trust rules', (store) => {
     const own = { ...takeover, fileId: 'plan', updateData: { ...takeover.updateData, remindAt: '2030-07-01T00:00:00Z' } };
     expect((await postEvent(app, 'DateMention', own, tokenHeaders('zhang'))).statusCode).toBe(200);
     await settle();
-    const rows = await store().db.selectFrom('reminders').select(['file_id', 'author_id', 'content', 'remind_user_ids', 'remind_at', 'status']).where('id', '=', 'r-ops').orderBy('file_id').execute();
+    const rows = await store()
+      .db.selectFrom('reminders')
+      .select(['file_id', 'author_id', 'content', 'remind_user_ids', 'remind_at', 'status'])
+      .where('id', '=', 'r-ops')
+      .orderBy('file_id')
+      .execute();
     // By file: the effects of two files may be applied in either order (docs/events.md).
     expect(rows).toEqual([
       { file_id: 'opsdoc', author_id: 'olga', content: '值班', remind_user_ids: '["olga"]', remind_at: '2030-06-01T08:00:00Z', status: 'scheduled' },
@@ -179,7 +214,14 @@ describeEachStore('POST /events trust rules', (store) => {
   });
 
   it("an update naming only the reminder is applied to the reminder's file, by anyone who may edit it; its author stays", async () => {
-    const create = dateMention('plan', 'zhang', 'create', { id: 'r-shared', fileId: 'plan', authorId: 'zhang', content: 'v1', remindUserIds: ['lilei'], remindAt: '2030-02-01T08:00:00Z' });
+    const create = dateMention('plan', 'zhang', 'create', {
+      id: 'r-shared',
+      fileId: 'plan',
+      authorId: 'zhang',
+      content: 'v1',
+      remindUserIds: ['lilei'],
+      remindAt: '2030-02-01T08:00:00Z',
+    });
     expect((await postEvent(app, 'DateMention', create, tokenHeaders('zhang'))).statusCode).toBe(200);
     // The update is resolved from the log even before the create's effects are derived.
     const update = { kind: 'mention', type: 'date_mention', action: 'update', updateData: { id: 'r-shared', content: 'v2', remindAt: '2030-02-02T08:00:00Z' } };
@@ -207,7 +249,12 @@ describeEachStore('POST /events trust rules', (store) => {
     const anonymous = { kind: 'collaborator', action: 'enter', fileId: 'plan', collaboratorChanged: { clientId: 'bound-3', timestamp: T } };
     expect((await postEvent(app, 'Collaborator', anonymous, headers)).statusCode).toBe(200);
     await settle();
-    expect(await eventRow(collaborator('plan', 'lilei', 'enter', 'bound-2', T))).toMatchObject({ outcome: 'refused', user_id: 'lilei', sender_id: 'wang', credential: 'signature' });
+    expect(await eventRow(collaborator('plan', 'lilei', 'enter', 'bound-2', T))).toMatchObject({
+      outcome: 'refused',
+      user_id: 'lilei',
+      sender_id: 'wang',
+      credential: 'signature',
+    });
     expect(await eventRow(anonymous)).toMatchObject({ user_id: 'wang', sender_id: 'wang' });
     // Re-processing keeps the refusal.
     const { id } = await eventRow(collaborator('plan', 'lilei', 'enter', 'bound-2', T));

@@ -62,10 +62,14 @@ for (const dialect of dialects) {
                 VALUES ('k-1', 'Comment', 'create', 'plan', 'zhang', 'token', 'processed', '2024-03-01T08:00:00Z', ${commentBody}),
                        ('k-2', 'Comment', 'like', 'plan', 'lilei', 'token', 'stored', '2024-03-01T08:00:01Z', ${likeBody})`.execute(place.raw);
       await sql`INSERT INTO notifications (id, type, occurred_at, data, status, attempts, dedupe_key, event_id, created_at)
-                VALUES ('n-1', 'comment.created', '2024-03-01T08:00:00Z', '{"commentId":"old-1"}', 'delivered', 1, 'comment:plan:old-1', 1, '2024-03-01T08:00:00Z')`.execute(place.raw);
+                VALUES ('n-1', 'comment.created', '2024-03-01T08:00:00Z', '{"commentId":"old-1"}', 'delivered', 1, 'comment:plan:old-1', 1, '2024-03-01T08:00:00Z')`.execute(
+        place.raw,
+      );
       await sql`INSERT INTO activity (user_id, file_id, related_user_id, kind, occurred_at) VALUES ('zhang', 'plan', NULL, 'comment', '2024-03-01T08:00:00Z')`.execute(place.raw);
       await sql`INSERT INTO reminders (file_id, id, author_id, content, remind_user_ids, remind_at, due_at_ms, status, created_at, updated_at)
-                VALUES ('plan', 'r-old', 'zhang', 'old', '["lilei"]', '2030-01-01T00:00:00Z', 1893456000000, 'scheduled', '2024-03-01T08:00:00Z', '2024-03-01T08:00:00Z')`.execute(place.raw);
+                VALUES ('plan', 'r-old', 'zhang', 'old', '["lilei"]', '2030-01-01T00:00:00Z', 1893456000000, 'scheduled', '2024-03-01T08:00:00Z', '2024-03-01T08:00:00Z')`.execute(
+        place.raw,
+      );
       await place.raw.destroy();
       store = await place.open();
       await seedDirectory(store.db);

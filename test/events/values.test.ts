@@ -115,13 +115,19 @@ describeEachStore('event values at the edges', (store) => {
     expect(refused.statusCode).toBe(403);
     const nulUser = '{"kind":"comment","type":"comment","action":"create","fileId":"plan","userId":"zh\\u0000ang","comment":{"guid":"nul-2","content":"x"}}';
     expect((await postEvent(app, 'Comment', nulUser, tokenHeaders('zhang'))).statusCode).toBe(403);
-    const nulContent = '{"kind":"comment","type":"comment","action":"create","fileId":"plan","userId":"zhang","comment":{"guid":"nul\\u0000-3","content":"a\\u0000b","userIds":["li\\u0000lei"]}}';
+    const nulContent =
+      '{"kind":"comment","type":"comment","action":"create","fileId":"plan","userId":"zhang","comment":{"guid":"nul\\u0000-3","content":"a\\u0000b","userIds":["li\\u0000lei"]}}';
     const content = await logged('Comment', nulContent, tokenHeaders('zhang'));
     expect(content.outcome).toBe('processed');
     const signedNul = '{"kind":"fileContent","type":"fileContent","action":"update","fileId":"x\\u0000y","userId":"lilei","fileContent":{"version":1,"timestamp":1709280000000}}';
     expect((await postEvent(app, 'FileContent', signedNul, signedHeaders('x\u0000y'))).statusCode).toBe(200);
     await settle();
-    const rows = await store().db.selectFrom('events').select(['body', 'file_id', 'user_id', 'outcome']).where('body', 'in', [nulFile, nulUser, nulContent, signedNul]).orderBy('id').execute();
+    const rows = await store()
+      .db.selectFrom('events')
+      .select(['body', 'file_id', 'user_id', 'outcome'])
+      .where('body', 'in', [nulFile, nulUser, nulContent, signedNul])
+      .orderBy('id')
+      .execute();
     expect(rows).toEqual([
       { body: nulFile, file_id: 'pl\uFFFDan', user_id: 'zhang', outcome: 'refused' },
       { body: nulUser, file_id: 'plan', user_id: 'zh\uFFFDang', outcome: 'refused' },
@@ -131,7 +137,11 @@ describeEachStore('event values at the edges', (store) => {
     // A NUL in a query is refused alike on both stores (src/http/input-guard.ts); the stored form is searchable.
     const withNul = await app.inject({ method: 'GET', url: '/api/events?fileId=pl%00an&outcome=refused', headers: { authorization: `Bearer ${ADMIN_KEY}` } });
     expect(withNul.statusCode).toBe(400);
-    const listed = await app.inject({ method: 'GET', url: `/api/events?fileId=${encodeURIComponent('pl\uFFFDan')}&outcome=refused`, headers: { authorization: `Bearer ${ADMIN_KEY}` } });
+    const listed = await app.inject({
+      method: 'GET',
+      url: `/api/events?fileId=${encodeURIComponent('pl\uFFFDan')}&outcome=refused`,
+      headers: { authorization: `Bearer ${ADMIN_KEY}` },
+    });
     expect(listed.statusCode).toBe(200);
     expect((listed.json() as { items: ListedEvent[] }).items.map((item) => item.fileId)).toEqual(['pl\uFFFDan']);
     const reminders = await app.inject({ method: 'GET', url: '/api/reminders?fileId=%00', headers: { authorization: `Bearer ${ADMIN_KEY}` } });

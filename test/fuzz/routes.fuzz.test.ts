@@ -183,7 +183,11 @@ describeEachStore('fuzz: every operation of /docs/json', (store, dialect) => {
 
   it('afterwards: healthy, the event log lists, and no prototype is polluted', async () => {
     expect((await app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
-    const events = await app.inject({ method: 'GET', url: '/api/events?outcome=pending,processed,unprocessed,refused&limit=100', headers: { authorization: `Bearer ${ADMIN_KEY}` } });
+    const events = await app.inject({
+      method: 'GET',
+      url: '/api/events?outcome=pending,processed,unprocessed,refused&limit=100',
+      headers: { authorization: `Bearer ${ADMIN_KEY}` },
+    });
     expect(events.statusCode).toBe(200);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.prototype.hasOwnProperty.call(Object.prototype, 'polluted')).toBe(false);
@@ -201,7 +205,13 @@ function operationsOf(document: {
     Object.entries(methods).map(([method, operation]) => {
       const content = operation.requestBody?.content ?? {};
       const contentType = path.startsWith('/scim/') ? 'application/scim+json' : 'application/json';
-      return { method: method.toUpperCase(), path, parameters: operation.parameters ?? [], body: (content['application/json'] ?? content['application/scim+json'])?.schema, contentType };
+      return {
+        method: method.toUpperCase(),
+        path,
+        parameters: operation.parameters ?? [],
+        body: (content['application/json'] ?? content['application/scim+json'])?.schema,
+        contentType,
+      };
     }),
   );
 }
@@ -255,9 +265,25 @@ function credentials(config: ReturnType<typeof makeTestConfig>, index: number, p
   const scim = { authorization: `Bearer ${SCIM_TOKEN}` };
   const signature = {
     'x-platform-credential-type': '3',
-    'x-platform-signature': mintSignature({ appId: config.appId, appSecret: config.appSecret }, { ttlSeconds: 120, ...(pathValues.fileId === undefined ? {} : { fileId: pathValues.fileId }) }),
+    'x-platform-signature': mintSignature(
+      { appId: config.appId, appSecret: config.appSecret },
+      { ttlSeconds: 120, ...(pathValues.fileId === undefined ? {} : { fileId: pathValues.fileId }) },
+    ),
   };
-  const all = [token('zhang'), token('lilei'), token('olga'), token('outsider'), token('ghost'), { 'x-platform-token': guestToken }, admin, scim, { authorization: 'Bearer wrong-key-0123456789' }, signature, {}, { 'x-platform-token': 'junk' }];
+  const all = [
+    token('zhang'),
+    token('lilei'),
+    token('olga'),
+    token('outsider'),
+    token('ghost'),
+    { 'x-platform-token': guestToken },
+    admin,
+    scim,
+    { authorization: 'Bearer wrong-key-0123456789' },
+    signature,
+    {},
+    { 'x-platform-token': 'junk' },
+  ];
   if (path.startsWith('/scim/') && index % 4 !== 0) return scim;
   if (path.startsWith('/api/') && index % 4 !== 0) return admin;
   return all[index % all.length]!;

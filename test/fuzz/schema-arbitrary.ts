@@ -56,11 +56,7 @@ export const HOSTILE_TEXTS: readonly string[] = [
 ];
 
 /** Strings a caller might send on purpose or by accident: ids, NULs, escapes, other scripts, long ones. */
-export const hostileString: Arbitrary<string> = fc.oneof(
-  fc.string({ maxLength: 12 }),
-  fc.string({ unit: 'binary', maxLength: 12 }),
-  fc.constantFrom(...HOSTILE_TEXTS),
-);
+export const hostileString: Arbitrary<string> = fc.oneof(fc.string({ maxLength: 12 }), fc.string({ unit: 'binary', maxLength: 12 }), fc.constantFrom(...HOSTILE_TEXTS));
 
 /** Numbers at the edges of every integer type and of JSON. */
 export const hostileNumber: Arbitrary<number> = fc.oneof(

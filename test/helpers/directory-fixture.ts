@@ -1,13 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { FileInput } from '../../src/store/directory-writes/directory-writer.js';
-import {
-  rebuildDepartmentClosure,
-  replaceGrants,
-  upsertDepartments,
-  upsertFiles,
-  upsertTeams,
-  upsertUsers,
-} from '../../src/store/directory-writes/directory-writer.js';
+import { rebuildDepartmentClosure, replaceGrants, upsertDepartments, upsertFiles, upsertTeams, upsertUsers } from '../../src/store/directory-writes/directory-writer.js';
 import type { Database } from '../../src/store/schema/schema.js';
 import type { Grant } from '../../src/directory/types.js';
 
@@ -68,13 +61,7 @@ export const USERS = [
 const OPEN = { copy: true, export: true };
 const LOCKED = { copy: false, export: false };
 
-const file = (
-  id: string,
-  name: string,
-  type: string,
-  creatorId: string,
-  extra: Partial<FileInput> = {},
-): FileInput => ({
+const file = (id: string, name: string, type: string, creatorId: string, extra: Partial<FileInput> = {}): FileInput => ({
   id,
   name,
   type,

@@ -25,10 +25,13 @@ export async function storeBefore(dialect: DialectName, next: string): Promise<{
     const schema = await createTestSchema();
     drop = schema.drop;
     migrationTableSchema = schema.schema; // as openDatabase does: not another schema's bookkeeping
-    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: postgresUrl, max: 2, options: `-c search_path=${schema.schema},public` }) }) });
+    db = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: postgresUrl, max: 2, options: `-c search_path=${schema.schema},public` }) }),
+    });
   }
   const migrations = allMigrations(columnTypes(dialect, dialect === 'mysql' ? await mysqlBinaryCollation(db) : undefined));
-  const migrator = (only: Record<string, Migration>) => new Migrator({ db, provider: { getMigrations: async () => only }, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
+  const migrator = (only: Record<string, Migration>) =>
+    new Migrator({ db, provider: { getMigrations: async () => only }, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
   const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < next));
   const { error } = await migrator(before).migrateToLatest();
   if (error) throw error;

@@ -34,7 +34,15 @@ describeEachStore('bounded JSON bodies', (store) => {
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({ error: { code: 'invalid_json', message: `the body nests deeper than ${MAX_JSON_DEPTH} levels of arrays and objects` } });
   };
-  const eventCount = async () => Number((await store().db.selectFrom('events').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const eventCount = async () =>
+    Number(
+      (
+        await store()
+          .db.selectFrom('events')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   it("a user's push nested 4,000 levels deep is refused before it is stored, and the event log still lists", async () => {
     const before = await eventCount();
@@ -53,7 +61,12 @@ describeEachStore('bounded JSON bodies', (store) => {
     const bracketsInText = await app.inject({ method: 'PUT', url: '/api/teams/t-brackets', headers: { ...json, ...admin }, payload: JSON.stringify({ name: '['.repeat(200) }) });
     expect(bracketsInText.statusCode).toBe(201);
     // At the bound the body is parsed (and then judged by the route's schema as usual).
-    const atBound = await app.inject({ method: 'POST', url: '/search', headers: { ...json, ...asUser('zhang') }, payload: `{"keyword":"x","type":"team_member","x":${nested(MAX_JSON_DEPTH - 1)}}` });
+    const atBound = await app.inject({
+      method: 'POST',
+      url: '/search',
+      headers: { ...json, ...asUser('zhang') },
+      payload: `{"keyword":"x","type":"team_member","x":${nested(MAX_JSON_DEPTH - 1)}}`,
+    });
     expect(atBound.json()).not.toMatchObject({ error: { code: 'invalid_json' } });
     const teams = await store().db.selectFrom('teams').select('id').execute();
     expect(teams.map((team) => team.id)).not.toContain('t-deep');
@@ -76,7 +89,12 @@ describeEachStore('bounded JSON bodies', (store) => {
   });
 
   it('a body past the size bound is a 413 in the error shape', async () => {
-    const response = await app.inject({ method: 'PUT', url: '/api/teams/t-big', headers: { ...json, ...admin }, payload: JSON.stringify({ name: 'x'.repeat(MAX_JSON_BODY_BYTES) }) });
+    const response = await app.inject({
+      method: 'PUT',
+      url: '/api/teams/t-big',
+      headers: { ...json, ...admin },
+      payload: JSON.stringify({ name: 'x'.repeat(MAX_JSON_BODY_BYTES) }),
+    });
     expect(response.statusCode).toBe(413);
     expect(response.json()).toMatchObject({ error: { code: 'payload_too_large' } });
   });

@@ -124,7 +124,8 @@ describeEachStore('the contract at its edges', (store) => {
   it("a platform signature's lifetime is bounded (SIGNATURE_MAX_LIFETIME, 24 h by default); the kit's signatures pass", async () => {
     const now = epochSeconds();
     const sign = (claims: Record<string, unknown>) => signHs256({ fileId: 'plan', ...claims }, config.appSecret, { kid: config.appId });
-    const call = (signature: string, target = app) => target.inject({ method: 'GET', url: '/admin/files/plan', headers: { 'x-platform-credential-type': '3', 'x-platform-signature': signature } });
+    const call = (signature: string, target = app) =>
+      target.inject({ method: 'GET', url: '/admin/files/plan', headers: { 'x-platform-credential-type': '3', 'x-platform-signature': signature } });
     const tenYears = await call(sign({ exp: now + 10 * 365 * 86_400 }));
     expect(tenYears.statusCode).toBe(401);
     expect(tenYears.json()).toMatchObject({ error: { code: 'signature_lifetime' } });

@@ -4,7 +4,11 @@ import { openDatabase, type OpenDatabase } from '../../src/store/connection/data
 import { buildTestApp } from '../helpers/app.js';
 
 /** The request log as a person reads it on the terminal: one JSON line each. */
-async function logOf(production: boolean, logLevel: string, requests: (app: FastifyInstance) => Promise<unknown>): Promise<Array<{ msg: string; level: number; res?: { statusCode: number } }>> {
+async function logOf(
+  production: boolean,
+  logLevel: string,
+  requests: (app: FastifyInstance) => Promise<unknown>,
+): Promise<Array<{ msg: string; level: number; res?: { statusCode: number } }>> {
   const lines: string[] = [];
   const store: OpenDatabase = await openDatabase('sqlite::memory:');
   const app = await buildTestApp(store, { production, logLevel }, { logger: true, logStream: { write: (line) => void lines.push(line) } });

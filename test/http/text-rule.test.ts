@@ -36,7 +36,12 @@ describeEachStore('one text rule on every path', (store) => {
       ['PUT', '/api/teams/t-lone', { name: LONE }, /\$\.name is not well-formed Unicode/],
       ['PUT', '/api/users/u-lone', { name: 'n', teamId: 'acme', watermark: ['ok', `a\u0000b`] }, /\$\.watermark\[1\] contains a NUL character/],
       ['PUT', '/api/notification-channels/c-lone', { kind: 'webhook', name: LONE, target: 'https://example.com/hook' }, /\$\.name is not well-formed Unicode/],
-      ['PUT', '/api/notification-channels/c-key', { kind: 'webhook', name: 'n', target: 'https://example.com/hook', [`k${'\ud800'}`]: 1 }, /\$ has a field name that is not well-formed Unicode/],
+      [
+        'PUT',
+        '/api/notification-channels/c-key',
+        { kind: 'webhook', name: 'n', target: 'https://example.com/hook', [`k${'\ud800'}`]: 1 },
+        /\$ has a field name that is not well-formed Unicode/,
+      ],
       ['POST', '/api/tokens', { userId: LONE }, /\$\.userId is not well-formed Unicode/],
     ];
     for (const [method, url, body, message] of cases) {
@@ -44,7 +49,12 @@ describeEachStore('one text rule on every path', (store) => {
       expect(response.statusCode, url).toBe(400);
       expect(response.json(), url).toEqual({ error: { code: 'invalid_json', message: expect.stringMatching(message) } });
     }
-    const search = await app.inject({ method: 'POST', url: '/search', headers: { ...asUser('zhang'), 'content-type': 'application/json' }, payload: JSON.stringify({ keyword: LONE, type: 'team_member' }) });
+    const search = await app.inject({
+      method: 'POST',
+      url: '/search',
+      headers: { ...asUser('zhang'), 'content-type': 'application/json' },
+      payload: JSON.stringify({ keyword: LONE, type: 'team_member' }),
+    });
     expect(search.json()).toEqual({ error: { code: 'invalid_json', message: expect.stringMatching(/\$\.keyword is not well-formed Unicode/) } });
     expect(await written()).toEqual(before);
   });

@@ -87,7 +87,13 @@ describeEachStore('management API', (store) => {
       const seen = await asZhang('/users/newbie');
       expect(seen.json()).toEqual({ id: 'newbie', name: '新人', avatar: '', email: 'newbie@example.com' });
       const paths = await asZhang('/users/newbie/department-paths');
-      expect(paths.json()).toEqual([[{ id: 'rd', name: '研发部' }, { id: 'fe', name: '前端组' }, { id: 'web', name: 'Web 小组' }]]);
+      expect(paths.json()).toEqual([
+        [
+          { id: 'rd', name: '研发部' },
+          { id: 'fe', name: '前端组' },
+          { id: 'web', name: 'Web 小组' },
+        ],
+      ]);
     });
 
     it('refuses a record that breaks the snapshot rules with 400 listing every problem, writing nothing', async () => {
@@ -127,7 +133,12 @@ describeEachStore('management API', (store) => {
       const response = await api({ method: 'PUT', url: '/api/departments/rd', payload: { name: '研发部', teamId: 'acme', parentId: 'web' } });
       expect(response.statusCode).toBe(400);
       expect(response.json().error.problems.length).toBeGreaterThan(0);
-      expect((await asZhang('/users/zhang/department-paths')).json()).toEqual([[{ id: 'rd', name: '研发部' }, { id: 'be', name: '后端组' }]]);
+      expect((await asZhang('/users/zhang/department-paths')).json()).toEqual([
+        [
+          { id: 'rd', name: '研发部' },
+          { id: 'be', name: '后端组' },
+        ],
+      ]);
     });
 
     it('writes a file with its sharing, and grants can be set and removed one by one', async () => {
@@ -144,8 +155,7 @@ describeEachStore('management API', (store) => {
         },
       });
       expect(put.statusCode).toBe(201);
-      const permissions = async (userId: string) =>
-        (await app.inject({ method: 'GET', url: '/files/memo', headers: asUser(userId) })).json().permissions;
+      const permissions = async (userId: string) => (await app.inject({ method: 'GET', url: '/files/memo', headers: asUser(userId) })).json().permissions;
       expect((await permissions('alice')).readable).toBe(true);
       expect((await permissions('olga')).readable).toBe(false);
 
@@ -312,7 +322,11 @@ describeEachStore('management API: the directory through the one validated path'
 
   it('refuses records that break a rule against what is stored (400, every problem), writing nothing', async () => {
     const cases: Array<[string, InjectOptions['payload'], Array<{ path: string; message: unknown }>]> = [
-      ['/api/users/olga', { name: 'Olga', teamId: 'other', departmentIds: ['fe'] }, [{ path: '$.departmentIds[0]', message: 'names department "fe" of team "acme", not the user\'s team "other"' }]],
+      [
+        '/api/users/olga',
+        { name: 'Olga', teamId: 'other', departmentIds: ['fe'] },
+        [{ path: '$.departmentIds[0]', message: 'names department "fe" of team "acme", not the user\'s team "other"' }],
+      ],
       ['/api/files/memo', memo({ sharing: [{ principal: 'user:ghost', role: 'viewer' }] }), [{ path: '$.sharing[0].principal', message: 'names unknown user "ghost"' }]],
       ['/api/files/memo', memo({ type: 'file' }), [{ path: '$.downloadUrl', message: expect.stringContaining('is required for a file of type "file"') }]],
       ['/api/files/memo', memo({ updatedAt: '2024-03-01T08:00:00Z' }), [{ path: '$.updatedAt', message: 'is earlier than createdAt (2024-04-01T08:00:00Z)' }]],
@@ -368,7 +382,14 @@ describeEachStore('management API: the directory through the one validated path'
   });
 
   it('reads back exactly what it wrote: a file with its sharing and restrictions, a user with departmentIds and active', async () => {
-    const file = memo({ views: 7, sharing: [{ principal: 'department:sales', role: 'viewer' }, { principal: 'user:olga', role: 'editor' }], restrictions: { copy: false, export: true } });
+    const file = memo({
+      views: 7,
+      sharing: [
+        { principal: 'department:sales', role: 'viewer' },
+        { principal: 'user:olga', role: 'editor' },
+      ],
+      restrictions: { copy: false, export: true },
+    });
     expect((await api({ method: 'PUT', url: '/api/files/memo', payload: file })).statusCode).toBe(201);
     expect((await api({ method: 'GET', url: '/api/files/memo' })).json()).toEqual({ id: 'memo', ...file });
     expect((await api({ method: 'GET', url: '/api/files/contract' })).json()).toEqual({
@@ -411,7 +432,13 @@ describeEachStore('management API: the directory through the one validated path'
     expect(ids).toEqual(['alice', 'bob', 'carol', 'hanmeimei', 'lilei', 'olga', 'outsider', 'wang', 'zhang']);
     expect(pages).toBe(3);
     const teams = (await api({ method: 'GET', url: '/api/teams' })).json();
-    expect(teams).toEqual({ items: [{ id: 'acme', name: 'Acme 公司' }, { id: 'other', name: 'Other Co' }], nextCursor: null });
+    expect(teams).toEqual({
+      items: [
+        { id: 'acme', name: 'Acme 公司' },
+        { id: 'other', name: 'Other Co' },
+      ],
+      nextCursor: null,
+    });
     const files = (await api({ method: 'GET', url: '/api/files?limit=2' })).json();
     expect(files.items.map((file: { id: string }) => file.id)).toEqual(['contract', 'locked']);
     expect((await api({ method: 'GET', url: '/api/departments?limit=0' })).statusCode).toBe(400);

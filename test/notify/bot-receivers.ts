@@ -63,7 +63,8 @@ export async function startBotReceivers(secrets: { wecomKey: string; dingtalkTok
         if (url.searchParams.get('access_token') !== secrets.dingtalkToken) return json({ errcode: 300001, errmsg: 'token is not exist' });
         const timestamp = url.searchParams.get('timestamp') ?? '';
         const expected = createHmac('sha256', secrets.dingtalkSecret).update(`${timestamp}\n${secrets.dingtalkSecret}`).digest('base64');
-        if (Math.abs(Date.now() - Number(timestamp)) > HOUR_MS || !sameText(url.searchParams.get('sign') ?? '', expected)) return json({ errcode: 310000, errmsg: 'sign not match' });
+        if (Math.abs(Date.now() - Number(timestamp)) > HOUR_MS || !sameText(url.searchParams.get('sign') ?? '', expected))
+          return json({ errcode: 310000, errmsg: 'sign not match' });
         return json({ errcode: 0, errmsg: 'ok' });
       }
       case 'feishu': {

@@ -28,7 +28,8 @@ describeEachStore('group bots: WeCom, DingTalk, Feishu, Slack', (store) => {
   let harness: Awaited<ReturnType<typeof notifyHarness>>;
 
   const channel = (id: string, body: Record<string, unknown>) => harness.api().put(`/api/notification-channels/${id}`, body);
-  const deliveries = async (id: string): Promise<Delivery[]> => ((await harness.api().get(`/api/notification-channels/${id}/deliveries?limit=500`)).json() as { items: Delivery[] }).items;
+  const deliveries = async (id: string): Promise<Delivery[]> =>
+    ((await harness.api().get(`/api/notification-channels/${id}/deliveries?limit=500`)).json() as { items: Delivery[] }).items;
   /** Delivers in rounds, each a retry's back-off later on the workers' clock, until nothing is left to try. */
   const deliverAll = async () => {
     for (let round = 0; round < 6; round += 1) {
@@ -151,9 +152,19 @@ describeEachStore('group bots: WeCom, DingTalk, Feishu, Slack', (store) => {
 
     const refusedDingtalk = bots.of('dingtalk').slice(counts.dingtalk);
     expect(refusedDingtalk.map((r) => [r.accepted, r.answer])).toEqual(Array(3).fill([false, JSON.stringify({ errcode: 310000, errmsg: 'sign not match' })]));
-    expect(bots.of('feishu').slice(counts.feishu).every((r) => !r.accepted && r.answer.includes('19021'))).toBe(true);
+    expect(
+      bots
+        .of('feishu')
+        .slice(counts.feishu)
+        .every((r) => !r.accepted && r.answer.includes('19021')),
+    ).toBe(true);
     // The other bots were not held up: delivered once.
-    expect(bots.of('wecom').slice(counts.wecom).map((r) => r.accepted)).toEqual([true]);
+    expect(
+      bots
+        .of('wecom')
+        .slice(counts.wecom)
+        .map((r) => r.accepted),
+    ).toEqual([true]);
 
     const [failed] = (await deliveries('acme-dingtalk')).filter((d) => d.status !== 'delivered');
     expect(failed).toMatchObject({ recipient: 'lilei', status: 'failed', attempts: 3, lastError: 'errcode 310000: sign not match' });
@@ -184,7 +195,12 @@ describeEachStore('group bots: WeCom, DingTalk, Feishu, Slack', (store) => {
     const failed = (await deliveries('acme-slack')).filter((d) => d.status === 'failed');
     expect(failed).toHaveLength(2);
     expect(failed.every((d) => d.attempts === 3 && d.lastError === 'HTTP 503: ok')).toBe(true);
-    expect(bots.of('wecom').slice(wecomBefore).map((r) => r.accepted)).toEqual([true]);
+    expect(
+      bots
+        .of('wecom')
+        .slice(wecomBefore)
+        .map((r) => r.accepted),
+    ).toEqual([true]);
 
     bots.state.status.slack = undefined;
     for (const delivery of failed) expect((await harness.api().post(`/api/notifications/${delivery.notificationId}/resend`)).statusCode).toBe(200);

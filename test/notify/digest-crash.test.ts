@@ -35,7 +35,11 @@ describeEachStore('a digest killed between its sending and its recording', (stor
   /** An outbox worker of its own (one instance) on the harness's clock, with a long lease that runs out only when the clock says. */
   const instance = (batchSize = 50) => {
     const now = () => harness.clock.now;
-    const dispatcher = new ChannelDispatcher(store().db, notifyConfig((name) => ENV[name as keyof typeof ENV], DOCUMENT_URL), { now, log: { info() {}, warn() {} } });
+    const dispatcher = new ChannelDispatcher(
+      store().db,
+      notifyConfig((name) => ENV[name as keyof typeof ENV], DOCUMENT_URL),
+      { now, log: { info() {}, warn() {} } },
+    );
     return new OutboxWorker(store(), { secret: undefined, now, channels: dispatcher, maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 60_000, leaseMs: LEASE_MS, batchSize });
   };
   const messages = () =>

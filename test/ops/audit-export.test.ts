@@ -25,7 +25,9 @@ for (const dialect of dialects) {
     it('writes the entries from --since to --until as NDJSON, one parseable entry per line, oldest first', async () => {
       // More entries than one page of the export (1000): the pages join without a gap or a repeat.
       const many = Array.from({ length: 1200 }, (_, i) => entry(`2026-02-01T00:${String(Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}Z`, `bulk-${i}`));
-      const database = await commandDatabase(dialect, dir, (store) => auditLog.append(store.db, [entry('2026-01-01T00:00:00Z', 'too-early'), ...many, entry('2026-03-01T00:00:00Z', 'too-late')]));
+      const database = await commandDatabase(dialect, dir, (store) =>
+        auditLog.append(store.db, [entry('2026-01-01T00:00:00Z', 'too-early'), ...many, entry('2026-03-01T00:00:00Z', 'too-late')]),
+      );
       try {
         const env = cliEnv(database.url);
         const run = await runCli(['audit', 'export', '--since', '2026-02-01', '--until', '2026-02-15T00:00:00Z'], { cwd: dir, env });
@@ -39,7 +41,12 @@ for (const dialect of dialects) {
         expect(parsed[0]).toEqual({ id: expect.any(Number), ...many[0] });
 
         const open = await runCli(['audit', 'export', '--since', '2026-02-20'], { cwd: dir, env });
-        expect(open.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { actorId: string }).actorId)).toEqual(['too-late']);
+        expect(
+          open.stdout
+            .trim()
+            .split('\n')
+            .map((line) => (JSON.parse(line) as { actorId: string }).actorId),
+        ).toEqual(['too-late']);
       } finally {
         await database.drop();
       }

@@ -35,7 +35,15 @@ describeEachStore('audit trail', (store) => {
     expect(response.statusCode, response.body).toBe(200);
     return response.json() as { items: Array<Record<string, unknown>>; nextCursor: string | null };
   };
-  const rows = async () => Number((await store().db.selectFrom('audit_log').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const rows = async () =>
+    Number(
+      (
+        await store()
+          .db.selectFrom('audit_log')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   it('records a document open with the user, the file and the permissions decided, buffered until a flush', async () => {
     expect((await app.inject({ method: 'GET', url: '/files/plan', headers: asUser('zhang') })).statusCode).toBe(200);
@@ -46,7 +54,17 @@ describeEachStore('audit trail', (store) => {
     await audit.flush();
     const { items } = await list('?kind=file_access');
     expect(items).toEqual([
-      { id: expect.any(Number), at: '2026-03-01T09:00:00Z', kind: 'file_access', actorId: 'zhang', credential: 'user_token', fileId: 'plan', action: 'GET /files/:fileId', permissions: ALL, details: null },
+      {
+        id: expect.any(Number),
+        at: '2026-03-01T09:00:00Z',
+        kind: 'file_access',
+        actorId: 'zhang',
+        credential: 'user_token',
+        fileId: 'plan',
+        action: 'GET /files/:fileId',
+        permissions: ALL,
+        details: null,
+      },
       // Refused: no permission at all.
       expect.objectContaining({ actorId: 'lilei', fileId: 'secret', permissions: [] }),
     ]);
@@ -55,11 +73,21 @@ describeEachStore('audit trail', (store) => {
   it('records a signed callback with the platform signature as the credential', async () => {
     const config = makeTestConfig();
     const signature = mintSignature({ appId: config.appId, appSecret: config.appSecret }, { ttlSeconds: 120, fileId: 'plan', userId: 'lilei' });
-    const response = await app.inject({ method: 'GET', url: '/admin/files/plan/by-user-id?userId=lilei', headers: { 'x-platform-credential-type': '3', 'x-platform-signature': signature } });
+    const response = await app.inject({
+      method: 'GET',
+      url: '/admin/files/plan/by-user-id?userId=lilei',
+      headers: { 'x-platform-credential-type': '3', 'x-platform-signature': signature },
+    });
     expect(response.statusCode).toBe(200);
     await audit.flush();
     const [entry] = (await list('?fileId=plan')).items;
-    expect(entry).toMatchObject({ kind: 'file_access', actorId: 'lilei', credential: 'platform_signature', action: 'GET /admin/files/:fileId/by-user-id', permissions: ['readable', 'commentable', 'editable', 'copyable', 'exportable'] });
+    expect(entry).toMatchObject({
+      kind: 'file_access',
+      actorId: 'lilei',
+      credential: 'platform_signature',
+      action: 'GET /admin/files/:fileId/by-user-id',
+      permissions: ['readable', 'commentable', 'editable', 'copyable', 'exportable'],
+    });
   });
 
   it('records a management write with the admin key, and the directory change it made', async () => {
@@ -68,10 +96,32 @@ describeEachStore('audit trail', (store) => {
     await audit.flush();
     const change = (await list('?kind=directory_change')).items;
     // Written in the change's transaction, on the store's clock (not the trail's).
-    expect(change).toEqual([{ id: expect.any(Number), at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/), kind: 'directory_change', actorId: null, credential: 'api', fileId: null, action: 'teams created', permissions: null, details: { id: 'audited' } }]);
+    expect(change).toEqual([
+      {
+        id: expect.any(Number),
+        at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+        kind: 'directory_change',
+        actorId: null,
+        credential: 'api',
+        fileId: null,
+        action: 'teams created',
+        permissions: null,
+        details: { id: 'audited' },
+      },
+    ]);
     const management = (await list('?kind=management')).items;
     expect(management).toEqual([
-      { id: expect.any(Number), at: '2026-03-01T09:00:00Z', kind: 'management', actorId: null, credential: 'admin_key', fileId: null, action: 'PUT /api/teams/:teamId', permissions: null, details: { status: 201, params: { teamId: 'audited' } } },
+      {
+        id: expect.any(Number),
+        at: '2026-03-01T09:00:00Z',
+        kind: 'management',
+        actorId: null,
+        credential: 'admin_key',
+        fileId: null,
+        action: 'PUT /api/teams/:teamId',
+        permissions: null,
+        details: { status: 201, params: { teamId: 'audited' } },
+      },
     ]);
     // A refused write changed nothing and is not a management change.
     expect((await app.inject({ method: 'PUT', url: '/api/teams/bad', headers: admin, payload: { name: 5 } })).statusCode).toBe(400);
@@ -80,7 +130,12 @@ describeEachStore('audit trail', (store) => {
   });
 
   it('filters by time, actor, file and kind, and pages with a cursor', async () => {
-    for (const [minutes, user, file] of [[0, 'zhang', 'plan'], [1, 'lilei', 'plan'], [2, 'zhang', 'sheet'], [3, 'zhang', 'plan']] as const) {
+    for (const [minutes, user, file] of [
+      [0, 'zhang', 'plan'],
+      [1, 'lilei', 'plan'],
+      [2, 'zhang', 'sheet'],
+      [3, 'zhang', 'plan'],
+    ] as const) {
       now = T0 + minutes * 60_000;
       await app.inject({ method: 'GET', url: `/files/${file}`, headers: asUser(user) });
     }
@@ -161,7 +216,13 @@ describeEachStore('audit trail', (store) => {
     await app.inject({ method: 'GET', url: '/files/plan', headers: asUser('zhang') });
     await audit.flush();
     const [entry] = (await list('')).items;
-    for (const [method, url] of [['DELETE', '/api/audit'], ['DELETE', `/api/audit/${String(entry!.id)}`], ['PUT', `/api/audit/${String(entry!.id)}`], ['PATCH', `/api/audit/${String(entry!.id)}`], ['POST', '/api/audit']] as const) {
+    for (const [method, url] of [
+      ['DELETE', '/api/audit'],
+      ['DELETE', `/api/audit/${String(entry!.id)}`],
+      ['PUT', `/api/audit/${String(entry!.id)}`],
+      ['PATCH', `/api/audit/${String(entry!.id)}`],
+      ['POST', '/api/audit'],
+    ] as const) {
       const response = await app.inject({ method, url, headers: admin, payload: {} });
       expect(response.statusCode, `${method} ${url}`).toBe(404);
     }
@@ -173,7 +234,8 @@ describeEachStore('audit trail', (store) => {
 describeEachStore('audit buffer', (store) => {
   it('is bounded: past its size new entries are dropped and counted; a flush writes in batches', async () => {
     const audit = new AuditTrail(store().db, { now: () => T0, maxBuffered: 3, batchSize: 2 });
-    const entry = (i: number) => ({ kind: 'file_access', actorId: 'u', credential: 'user_token', fileId: `f${i}`, action: 'GET /files/:fileId', permissions: [], details: null }) as const;
+    const entry = (i: number) =>
+      ({ kind: 'file_access', actorId: 'u', credential: 'user_token', fileId: `f${i}`, action: 'GET /files/:fileId', permissions: [], details: null }) as const;
     for (let i = 0; i < 5; i += 1) audit.record(entry(i));
     expect(audit.buffered()).toBe(3);
     expect(audit.counts).toEqual({ recorded: 3, coalesced: 0, written: 0, dropped: 2 });
@@ -185,7 +247,16 @@ describeEachStore('audit buffer', (store) => {
   it('writes a large batch whole and in order, serving the event loop between its parts', async () => {
     await store().db.deleteFrom('audit_log').execute();
     const audit = new AuditTrail(store().db, { now: () => T0 });
-    for (let i = 0; i < 250; i += 1) audit.record({ kind: 'file_access', actorId: `u${i % 7}`, credential: 'user_token', fileId: `big${i}`, action: 'GET /files/:fileId', permissions: ['readable'], details: null });
+    for (let i = 0; i < 250; i += 1)
+      audit.record({
+        kind: 'file_access',
+        actorId: `u${i % 7}`,
+        credential: 'user_token',
+        fileId: `big${i}`,
+        action: 'GET /files/:fileId',
+        permissions: ['readable'],
+        details: null,
+      });
     let turns = 0;
     let done = false;
     const spin = (): void => {

@@ -74,7 +74,9 @@ describeEachStore('/metrics: events, search, audit', (store) => {
     expect(sample(all, 'collab_host_events_waiting')).toBe(1);
     expect(sample(all, 'collab_host_events_oldest_waiting_age_seconds')).toBeGreaterThanOrEqual(0);
     expect(sample(all, 'collab_host_event_effect_lag_seconds', { percentile: 'p50' })).toBeGreaterThanOrEqual(0);
-    expect(sample(all, 'collab_host_event_effect_lag_seconds', { percentile: 'p99' })).toBeGreaterThanOrEqual(sample(all, 'collab_host_event_effect_lag_seconds', { percentile: 'p50' }));
+    expect(sample(all, 'collab_host_event_effect_lag_seconds', { percentile: 'p99' })).toBeGreaterThanOrEqual(
+      sample(all, 'collab_host_event_effect_lag_seconds', { percentile: 'p50' }),
+    );
     expect(sample(all, 'collab_host_events_logged', { outcome: 'refused' })).toBe(1);
     expect(sample(all, 'collab_host_events_logged', { outcome: 'unprocessed' })).toBe(2);
   });

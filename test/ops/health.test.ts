@@ -46,7 +46,13 @@ describeEachStore('/healthz and /readyz', (store, dialect) => {
       const refused = await next.inject({ method: 'GET', url: '/readyz' });
       await next.close();
       expect(refused.statusCode).toBe(503);
-      expect(refused.json().checks).toEqual({ database: 'ok', migrations: 'the database was migrated by a newer version (099-from-a-newer-version)', workers: 'ok', load: 'ok', readModel: 'ok' });
+      expect(refused.json().checks).toEqual({
+        database: 'ok',
+        migrations: 'the database was migrated by a newer version (099-from-a-newer-version)',
+        workers: 'ok',
+        load: 'ok',
+        readModel: 'ok',
+      });
     } finally {
       await app.close();
       await migrated.close();

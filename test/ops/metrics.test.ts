@@ -21,10 +21,22 @@ describeEachStore('/metrics', (store, dialect) => {
     }));
     // Two reminders past their time (one by more than the late bound), one ahead.
     const reminder = (id: string, dueMs: number) => ({
-      file_id: 'plan', id, author_id: 'zhang', content: id, remind_user_ids: '[]', remind_at: new Date(dueMs).toISOString(),
-      due_at_ms: dueMs, status: 'scheduled', created_at: '2024-01-01T00:00:00Z', updated_at: '2024-01-01T00:00:00Z', fired_at: null,
+      file_id: 'plan',
+      id,
+      author_id: 'zhang',
+      content: id,
+      remind_user_ids: '[]',
+      remind_at: new Date(dueMs).toISOString(),
+      due_at_ms: dueMs,
+      status: 'scheduled',
+      created_at: '2024-01-01T00:00:00Z',
+      updated_at: '2024-01-01T00:00:00Z',
+      fired_at: null,
     });
-    await db.insertInto('reminders').values([reminder('due', NOW - 10_000), reminder('late', NOW - 600_000), reminder('ahead', NOW + 600_000)]).execute();
+    await db
+      .insertInto('reminders')
+      .values([reminder('due', NOW - 10_000), reminder('late', NOW - 600_000), reminder('ahead', NOW + 600_000)])
+      .execute();
     // A comment makes one notification, pending for both receivers (no worker runs here).
     expect((await postEvent(app, 'Comment', commentCreate('plan', 'zhang', { guid: 'm-1', content: 'hello' }), tokenHeaders('zhang'))).statusCode).toBe(200);
     await settle(); // the comment's effects are derived behind the acknowledgement
@@ -58,7 +70,8 @@ describeEachStore('/metrics', (store, dialect) => {
 
   it('counts requests and their latency by route pattern and status, never by raw URL', async () => {
     const before = samples(await scrape());
-    const was = (name: string, labels: Record<string, string>) => (before.some((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v)) ? sample(before, name, labels) : 0);
+    const was = (name: string, labels: Record<string, string>) =>
+      before.some((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v)) ? sample(before, name, labels) : 0;
     const ok = { method: 'GET', route: '/files/:fileId', status: '200' };
     const missing = { method: 'GET', route: '/files/:fileId', status: '404' };
     for (const fileId of ['plan', 'plan', 'nope']) await app.inject({ method: 'GET', url: `/files/${fileId}?x=1`, headers: tokenHeaders('zhang') });

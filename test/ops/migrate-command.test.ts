@@ -20,7 +20,9 @@ for (const dialect of dialects) {
 
         const refused = await runCli(['serve'], { cwd: dir, env });
         expect(refused.code).toBe(1);
-        expect(refused.stderr).toMatch(/^collab-host: the database has \d+ pending migration\(s\) \(001-directory, .*\): run collab-host migrate first \(MIGRATE_ON_START=false\)\n$/);
+        expect(refused.stderr).toMatch(
+          /^collab-host: the database has \d+ pending migration\(s\) \(001-directory, .*\): run collab-host migrate first \(MIGRATE_ON_START=false\)\n$/,
+        );
 
         const pending = await runCli(['migrate', '--status'], { cwd: dir, env });
         expect(pending.code).toBe(0);

@@ -22,7 +22,10 @@ for (const dialect of dialects) {
       const upgraded = await fresh.open();
       try {
         expect((await upgraded.migrations.status()).pending).toEqual([]);
-        await upgraded.db.insertInto('audit_log').values({ at: '2026-01-01T00:00:00Z', kind: 'management', actor_id: null, credential: 'admin_key', file_id: null, action: 'x', permissions: null, details: null }).execute();
+        await upgraded.db
+          .insertInto('audit_log')
+          .values({ at: '2026-01-01T00:00:00Z', kind: 'management', actor_id: null, credential: 'admin_key', file_id: null, action: 'x', permissions: null, details: null })
+          .execute();
       } finally {
         await upgraded.close();
       }

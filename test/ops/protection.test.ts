@@ -86,7 +86,8 @@ describeEachStore('rate limits', (store) => {
 
   it('the rest of the management API has its own limit (RATE_LIMIT_MANAGE), per client across its routes; the platform callbacks have none', async () => {
     const statuses: number[] = [];
-    for (const url of ['/api/events?limit=1', '/api/audit?limit=1', '/api/reminders?limit=1', '/api/notifications?limit=1']) statuses.push((await app.inject({ method: 'GET', url, headers: admin })).statusCode);
+    for (const url of ['/api/events?limit=1', '/api/audit?limit=1', '/api/reminders?limit=1', '/api/notifications?limit=1'])
+      statuses.push((await app.inject({ method: 'GET', url, headers: admin })).statusCode);
     expect(statuses).toEqual([200, 200, 200, 429]);
     // Another client has its own count.
     expect((await app.inject({ method: 'GET', url: '/api/events?limit=1', headers: admin, remoteAddress: '10.0.0.9' })).statusCode).toBe(200);

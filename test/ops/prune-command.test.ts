@@ -38,7 +38,10 @@ for (const dialect of dialects) {
 
         const pruned = await runCli(['prune'], { cwd: dir, env });
         expect(pruned.code).toBe(0);
-        expect(pruned.stdout.split('\n').slice(0, 2)).toEqual(['events:                  3 removed (older than 90 days)', 'notifications:           2 removed (older than 30 days)']);
+        expect(pruned.stdout.split('\n').slice(0, 2)).toEqual([
+          'events:                  3 removed (older than 90 days)',
+          'notifications:           2 removed (older than 30 days)',
+        ]);
         const after = await withStore(database.open, remainingRows);
         expect(after.events).toEqual(['inside-window', 'old-about-scheduled-reminder', 'old-pending', 'recent']);
         expect(after.activity).toHaveLength(5);

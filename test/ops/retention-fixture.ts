@@ -47,9 +47,21 @@ export async function seedRetentionRows(store: OpenDatabase, nowMs: number): Pro
     updated_at: ago(100),
     fired_at: null,
   });
-  await db.insertInto('reminders').values([reminder('r-scheduled', 'scheduled'), reminder('r-fired', 'fired')]).execute();
+  await db
+    .insertInto('reminders')
+    .values([reminder('r-scheduled', 'scheduled'), reminder('r-fired', 'fired')])
+    .execute();
 
-  const notification = (id: string, daysAgo: number, status: string) => ({ id, type: 'comment', occurred_at: ago(daysAgo), data: '{}', status, dedupe_key: id, event_id: null, created_at: ago(daysAgo) });
+  const notification = (id: string, daysAgo: number, status: string) => ({
+    id,
+    type: 'comment',
+    occurred_at: ago(daysAgo),
+    data: '{}',
+    status,
+    dedupe_key: id,
+    event_id: null,
+    created_at: ago(daysAgo),
+  });
   await db
     .insertInto('notifications')
     .values([
@@ -60,7 +72,15 @@ export async function seedRetentionRows(store: OpenDatabase, nowMs: number): Pro
       notification('n-recent', 10, 'delivered'),
     ])
     .execute();
-  const delivery = (notificationId: string, receiver: string, status: string) => ({ notification_id: notificationId, receiver, status, next_attempt_ms: 0, claim_token: null, last_error: null, delivered_at: null });
+  const delivery = (notificationId: string, receiver: string, status: string) => ({
+    notification_id: notificationId,
+    receiver,
+    status,
+    next_attempt_ms: 0,
+    claim_token: null,
+    last_error: null,
+    delivered_at: null,
+  });
   await db
     .insertInto('notification_deliveries')
     .values([
@@ -76,7 +96,10 @@ export async function seedRetentionRows(store: OpenDatabase, nowMs: number): Pro
     .execute();
 
   const activity = (userId: string, daysAgo: number) => ({ user_id: userId, file_id: 'f1', related_user_id: null, kind: 'open', occurred_at: ago(daysAgo) });
-  await db.insertInto('activity').values([activity('old-1', 120), activity('old-2', 100), activity('old-3', 100), activity('recent-1', 80), activity('recent-2', 0)]).execute();
+  await db
+    .insertInto('activity')
+    .values([activity('old-1', 120), activity('old-2', 100), activity('old-3', 100), activity('recent-1', 80), activity('recent-2', 0)])
+    .execute();
 
   const presence = (clientId: string, present: number, hoursAgo: number) => ({
     file_id: 'f1',
@@ -86,10 +109,25 @@ export async function seedRetentionRows(store: OpenDatabase, nowMs: number): Pro
     since: formatTime(nowMs - hoursAgo * 3_600_000),
     changed_ms: nowMs - hoursAgo * 3_600_000,
   });
-  await db.insertInto('presence').values([presence('stale-enter', 1, 30), presence('old-leave', 0, 72), presence('current', 1, 1)]).execute();
+  await db
+    .insertInto('presence')
+    .values([presence('stale-enter', 1, 30), presence('old-leave', 0, 72), presence('current', 1, 1)])
+    .execute();
 
-  const audit = (action: string, daysAgo: number) => ({ at: ago(daysAgo), kind: 'management', actor_id: null, credential: 'admin_key', file_id: null, action, permissions: null, details: null });
-  await db.insertInto('audit_log').values([audit('outside-window', 366), audit('inside-window', 364)]).execute();
+  const audit = (action: string, daysAgo: number) => ({
+    at: ago(daysAgo),
+    kind: 'management',
+    actor_id: null,
+    credential: 'admin_key',
+    file_id: null,
+    action,
+    permissions: null,
+    details: null,
+  });
+  await db
+    .insertInto('audit_log')
+    .values([audit('outside-window', 366), audit('inside-window', 364)])
+    .execute();
 }
 
 /** What is left of each pruned table: the keys that name its rows. */
@@ -99,7 +137,9 @@ export async function remainingRows(store: OpenDatabase): Promise<Record<string,
   return {
     events: sorted((await db.selectFrom('events').select('delivery_key').execute()).map((row) => row.delivery_key)),
     notifications: sorted((await db.selectFrom('notifications').select('id').execute()).map((row) => row.id)),
-    notification_deliveries: sorted((await db.selectFrom('notification_deliveries').select(['notification_id', 'receiver']).execute()).map((row) => `${row.notification_id} ${row.receiver}`)),
+    notification_deliveries: sorted(
+      (await db.selectFrom('notification_deliveries').select(['notification_id', 'receiver']).execute()).map((row) => `${row.notification_id} ${row.receiver}`),
+    ),
     activity: sorted((await db.selectFrom('activity').select('user_id').execute()).map((row) => row.user_id)),
     presence: sorted((await db.selectFrom('presence').select('client_id').execute()).map((row) => row.client_id)),
     audit_log: sorted((await db.selectFrom('audit_log').select('action').execute()).map((row) => row.action)),

@@ -61,7 +61,14 @@ describeEachStore('retention', (store) => {
     const keepEvents = new Pruner(store().db, { ...WINDOWS, eventsDays: 0, presenceHours: 0, auditDays: 0 }, { now: () => NOW });
     expect(await keepEvents.preview()).toEqual({ ...REMOVED, events: 0, presence: 0, audit_log: 0 });
     // A hundred days earlier nothing was old enough yet.
-    expect(await new Pruner(store().db, WINDOWS, { now: () => NOW - 100 * DAY_MS }).pruneAll()).toEqual({ events: 0, notifications: 0, notification_deliveries: 0, activity: 0, presence: 0, audit_log: 0 });
+    expect(await new Pruner(store().db, WINDOWS, { now: () => NOW - 100 * DAY_MS }).pruneAll()).toEqual({
+      events: 0,
+      notifications: 0,
+      notification_deliveries: 0,
+      activity: 0,
+      presence: 0,
+      audit_log: 0,
+    });
     // Later, what was recent goes too (never what is pending or about a scheduled reminder).
     await new Pruner(store().db, WINDOWS, { now: () => NOW + 200 * DAY_MS }).pruneAll();
     expect(await remainingRows(store())).toEqual({

@@ -5,7 +5,7 @@ import { PlatformClient, type PlatformUser } from '../../src/platform/platform-c
 const APP = { appId: 'sim-app', appSecret: 'sim-app-secret-0123456789' };
 const zhang: PlatformUser = { token: 'zhang-token' };
 
-describe('every platform call from collab-host\'s client against collab-host simulate', () => {
+describe("every platform call from collab-host's client against collab-host simulate", () => {
   let sim: RunningSimulator;
   let client: PlatformClient;
   beforeAll(async () => {
@@ -27,7 +27,12 @@ describe('every platform call from collab-host\'s client against collab-host sim
     await fetch(`${sim.url}/simulator/files/doc`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ text: 'plan the plan', comments: 2, mentions: [{ userId: 'lilei', atGuid: 'at-1' }], revisions: [{ id: 1, label: 'v1', title: 'first', docHistoryId: 'h', createdAt: 'x', updatedAt: 'x', user: { id: 'zhang', name: '张三' } }] }),
+      body: JSON.stringify({
+        text: 'plan the plan',
+        comments: 2,
+        mentions: [{ userId: 'lilei', atGuid: 'at-1' }],
+        revisions: [{ id: 1, label: 'v1', title: 'first', docHistoryId: 'h', createdAt: 'x', updatedAt: 'x', user: { id: 'zhang', name: '张三' } }],
+      }),
     });
     expect((await client.history({ fileId: 'doc' })).histories).toEqual([expect.objectContaining({ name: 'created', historyType: 2 })]);
     expect((await client.history({ fileId: 'doc', historyType: 1 })).histories).toEqual([]);
@@ -46,7 +51,9 @@ describe('every platform call from collab-host\'s client against collab-host sim
     expect(await client.importProgress({ taskId: v1.taskId })).toEqual({ progress: 100 });
     expect(sim.platform.files.get('imported-1')?.type).toBe('document');
     expect(await client.importProgress({ taskId: v2.taskId, version: 2 })).toEqual({ progress: 50 });
-    await expect(client.importFile({ fileId: 'bad', type: 'spreadsheet', fileUrl: 'https://x/a.docx', fileName: 'a.docx', version: 2 }, zhang)).rejects.toMatchObject({ platformCode: '70001' });
+    await expect(client.importFile({ fileId: 'bad', type: 'spreadsheet', fileUrl: 'https://x/a.docx', fileName: 'a.docx', version: 2 }, zhang)).rejects.toMatchObject({
+      platformCode: '70001',
+    });
   });
 
   it('exports to a file served at the downloadUrl, and the application table synchronously', async () => {
@@ -65,11 +72,36 @@ describe('every platform call from collab-host\'s client against collab-host sim
 
   it('reads and writes sheet cells, appends and deletes rows, adds a sheet', async () => {
     await client.createFile({ fileId: 'sheet', type: 'spreadsheet' }, zhang);
-    await client.updateCells({ fileId: 'sheet', range: 'Sheet1!A1:B2', values: [['name', 'n'], ['a', 1]] });
-    await client.appendCells({ fileId: 'sheet', range: 'Sheet1!A1', values: [['b', 2], ['c', 3]] });
-    expect(await client.readCells({ fileId: 'sheet', range: 'Sheet1!A1:B4' })).toEqual({ values: [['name', 'n'], ['a', 1], ['b', 2], ['c', 3]], lag: 0 });
+    await client.updateCells({
+      fileId: 'sheet',
+      range: 'Sheet1!A1:B2',
+      values: [
+        ['name', 'n'],
+        ['a', 1],
+      ],
+    });
+    await client.appendCells({
+      fileId: 'sheet',
+      range: 'Sheet1!A1',
+      values: [
+        ['b', 2],
+        ['c', 3],
+      ],
+    });
+    expect(await client.readCells({ fileId: 'sheet', range: 'Sheet1!A1:B4' })).toEqual({
+      values: [
+        ['name', 'n'],
+        ['a', 1],
+        ['b', 2],
+        ['c', 3],
+      ],
+      lag: 0,
+    });
     await client.deleteRows({ fileId: 'sheet', sheetName: 'Sheet1', index: 2, count: 2 });
-    expect((await client.readCells({ fileId: 'sheet', range: 'Sheet1!A1:B2' })).values).toEqual([['name', 'n'], ['c', 3]]);
+    expect((await client.readCells({ fileId: 'sheet', range: 'Sheet1!A1:B2' })).values).toEqual([
+      ['name', 'n'],
+      ['c', 3],
+    ]);
     await client.addSheet({ fileId: 'sheet', name: 'Q2' });
     expect(await client.readCells({ fileId: 'sheet', range: 'Q2!A1' })).toEqual({ values: [], lag: 0 });
     await expect(client.addSheet({ fileId: 'doc', name: 'Q2' })).rejects.toMatchObject({ platformCode: '70001' });
@@ -77,7 +109,13 @@ describe('every platform call from collab-host\'s client against collab-host sim
 
   it('replaces and reads bookmarks of a traditional document', async () => {
     await client.createFile({ fileId: 'contract', type: 'documentPro' }, zhang);
-    await client.replaceBookmarks({ fileId: 'contract', replacements: [{ bookmark: 'party', value: 'Galaxy' }, { bookmark: 'date', value: '2025-01-01' }] });
+    await client.replaceBookmarks({
+      fileId: 'contract',
+      replacements: [
+        { bookmark: 'party', value: 'Galaxy' },
+        { bookmark: 'date', value: '2025-01-01' },
+      ],
+    });
     expect(await client.readBookmarks({ fileId: 'contract', bookmarks: ['party', 'missing'] })).toEqual({ data: [{ bookmark: 'party', content: 'Galaxy' }] });
   });
 
@@ -95,7 +133,13 @@ describe('every platform call from collab-host\'s client against collab-host sim
     await client.activateSeats(['zhang', 'lilei']);
     await client.deactivateSeats(['lilei']);
     await client.setSeatStatus(['wang'], -1);
-    expect(await client.appDetails()).toMatchObject({ appName: 'collab-host simulator', endpointUrl: 'https://oa.example.com/callback', memberLimit: 3, activatedUserCount: 1, userCount: 3 });
+    expect(await client.appDetails()).toMatchObject({
+      appName: 'collab-host simulator',
+      endpointUrl: 'https://oa.example.com/callback',
+      memberLimit: 3,
+      activatedUserCount: 1,
+      userCount: 3,
+    });
     expect((await client.listSeats({ page: 1, size: 2 })).map(({ userId, status }) => ({ userId, status }))).toEqual([
       { userId: 'lilei', status: 0 },
       { userId: 'wang', status: -1 },

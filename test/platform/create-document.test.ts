@@ -35,8 +35,7 @@ describeEachStore('createDocument', (store) => {
     await platform.stop();
   });
 
-  const statusOf = async (fileId: string) =>
-    (await store().db.selectFrom('files').select('status').where('id', '=', fileId).executeTakeFirst())?.status;
+  const statusOf = async (fileId: string) => (await store().db.selectFrom('files').select('status').where('id', '=', fileId).executeTakeFirst())?.status;
 
   it('creates the document on the platform, with the creator token, and serves it to its creator as manageable', async () => {
     const file = await createDocument(deps, { creatorId: 'lilei', type: 'spreadsheet', name: '新表格', fileId: 'new-sheet' });

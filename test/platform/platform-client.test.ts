@@ -27,78 +27,345 @@ const CASES: CallCase[] = [
   {
     name: 'create',
     run: (c) => c.createFile({ fileId: 'doc-1', type: 'documentPro', lang: 'en', contentKey: 'k1' }, alice),
-    method: 'POST', path: '/sdk/v2/api/files', query: { lang: 'en' }, body: { type: 'documentPro', fileId: 'doc-1', contentKey: 'k1' }, scope: 'default', withUser: true,
+    method: 'POST',
+    path: '/sdk/v2/api/files',
+    query: { lang: 'en' },
+    body: { type: 'documentPro', fileId: 'doc-1', contentKey: 'k1' },
+    scope: 'default',
+    withUser: true,
   },
-  { name: 'copy', run: (c) => c.copyFile({ fileId: 'a b', newFileId: 'b' }, alice), method: 'POST', path: '/sdk/v2/collab-files/a%20b/copy', body: { fileId: 'b' }, scope: 'default', withUser: true },
+  {
+    name: 'copy',
+    run: (c) => c.copyFile({ fileId: 'a b', newFileId: 'b' }, alice),
+    method: 'POST',
+    path: '/sdk/v2/collab-files/a%20b/copy',
+    body: { fileId: 'b' },
+    scope: 'default',
+    withUser: true,
+  },
   { name: 'delete', run: (c) => c.deleteFile({ fileId: 'doc-1' }, alice), method: 'DELETE', path: '/sdk/v2/api/files/doc-1', scope: 'default', withUser: true },
   {
     name: 'history',
     run: (c) => c.history({ fileId: 'd', pageSize: 5, count: 10, historyType: 1 }, alice),
-    method: 'GET', path: '/sdk/v2/collab-files/d/doc-sidebar-info', query: { pageSize: '5', count: '10', historyType: '1' }, scope: 'default', withUser: true,
+    method: 'GET',
+    path: '/sdk/v2/collab-files/d/doc-sidebar-info',
+    query: { pageSize: '5', count: '10', historyType: '1' },
+    scope: 'default',
+    withUser: true,
     answer: ok({ histories: [{ id: 'h1', name: 'n', content: 'c', createdAt: 't', updateAt: 't', historyType: 1, userId: '1,2' }], isLastPage: true, limit: 5, users: { 1: 'A' } }),
     result: { histories: [{ id: 'h1', name: 'n', content: 'c', createdAt: 't', updateAt: 't', historyType: 1, userId: '1,2' }], isLastPage: true, limit: 5, users: { 1: 'A' } },
   },
   {
-    name: 'revisions', run: (c) => c.revisions({ fileId: 'd' }), method: 'GET', path: '/sdk/v2/collab-files/d/revisions', scope: 'default', withUser: false,
+    name: 'revisions',
+    run: (c) => c.revisions({ fileId: 'd' }),
+    method: 'GET',
+    path: '/sdk/v2/collab-files/d/revisions',
+    scope: 'default',
+    withUser: false,
     answer: ok([{ id: 3, label: 'v1', title: 't', docHistoryId: 'h1', createdAt: 'x', updatedAt: 'y', user: { id: '1', name: 'A' } }]),
     result: [{ id: 3, label: 'v1', title: 't', docHistoryId: 'h1', createdAt: 'x', updatedAt: 'y', user: { id: '1', name: 'A' } }],
   },
-  { name: 'plain text', run: (c) => c.plainText({ fileId: 'd' }), method: 'GET', path: '/sdk/v2/collab-files/d/plain-text', scope: 'default', withUser: false, answer: ok({ content: 'hi' }), result: { content: 'hi' } },
-  { name: 'word count', run: (c) => c.wordCount({ fileId: 'd' }), method: 'POST', path: '/sdk/v2/collab-files/d/plain-text/wc', scope: 'default', withUser: false, answer: ok({ wordCount: 2, keywords: { hi: 2 } }), result: { wordCount: 2, keywords: { hi: 2 } } },
-  { name: 'mentions', run: (c) => c.mentions({ fileId: 'd' }), method: 'GET', path: '/sdk/v2/collab-files/d/mention-at-list', scope: 'default', withUser: false, answer: ok({ mentionAtList: [{ userId: 'u1', atGuid: 'g' }] }), result: { mentionAtList: [{ userId: 'u1', atGuid: 'g' }] } },
-  { name: 'comment count', run: (c) => c.commentCount({ fileId: 'd' }), method: 'GET', path: '/sdk/v2/collab-files/d/comment-count', scope: 'default', withUser: false, answer: ok({ count: 4 }), result: { count: 4 } },
   {
-    name: 'import v2', run: (c) => c.importFile({ fileId: 'n', type: 'document', fileUrl: 'https://x/a.docx', fileName: 'a.docx', version: 2 }, alice),
-    method: 'POST', path: '/sdk/v2/api/files/v2/import', body: { fileId: 'n', type: 'document', fileUrl: 'https://x/a.docx', fileName: 'a.docx' }, scope: 'default', withUser: true,
-    answer: ok({ status: 0, message: '', data: { taskId: 't1' } }), result: { taskId: 't1' },
-  },
-  { name: 'import progress v1', run: (c) => c.importProgress({ taskId: 't1' }), method: 'POST', path: '/sdk/v2/api/files/v1/import/progress', query: { taskId: 't1' }, scope: 'default', withUser: false, answer: ok({ status: 0, data: { progress: 50 } }), result: { progress: 50 } },
-  { name: 'import progress v2', run: (c) => c.importProgress({ taskId: 't1', version: 2 }), method: 'POST', path: '/sdk/v2/api/files/v2/import/progress', body: { taskId: 't1' }, scope: 'default', withUser: false, answer: ok({ status: 0, data: { progress: 100 } }), result: { progress: 100 } },
-  { name: 'export', run: (c) => c.exportFile({ fileId: 'd', format: 'pdf' }), method: 'POST', path: '/sdk/v2/api/files/v1/export/d', body: { type: 'pdf' }, scope: 'default', withUser: false, answer: ok({ status: 0, data: { taskId: 'e1' } }), result: { taskId: 'e1' } },
-  {
-    name: 'export progress', run: (c) => c.exportProgress({ taskId: 'e1' }), method: 'POST', path: '/sdk/v2/api/files/v1/export/progress', query: { taskId: 'e1' }, scope: 'default', withUser: false,
-    answer: ok({ status: 0, data: { progress: 100, downloadUrl: 'https://dl/x.pdf' } }), result: { progress: 100, downloadUrl: 'https://dl/x.pdf' },
-  },
-  { name: 'table export', run: (c) => c.exportTableSheets({ fileId: 't' }), method: 'POST', path: '/sdk/v2/api/files/export/table-sheets/t', scope: 'default', withUser: false, answer: ok({ status: 0, message: '', downloadUrl: 'https://dl/t.xlsx' }), result: { downloadUrl: 'https://dl/t.xlsx' } },
-  { name: 'read cells', run: (c) => c.readCells({ fileId: 's', range: 'Sheet1!A1:B2' }), method: 'GET', path: '/sdk/v2/api/files/s/sheets/values', query: { range: 'Sheet1!A1:B2' }, scope: 'default', withUser: false, answer: ok({ values: [[1, 'a']], lag: 0 }), result: { values: [[1, 'a']], lag: 0 } },
-  { name: 'update cells', run: (c) => c.updateCells({ fileId: 's', range: 'Sheet1!A1', values: [[1]] }), method: 'POST', path: '/sdk/v2/api/files/s/sheets/values', body: { range: 'Sheet1!A1', resource: { values: [[1]] } }, scope: 'default', withUser: false },
-  { name: 'append cells', run: (c) => c.appendCells({ fileId: 's', range: 'Sheet1!A1', values: [[2]] }), method: 'PUT', path: '/sdk/v2/api/files/s/sheets/values', body: { range: 'Sheet1!A1', resource: { values: [[2]] } }, scope: 'default', withUser: false },
-  { name: 'delete rows', run: (c) => c.deleteRows({ fileId: 's', sheetName: 'Sheet 1', index: 3, count: 2 }), method: 'DELETE', path: '/sdk/v2/api/files/s/sheets/Sheet%201/rows/3', query: { count: '2' }, scope: 'default', withUser: false },
-  { name: 'add sheet', run: (c) => c.addSheet({ fileId: 's', name: 'Q2' }), method: 'POST', path: '/sdk/v2/api/files/s/sheets', body: { name: 'Q2' }, scope: 'default', withUser: false },
-  {
-    name: 'read bookmarks', run: (c) => c.readBookmarks({ fileId: 'p', bookmarks: ['b1', 'b2'] }), method: 'GET', path: '/sdk/v2/api/files/p/documentpro/bookmark_content', query: { bookmarks: ['b1', 'b2'] }, scope: 'default', withUser: false,
-    answer: ok({ data: [{ bookmark: 'b1', content: 'x' }] }), result: { data: [{ bookmark: 'b1', content: 'x' }] },
+    name: 'plain text',
+    run: (c) => c.plainText({ fileId: 'd' }),
+    method: 'GET',
+    path: '/sdk/v2/collab-files/d/plain-text',
+    scope: 'default',
+    withUser: false,
+    answer: ok({ content: 'hi' }),
+    result: { content: 'hi' },
   },
   {
-    name: 'replace bookmarks', run: (c) => c.replaceBookmarks({ fileId: 'p', replacements: [{ bookmark: 'b1', value: 'y' }] }), method: 'PUT', path: '/sdk/v2/api/files/p/documentpro/bookmark_content',
-    body: { replacements: [{ bookmark: 'b1', type: 'text', value: 'y' }] }, scope: 'default', withUser: false,
+    name: 'word count',
+    run: (c) => c.wordCount({ fileId: 'd' }),
+    method: 'POST',
+    path: '/sdk/v2/collab-files/d/plain-text/wc',
+    scope: 'default',
+    withUser: false,
+    answer: ok({ wordCount: 2, keywords: { hi: 2 } }),
+    result: { wordCount: 2, keywords: { hi: 2 } },
   },
   {
-    name: 'upload token', run: (c) => c.uploadToken({ files: [{ bucket: 'attachments', filename: 'a.png', fileGuid: 'g', fileSize: 3, encrypt: 'default' }] }), method: 'POST', path: '/uploader/token',
-    body: [{ bucket: 'attachments', filename: 'a.png', fileGuid: 'g', fileSize: 3, encrypt: 'default' }], scope: 'default', withUser: false,
-    answer: ok([{ accessToken: 'at', fileFieldKey: 'file', serverUrl: 'https://up' }]), result: [{ accessToken: 'at', fileFieldKey: 'file', serverUrl: 'https://up' }],
-  },
-  { name: 'create preview', run: (c) => c.createPreview({ fileId: 'f' }), method: 'POST', path: '/sdk/v2/api/cloud-files/f/create', scope: 'default', withUser: false, answer: ok({ code: '', message: '' }) },
-  { name: 'preview page', run: (c) => c.previewPage({ fileId: 'f' }), method: 'GET', path: '/sdk/v2/api/cloud-files/f/page', scope: 'default', withUser: false, answer: ok('<html>'), result: { html: '<html>' } },
-  {
-    name: 'app details', run: (c) => c.appDetails(), method: 'GET', path: '/sdk/v2/api/license/apps/test-app', scope: 'license', withUser: false,
-    answer: ok({ appName: 'A', memberLimit: 10, endpointUrl: 'https://cb' }), result: { appName: 'A', memberLimit: 10, endpointUrl: 'https://cb' },
-  },
-  { name: 'callback url', run: (c) => c.updateCallbackUrl({ url: 'https://cb/callback' }), method: 'PUT', path: '/sdk/v2/api/license/apps/test-app/endpoint-url', body: { url: 'https://cb/callback' }, scope: 'license', withUser: false },
-  { name: 'seat list', run: (c) => c.listSeats({ page: 2, size: 10 }), method: 'GET', path: '/sdk/v2/api/license/users', query: { page: '2', size: '10' }, scope: 'license', withUser: false, answer: ok([{ userId: 'u1', createdAt: 'x', status: -1 }]), result: [{ userId: 'u1', createdAt: 'x', status: -1 }] },
-  { name: 'activate', run: (c) => c.activateSeats(['u1', 'u2']), method: 'POST', path: '/sdk/v2/api/license/users/activate', body: { userIds: ['u1', 'u2'] }, scope: 'license', withUser: false },
-  { name: 'deactivate', run: (c) => c.deactivateSeats(['u1']), method: 'POST', path: '/sdk/v2/api/license/users/deactivate', body: { userIds: ['u1'] }, scope: 'license', withUser: false },
-  { name: 'set status', run: (c) => c.setSeatStatus(['u1'], -1), method: 'POST', path: '/sdk/v2/api/license/users/set-status', body: { userIds: ['u1'], status: -1 }, scope: 'license', withUser: false },
-  {
-    name: 'ai import v1', run: (c) => c.aiImport({ knowledgeBaseGuid: 'kb', importType: 'url', fileType: 'pdf', downloadUrl: 'https://x/a.pdf' }), method: 'POST', path: '/sdk/v2/api/ai/rag/import',
-    body: { knowledgeBaseGuid: 'kb', importType: 'url', fileGuid: '', fileType: 'pdf', downloadUrl: 'https://x/a.pdf' }, scope: 'default', withUser: false, result: {},
+    name: 'mentions',
+    run: (c) => c.mentions({ fileId: 'd' }),
+    method: 'GET',
+    path: '/sdk/v2/collab-files/d/mention-at-list',
+    scope: 'default',
+    withUser: false,
+    answer: ok({ mentionAtList: [{ userId: 'u1', atGuid: 'g' }] }),
+    result: { mentionAtList: [{ userId: 'u1', atGuid: 'g' }] },
   },
   {
-    name: 'ai import v2', run: (c) => c.aiImport({ knowledgeBaseGuid: 'kb', importType: 'file', fileGuid: 'fg', fileType: 'document', version: 2 }), method: 'POST', path: '/sdk/v2/api/ai/rag/v2/import',
-    body: { knowledgeBaseGuid: 'kb', importType: 'file', fileGuid: 'fg', fileType: 'document', downloadUrl: '' }, scope: 'default', withUser: false, answer: ok({ taskId: 'r1' }), result: { taskId: 'r1' },
+    name: 'comment count',
+    run: (c) => c.commentCount({ fileId: 'd' }),
+    method: 'GET',
+    path: '/sdk/v2/collab-files/d/comment-count',
+    scope: 'default',
+    withUser: false,
+    answer: ok({ count: 4 }),
+    result: { count: 4 },
   },
-  { name: 'ai progress', run: (c) => c.aiImportProgress({ taskId: 'r1' }), method: 'POST', path: '/sdk/v2/api/ai/rag/v2/import/progress', body: { taskId: 'r1' }, scope: 'default', withUser: false, answer: ok({ taskId: 'r1', status: 'completed', progress: 100 }), result: { taskId: 'r1', status: 'completed', progress: 100 } },
-  { name: 'ai delete', run: (c) => c.aiDelete({ knowledgeBaseGuid: 'kb', fileGuid: 'fg' }), method: 'DELETE', path: '/sdk/v2/api/ai/rag/delete', body: { knowledgeBaseGuid: 'kb', fileGuid: 'fg' }, scope: 'default', withUser: false, answer: ok({}) },
+  {
+    name: 'import v2',
+    run: (c) => c.importFile({ fileId: 'n', type: 'document', fileUrl: 'https://x/a.docx', fileName: 'a.docx', version: 2 }, alice),
+    method: 'POST',
+    path: '/sdk/v2/api/files/v2/import',
+    body: { fileId: 'n', type: 'document', fileUrl: 'https://x/a.docx', fileName: 'a.docx' },
+    scope: 'default',
+    withUser: true,
+    answer: ok({ status: 0, message: '', data: { taskId: 't1' } }),
+    result: { taskId: 't1' },
+  },
+  {
+    name: 'import progress v1',
+    run: (c) => c.importProgress({ taskId: 't1' }),
+    method: 'POST',
+    path: '/sdk/v2/api/files/v1/import/progress',
+    query: { taskId: 't1' },
+    scope: 'default',
+    withUser: false,
+    answer: ok({ status: 0, data: { progress: 50 } }),
+    result: { progress: 50 },
+  },
+  {
+    name: 'import progress v2',
+    run: (c) => c.importProgress({ taskId: 't1', version: 2 }),
+    method: 'POST',
+    path: '/sdk/v2/api/files/v2/import/progress',
+    body: { taskId: 't1' },
+    scope: 'default',
+    withUser: false,
+    answer: ok({ status: 0, data: { progress: 100 } }),
+    result: { progress: 100 },
+  },
+  {
+    name: 'export',
+    run: (c) => c.exportFile({ fileId: 'd', format: 'pdf' }),
+    method: 'POST',
+    path: '/sdk/v2/api/files/v1/export/d',
+    body: { type: 'pdf' },
+    scope: 'default',
+    withUser: false,
+    answer: ok({ status: 0, data: { taskId: 'e1' } }),
+    result: { taskId: 'e1' },
+  },
+  {
+    name: 'export progress',
+    run: (c) => c.exportProgress({ taskId: 'e1' }),
+    method: 'POST',
+    path: '/sdk/v2/api/files/v1/export/progress',
+    query: { taskId: 'e1' },
+    scope: 'default',
+    withUser: false,
+    answer: ok({ status: 0, data: { progress: 100, downloadUrl: 'https://dl/x.pdf' } }),
+    result: { progress: 100, downloadUrl: 'https://dl/x.pdf' },
+  },
+  {
+    name: 'table export',
+    run: (c) => c.exportTableSheets({ fileId: 't' }),
+    method: 'POST',
+    path: '/sdk/v2/api/files/export/table-sheets/t',
+    scope: 'default',
+    withUser: false,
+    answer: ok({ status: 0, message: '', downloadUrl: 'https://dl/t.xlsx' }),
+    result: { downloadUrl: 'https://dl/t.xlsx' },
+  },
+  {
+    name: 'read cells',
+    run: (c) => c.readCells({ fileId: 's', range: 'Sheet1!A1:B2' }),
+    method: 'GET',
+    path: '/sdk/v2/api/files/s/sheets/values',
+    query: { range: 'Sheet1!A1:B2' },
+    scope: 'default',
+    withUser: false,
+    answer: ok({ values: [[1, 'a']], lag: 0 }),
+    result: { values: [[1, 'a']], lag: 0 },
+  },
+  {
+    name: 'update cells',
+    run: (c) => c.updateCells({ fileId: 's', range: 'Sheet1!A1', values: [[1]] }),
+    method: 'POST',
+    path: '/sdk/v2/api/files/s/sheets/values',
+    body: { range: 'Sheet1!A1', resource: { values: [[1]] } },
+    scope: 'default',
+    withUser: false,
+  },
+  {
+    name: 'append cells',
+    run: (c) => c.appendCells({ fileId: 's', range: 'Sheet1!A1', values: [[2]] }),
+    method: 'PUT',
+    path: '/sdk/v2/api/files/s/sheets/values',
+    body: { range: 'Sheet1!A1', resource: { values: [[2]] } },
+    scope: 'default',
+    withUser: false,
+  },
+  {
+    name: 'delete rows',
+    run: (c) => c.deleteRows({ fileId: 's', sheetName: 'Sheet 1', index: 3, count: 2 }),
+    method: 'DELETE',
+    path: '/sdk/v2/api/files/s/sheets/Sheet%201/rows/3',
+    query: { count: '2' },
+    scope: 'default',
+    withUser: false,
+  },
+  {
+    name: 'add sheet',
+    run: (c) => c.addSheet({ fileId: 's', name: 'Q2' }),
+    method: 'POST',
+    path: '/sdk/v2/api/files/s/sheets',
+    body: { name: 'Q2' },
+    scope: 'default',
+    withUser: false,
+  },
+  {
+    name: 'read bookmarks',
+    run: (c) => c.readBookmarks({ fileId: 'p', bookmarks: ['b1', 'b2'] }),
+    method: 'GET',
+    path: '/sdk/v2/api/files/p/documentpro/bookmark_content',
+    query: { bookmarks: ['b1', 'b2'] },
+    scope: 'default',
+    withUser: false,
+    answer: ok({ data: [{ bookmark: 'b1', content: 'x' }] }),
+    result: { data: [{ bookmark: 'b1', content: 'x' }] },
+  },
+  {
+    name: 'replace bookmarks',
+    run: (c) => c.replaceBookmarks({ fileId: 'p', replacements: [{ bookmark: 'b1', value: 'y' }] }),
+    method: 'PUT',
+    path: '/sdk/v2/api/files/p/documentpro/bookmark_content',
+    body: { replacements: [{ bookmark: 'b1', type: 'text', value: 'y' }] },
+    scope: 'default',
+    withUser: false,
+  },
+  {
+    name: 'upload token',
+    run: (c) => c.uploadToken({ files: [{ bucket: 'attachments', filename: 'a.png', fileGuid: 'g', fileSize: 3, encrypt: 'default' }] }),
+    method: 'POST',
+    path: '/uploader/token',
+    body: [{ bucket: 'attachments', filename: 'a.png', fileGuid: 'g', fileSize: 3, encrypt: 'default' }],
+    scope: 'default',
+    withUser: false,
+    answer: ok([{ accessToken: 'at', fileFieldKey: 'file', serverUrl: 'https://up' }]),
+    result: [{ accessToken: 'at', fileFieldKey: 'file', serverUrl: 'https://up' }],
+  },
+  {
+    name: 'create preview',
+    run: (c) => c.createPreview({ fileId: 'f' }),
+    method: 'POST',
+    path: '/sdk/v2/api/cloud-files/f/create',
+    scope: 'default',
+    withUser: false,
+    answer: ok({ code: '', message: '' }),
+  },
+  {
+    name: 'preview page',
+    run: (c) => c.previewPage({ fileId: 'f' }),
+    method: 'GET',
+    path: '/sdk/v2/api/cloud-files/f/page',
+    scope: 'default',
+    withUser: false,
+    answer: ok('<html>'),
+    result: { html: '<html>' },
+  },
+  {
+    name: 'app details',
+    run: (c) => c.appDetails(),
+    method: 'GET',
+    path: '/sdk/v2/api/license/apps/test-app',
+    scope: 'license',
+    withUser: false,
+    answer: ok({ appName: 'A', memberLimit: 10, endpointUrl: 'https://cb' }),
+    result: { appName: 'A', memberLimit: 10, endpointUrl: 'https://cb' },
+  },
+  {
+    name: 'callback url',
+    run: (c) => c.updateCallbackUrl({ url: 'https://cb/callback' }),
+    method: 'PUT',
+    path: '/sdk/v2/api/license/apps/test-app/endpoint-url',
+    body: { url: 'https://cb/callback' },
+    scope: 'license',
+    withUser: false,
+  },
+  {
+    name: 'seat list',
+    run: (c) => c.listSeats({ page: 2, size: 10 }),
+    method: 'GET',
+    path: '/sdk/v2/api/license/users',
+    query: { page: '2', size: '10' },
+    scope: 'license',
+    withUser: false,
+    answer: ok([{ userId: 'u1', createdAt: 'x', status: -1 }]),
+    result: [{ userId: 'u1', createdAt: 'x', status: -1 }],
+  },
+  {
+    name: 'activate',
+    run: (c) => c.activateSeats(['u1', 'u2']),
+    method: 'POST',
+    path: '/sdk/v2/api/license/users/activate',
+    body: { userIds: ['u1', 'u2'] },
+    scope: 'license',
+    withUser: false,
+  },
+  {
+    name: 'deactivate',
+    run: (c) => c.deactivateSeats(['u1']),
+    method: 'POST',
+    path: '/sdk/v2/api/license/users/deactivate',
+    body: { userIds: ['u1'] },
+    scope: 'license',
+    withUser: false,
+  },
+  {
+    name: 'set status',
+    run: (c) => c.setSeatStatus(['u1'], -1),
+    method: 'POST',
+    path: '/sdk/v2/api/license/users/set-status',
+    body: { userIds: ['u1'], status: -1 },
+    scope: 'license',
+    withUser: false,
+  },
+  {
+    name: 'ai import v1',
+    run: (c) => c.aiImport({ knowledgeBaseGuid: 'kb', importType: 'url', fileType: 'pdf', downloadUrl: 'https://x/a.pdf' }),
+    method: 'POST',
+    path: '/sdk/v2/api/ai/rag/import',
+    body: { knowledgeBaseGuid: 'kb', importType: 'url', fileGuid: '', fileType: 'pdf', downloadUrl: 'https://x/a.pdf' },
+    scope: 'default',
+    withUser: false,
+    result: {},
+  },
+  {
+    name: 'ai import v2',
+    run: (c) => c.aiImport({ knowledgeBaseGuid: 'kb', importType: 'file', fileGuid: 'fg', fileType: 'document', version: 2 }),
+    method: 'POST',
+    path: '/sdk/v2/api/ai/rag/v2/import',
+    body: { knowledgeBaseGuid: 'kb', importType: 'file', fileGuid: 'fg', fileType: 'document', downloadUrl: '' },
+    scope: 'default',
+    withUser: false,
+    answer: ok({ taskId: 'r1' }),
+    result: { taskId: 'r1' },
+  },
+  {
+    name: 'ai progress',
+    run: (c) => c.aiImportProgress({ taskId: 'r1' }),
+    method: 'POST',
+    path: '/sdk/v2/api/ai/rag/v2/import/progress',
+    body: { taskId: 'r1' },
+    scope: 'default',
+    withUser: false,
+    answer: ok({ taskId: 'r1', status: 'completed', progress: 100 }),
+    result: { taskId: 'r1', status: 'completed', progress: 100 },
+  },
+  {
+    name: 'ai delete',
+    run: (c) => c.aiDelete({ knowledgeBaseGuid: 'kb', fileGuid: 'fg' }),
+    method: 'DELETE',
+    path: '/sdk/v2/api/ai/rag/delete',
+    body: { knowledgeBaseGuid: 'kb', fileGuid: 'fg' },
+    scope: 'default',
+    withUser: false,
+    answer: ok({}),
+  },
 ];
 
 describe('PlatformClient against a stand-in that accepts only header credentials', () => {
@@ -121,7 +388,11 @@ describe('PlatformClient against a stand-in that accepts only header credentials
     expect(platform.calls).toHaveLength(1);
     const received = platform.calls[0]!;
     expect({ method: received.method, path: received.path }).toEqual({ method: call.method, path: call.path });
-    const ownQuery = Object.fromEntries([...new Set(received.query.keys())].filter((k) => !['appId', 'signature', 'token'].includes(k)).map((k) => [k, received.query.getAll(k).length > 1 ? received.query.getAll(k) : received.query.get(k)]));
+    const ownQuery = Object.fromEntries(
+      [...new Set(received.query.keys())]
+        .filter((k) => !['appId', 'signature', 'token'].includes(k))
+        .map((k) => [k, received.query.getAll(k).length > 1 ? received.query.getAll(k) : received.query.get(k)]),
+    );
     expect(ownQuery).toEqual(call.query ?? {});
     if (call.body !== undefined) {
       expect(received.contentType).toMatch(/^application\/json/);
@@ -156,7 +427,9 @@ describe('PlatformClient against a stand-in that accepts only header credentials
   });
 
   it('covers every public method of the client', () => {
-    const methods = Object.getOwnPropertyNames(PlatformClient.prototype).filter((name) => name !== 'constructor' && !['appId', 'read', 'withStatus', 'startTask', 'checked'].includes(name));
+    const methods = Object.getOwnPropertyNames(PlatformClient.prototype).filter(
+      (name) => name !== 'constructor' && !['appId', 'read', 'withStatus', 'startTask', 'checked'].includes(name),
+    );
     const exercised = new Set(CASES.map((c) => /c\.(\w+)\(/.exec(c.run.toString())?.[1]));
     exercised.add('importFile'); // v1 multipart below
     exercised.add('upload'); // multipart below
@@ -165,7 +438,9 @@ describe('PlatformClient against a stand-in that accepts only header credentials
 
   it('sends import v1 and upload as multipart, with the file part', async () => {
     platform.answerNext(ok({ status: 0, data: { taskId: 't9' } }), ok({ code: 0, data: null, body: { GUID: 'g' } }));
-    await expect(client.importFile({ fileId: 'n', type: 'document', fileName: 'a.txt', file: { name: 'a.txt', bytes: Buffer.from('hello') } }, alice)).resolves.toEqual({ taskId: 't9' });
+    await expect(client.importFile({ fileId: 'n', type: 'document', fileName: 'a.txt', file: { name: 'a.txt', bytes: Buffer.from('hello') } }, alice)).resolves.toEqual({
+      taskId: 't9',
+    });
     await expect(client.upload({ accessToken: 'at', download: ['d1', 'd2'], file: { name: 'x.png', bytes: Buffer.from('png') } })).resolves.toMatchObject({ code: 0 });
     const [imported, uploaded] = platform.calls;
     expect(imported!.path).toBe('/sdk/v2/api/files/v1/import');
@@ -199,7 +474,7 @@ describe('PlatformClient against a stand-in that accepts only header credentials
   });
 });
 
-describe('PlatformClient failures: the platform\'s status and body in every message', () => {
+describe("PlatformClient failures: the platform's status and body in every message", () => {
   const platform = new StandInPlatform();
   let client: PlatformClient;
   beforeAll(async () => {
@@ -227,21 +502,27 @@ describe('PlatformClient failures: the platform\'s status and body in every mess
     platform.answerNext(ok({ status: 3, message: 'bad file', data: {} }));
     const error = await client.exportFile({ fileId: 'd', format: 'pdf' }).catch((e: unknown) => e);
     expect(error).toMatchObject({ failure: 'failed', status: 200 });
-    expect((error as Error).message).toBe('the platform reported a failure for POST /sdk/v2/api/files/v1/export/d: HTTP 200, status "3"; body {"status":3,"message":"bad file","data":{}}');
+    expect((error as Error).message).toBe(
+      'the platform reported a failure for POST /sdk/v2/api/files/v1/export/d: HTTP 200, status "3"; body {"status":3,"message":"bad file","data":{}}',
+    );
     platform.answerNext(ok({ status: 7, message: 'x' }));
     await expect(client.importProgress({ taskId: 't' })).rejects.toMatchObject({ failure: 'failed' });
   });
 
   it('a preview answer with a non-empty code is a failure', async () => {
     platform.answerNext(ok({ code: 'file_too_large', message: 'too large' }));
-    await expect(client.createPreview({ fileId: 'f' })).rejects.toThrow('the platform reported a failure for POST /sdk/v2/api/cloud-files/f/create: HTTP 200, code "file_too_large"');
+    await expect(client.createPreview({ fileId: 'f' })).rejects.toThrow(
+      'the platform reported a failure for POST /sdk/v2/api/cloud-files/f/create: HTTP 200, code "file_too_large"',
+    );
   });
 
   it('a 2xx body of another shape is an unexpected answer, quoted', async () => {
     platform.answerNext(ok({ total: 3 }));
     await expect(client.commentCount({ fileId: 'f' })).rejects.toMatchObject({ failure: 'unexpected' });
     platform.answerNext({ kind: 'created' });
-    await expect(client.plainText({ fileId: 'f' })).rejects.toThrow('the platform answered GET /sdk/v2/collab-files/f/plain-text with an unexpected body (not JSON): HTTP 204; body (empty body)');
+    await expect(client.plainText({ fileId: 'f' })).rejects.toThrow(
+      'the platform answered GET /sdk/v2/collab-files/f/plain-text with an unexpected body (not JSON): HTTP 204; body (empty body)',
+    );
   });
 
   it('gives up on a platform that never answers, after the time-out, and says so', async () => {

@@ -22,7 +22,10 @@ describeEachStore('/api/platform against collab-host simulate', (store) => {
     await seedDirectory(store().db);
     app = await buildTestApp(store(), { adminApiKey: ADMIN_API_KEY, platformApiUrl: sim.url });
     // Two documents made through collab-host, so the platform knows them.
-    for (const [fileId, userId, type] of [['doc-a', 'zhang', 'document'], ['doc-b', 'lilei', 'documentPro']] as const) {
+    for (const [fileId, userId, type] of [
+      ['doc-a', 'zhang', 'document'],
+      ['doc-b', 'lilei', 'documentPro'],
+    ] as const) {
       expect((await api({ method: 'POST', url: '/api/documents', payload: { userId, type, name: fileId, fileId } })).statusCode).toBe(201);
     }
   });
@@ -90,7 +93,11 @@ describeEachStore('/api/platform against collab-host simulate', (store) => {
   });
 
   it('reads history, comment count and mentions for a user who may read the document', async () => {
-    await fetch(`${sim.url}/simulator/files/doc-b`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ comments: 3, mentions: [{ userId: 'zhang', atGuid: 'g1' }] }) });
+    await fetch(`${sim.url}/simulator/files/doc-b`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ comments: 3, mentions: [{ userId: 'zhang', atGuid: 'g1' }] }),
+    });
     expect((await api({ method: 'GET', url: '/api/platform/files/doc-b/comment-count' })).json()).toEqual({ count: 3 });
     expect((await api({ method: 'GET', url: '/api/platform/files/doc-b/mentions?userId=lilei' })).json()).toEqual({ mentionAtList: [{ userId: 'zhang', atGuid: 'g1' }] });
     const history = await api({ method: 'GET', url: '/api/platform/files/doc-b/history?pageSize=5&historyType=2' });
@@ -102,7 +109,11 @@ describeEachStore('/api/platform against collab-host simulate', (store) => {
   it('answers app details and changes the callback address', async () => {
     expect((await api({ method: 'PUT', url: '/api/platform/app/endpoint-url', payload: { url: 'https://oa.example.com/callback' } })).statusCode).toBe(204);
     expect((await api({ method: 'PUT', url: '/api/platform/app/endpoint-url', payload: { url: 'oa.example.com' } })).statusCode).toBe(400);
-    expect((await api({ method: 'GET', url: '/api/platform/app' })).json()).toMatchObject({ appName: 'collab-host simulator', endpointUrl: 'https://oa.example.com/callback', memberLimit: 5 });
+    expect((await api({ method: 'GET', url: '/api/platform/app' })).json()).toMatchObject({
+      appName: 'collab-host simulator',
+      endpointUrl: 'https://oa.example.com/callback',
+      memberLimit: 5,
+    });
   });
 
   it('activates, deactivates and sets seats, lists them, and reconciles them with the directory', async () => {
@@ -126,12 +137,29 @@ describeEachStore('/api/platform against collab-host simulate', (store) => {
   });
 
   it('lists seat tasks queued by directory changes, newest first, paged', async () => {
-    await store().db.transaction().execute((trx) =>
-      sqlSeatTasks(trx).enqueue([{ userId: 'olga', action: 'deactivate' }, { userId: 'wang', action: 'activate' }, { userId: 'bob', action: 'deactivate' }], { source: 'api', nowMs: Date.parse('2025-01-01T00:00:00Z') }),
-    );
+    await store()
+      .db.transaction()
+      .execute((trx) =>
+        sqlSeatTasks(trx).enqueue(
+          [
+            { userId: 'olga', action: 'deactivate' },
+            { userId: 'wang', action: 'activate' },
+            { userId: 'bob', action: 'deactivate' },
+          ],
+          { source: 'api', nowMs: Date.parse('2025-01-01T00:00:00Z') },
+        ),
+      );
     const first = (await api({ method: 'GET', url: '/api/platform/seat-tasks?limit=2' })).json();
     expect(first.items.map((item: { userId: string }) => item.userId)).toEqual(['bob', 'wang']);
-    expect(first.items[0]).toMatchObject({ action: 'deactivate', status: 'pending', attempts: 0, nextAttemptAt: '2025-01-01T00:00:00Z', lastError: null, source: 'api', createdAt: '2025-01-01T00:00:00Z' });
+    expect(first.items[0]).toMatchObject({
+      action: 'deactivate',
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: '2025-01-01T00:00:00Z',
+      lastError: null,
+      source: 'api',
+      createdAt: '2025-01-01T00:00:00Z',
+    });
     const second = (await api({ method: 'GET', url: `/api/platform/seat-tasks?limit=2&cursor=${first.nextCursor}` })).json();
     expect(second).toEqual({ items: [expect.objectContaining({ userId: 'olga' })], nextCursor: null });
     expect((await api({ method: 'GET', url: '/api/platform/seat-tasks?status=done' })).json().items).toEqual([]);
@@ -157,7 +185,7 @@ describe('/api/platform against a stand-in that accepts only header credentials,
     await store.close();
   });
 
-  it('carries the acting user\'s token in the headers and answers what the platform answered', async () => {
+  it("carries the acting user's token in the headers and answers what the platform answered", async () => {
     platform.answerNext({ kind: 'json', status: 200, body: { count: 7 } });
     const answer = await app.inject({ method: 'GET', url: '/api/platform/files/plan/comment-count?userId=lilei', headers: admin });
     expect(answer.json()).toEqual({ count: 7 });
@@ -167,7 +195,7 @@ describe('/api/platform against a stand-in that accepts only header credentials,
     expect(call.headers['x-platform-token']).toBeTruthy();
   });
 
-  it('turns the platform\'s failures into 502 naming its status and body, and never into a 500', async () => {
+  it("turns the platform's failures into 502 naming its status and body, and never into a 500", async () => {
     platform.answerNext({ kind: 'error', status: 500, body: { message: 'database down' } });
     const refused = await app.inject({ method: 'GET', url: '/api/platform/app', headers: admin });
     expect(refused.statusCode).toBe(502);

@@ -29,14 +29,22 @@ describeEachStore('seat tasks follow the directory', (store) => {
 
   const listener = seatTasksListener({ platformApiUrl: 'http://platform.test', platform: { seatSync: true } }, sqlSeatTasks, clock);
 
-  it('queues deactivations and activations inside the directory change\'s transaction, and nothing when it rolls back', async () => {
-    await store().db.transaction().execute((trx) => listener(trx, { deactivatedUsers: ['olga', 'bob'], reactivatedUsers: ['wang'] }, { source: 'scim' }));
-    expect((await tasks()).map(({ user_id, action, status }) => `${user_id} ${action} ${status}`)).toEqual(['olga deactivate pending', 'bob deactivate pending', 'wang activate pending']);
+  it("queues deactivations and activations inside the directory change's transaction, and nothing when it rolls back", async () => {
+    await store()
+      .db.transaction()
+      .execute((trx) => listener(trx, { deactivatedUsers: ['olga', 'bob'], reactivatedUsers: ['wang'] }, { source: 'scim' }));
+    expect((await tasks()).map(({ user_id, action, status }) => `${user_id} ${action} ${status}`)).toEqual([
+      'olga deactivate pending',
+      'bob deactivate pending',
+      'wang activate pending',
+    ]);
     await expect(
-      store().db.transaction().execute(async (trx) => {
-        await listener(trx, { deactivatedUsers: ['carol'], reactivatedUsers: [] }, { source: 'api' });
-        throw new Error('the directory change failed');
-      }),
+      store()
+        .db.transaction()
+        .execute(async (trx) => {
+          await listener(trx, { deactivatedUsers: ['carol'], reactivatedUsers: [] }, { source: 'api' });
+          throw new Error('the directory change failed');
+        }),
     ).rejects.toThrow('the directory change failed');
     expect((await tasks()).map((task) => task.user_id)).not.toContain('carol');
   });
@@ -45,16 +53,24 @@ describeEachStore('seat tasks follow the directory', (store) => {
     const off = seatTasksListener({ platformApiUrl: undefined }, sqlSeatTasks, clock);
     const syncOff = seatTasksListener({ platformApiUrl: 'http://platform.test', platform: { seatSync: false } }, sqlSeatTasks, clock);
     const diff = { deactivatedUsers: ['olga'], reactivatedUsers: [] };
-    await store().db.transaction().execute(async (trx) => {
-      await off(trx, diff, { source: 'api' });
-      await syncOff(trx, diff, { source: 'api' });
-      await listener(trx, diff, { source: 'api', dryRun: true });
-    });
+    await store()
+      .db.transaction()
+      .execute(async (trx) => {
+        await off(trx, diff, { source: 'api' });
+        await syncOff(trx, diff, { source: 'api' });
+        await listener(trx, diff, { source: 'api', dryRun: true });
+      });
     expect(await tasks()).toEqual([]);
   });
 
   it('sends them to the platform, one call per action, and marks them done', async () => {
-    await queue().enqueue([{ userId: 'olga', action: 'activate' }, { userId: 'bob', action: 'activate' }], { source: 'api', nowMs: now });
+    await queue().enqueue(
+      [
+        { userId: 'olga', action: 'activate' },
+        { userId: 'bob', action: 'activate' },
+      ],
+      { source: 'api', nowMs: now },
+    );
     const worker = new SeatTaskWorker(queue(), new PlatformClient({ apiUrl: sim.url, credentials: APP }), { now: clock });
     expect(await worker.runOnce()).toBe(2);
     await queue().enqueue([{ userId: 'olga', action: 'deactivate' }], { source: 'api', nowMs: now });
@@ -73,12 +89,16 @@ describeEachStore('seat tasks follow the directory', (store) => {
     expect(sim.platform.world.seats.get('olga')?.status).toBe(1);
   });
 
-  it('keeps a user\'s tasks in order: a task queued while an earlier one is being sent waits for it', async () => {
+  it("keeps a user's tasks in order: a task queued while an earlier one is being sent waits for it", async () => {
     await queue().enqueue([{ userId: 'olga', action: 'deactivate' }], { source: 'api', nowMs: now });
     const inFlight = await queue().claim({ limit: 10, leaseMs: 60_000, nowMs: now });
     await queue().enqueue([{ userId: 'olga', action: 'activate' }], { source: 'api', nowMs: now });
     expect((await queue().claim({ limit: 10, leaseMs: 60_000, nowMs: now })).tasks).toEqual([]);
-    await queue().finish(inFlight.claimToken, inFlight.tasks.map((task) => task.id), now);
+    await queue().finish(
+      inFlight.claimToken,
+      inFlight.tasks.map((task) => task.id),
+      now,
+    );
     expect((await queue().claim({ limit: 10, leaseMs: 60_000, nowMs: now })).tasks.map((task) => task.action)).toEqual(['activate']);
   });
 

@@ -14,11 +14,7 @@ export interface ReceivedCall {
 }
 
 /** How the stand-in answers the next call. */
-export type Answer =
-  | { kind: 'created' }
-  | { kind: 'json'; status: number; body: unknown }
-  | { kind: 'error'; status: number; body: unknown }
-  | { kind: 'hang' };
+export type Answer = { kind: 'created' } | { kind: 'json'; status: number; body: unknown } | { kind: 'error'; status: number; body: unknown } | { kind: 'hang' };
 
 export interface StandInOptions {
   /**

@@ -95,10 +95,15 @@ describeEachStore('SCIM: the Microsoft Entra ID request sequence', (store) => {
     expect(ids((await search(app, id.qian!, { type: 'team_member', keyword: 'wulingling' })).teamMembers)).toEqual([id.wu]);
   });
 
-  it('creates groups with Microsoft\'s schema URN, finds them with excludedAttributes=members, and changes members by value lists', async () => {
+  it("creates groups with Microsoft's schema URN, finds them with excludedAttributes=members, and changes members by value lists", async () => {
     const lookup = await scim(app, 'GET', filtered('/Groups', 'displayName eq "研发部"', '&excludedAttributes=members'));
     expect(lookup.body.totalResults).toBe(0);
-    const created = await scim(app, 'POST', '/Groups', { schemas: [GROUP_SCHEMA, MS_GROUP_SCHEMA], externalId: '8aa1a0c0', displayName: '研发部', meta: { resourceType: 'Group' } });
+    const created = await scim(app, 'POST', '/Groups', {
+      schemas: [GROUP_SCHEMA, MS_GROUP_SCHEMA],
+      externalId: '8aa1a0c0',
+      displayName: '研发部',
+      meta: { resourceType: 'Group' },
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     groupId = created.body.id;
     const sub = await scim(app, 'POST', '/Groups', { schemas: [GROUP_SCHEMA, MS_GROUP_SCHEMA], externalId: '9bb2', displayName: '研发部/测试组', meta: { resourceType: 'Group' } });
@@ -109,7 +114,19 @@ describeEachStore('SCIM: the Microsoft Entra ID request sequence', (store) => {
     expect(found.body.Resources.map((group: { id: string }) => group.id)).toEqual([groupId]);
     expect((await scim(app, 'GET', `/Groups/${groupId}?excludedAttributes=members`)).body).toMatchObject({ id: groupId, displayName: '研发部', externalId: '8aa1a0c0' });
 
-    const add = await scim(app, 'PATCH', `/Groups/${groupId}`, patchOp({ op: 'Add', path: 'members', value: [{ $ref: null, value: id.wu }, { $ref: null, value: id.qian }] }));
+    const add = await scim(
+      app,
+      'PATCH',
+      `/Groups/${groupId}`,
+      patchOp({
+        op: 'Add',
+        path: 'members',
+        value: [
+          { $ref: null, value: id.wu },
+          { $ref: null, value: id.qian },
+        ],
+      }),
+    );
     expect(add.status, JSON.stringify(add.body)).toBe(200);
     const addSub = await scim(app, 'PATCH', `/Groups/${subGroupId}`, patchOp({ op: 'Add', path: 'members', value: [{ $ref: null, value: id.adele }] }));
     expect(addSub.status, JSON.stringify(addSub.body)).toBe(200);

@@ -82,7 +82,11 @@ describeEachStore('SCIM: the Okta request sequence', (store) => {
   });
 
   it('updates the profile with PUT', async () => {
-    const updated = await scim(app, 'PUT', `/Users/${encodeURIComponent(danId)}`, { ...oktaUser('dan.zhou@acme.example', '丹丹', '周', '00u1okta'), id: danId, displayName: '周丹丹' });
+    const updated = await scim(app, 'PUT', `/Users/${encodeURIComponent(danId)}`, {
+      ...oktaUser('dan.zhou@acme.example', '丹丹', '周', '00u1okta'),
+      id: danId,
+      displayName: '周丹丹',
+    });
     expect(updated.status, JSON.stringify(updated.body)).toBe(200);
     expect(updated.body.displayName).toBe('周丹丹');
     expect((await callAs(app, 'zhang', `/users/${encodeURIComponent(danId)}`)).body.name).toBe('周丹丹');
@@ -108,7 +112,10 @@ describeEachStore('SCIM: the Okta request sequence', (store) => {
     const added = await scim(app, 'PATCH', `/Groups/${platformId}`, patchOp({ op: 'add', path: 'members', value: [{ value: 'zhang', display: '张三' }] }));
     expect(added.status, JSON.stringify(added.body)).toBe(200);
     expect(added.body.members.map((member: { value: string }) => member.value).sort()).toEqual([danId, 'zhang'].sort());
-    expect(await departmentPaths(app, 'zhang', 'zhang')).toEqual([['研发与平台中心', '平台组'], ['研发部', '后端组']]);
+    expect(await departmentPaths(app, 'zhang', 'zhang')).toEqual([
+      ['研发与平台中心', '平台组'],
+      ['研发部', '后端组'],
+    ]);
 
     const removed = await scim(app, 'PATCH', `/Groups/${platformId}`, patchOp({ op: 'remove', path: 'members[value eq "zhang"]' }));
     expect(removed.status, JSON.stringify(removed.body)).toBe(200);

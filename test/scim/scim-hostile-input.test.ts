@@ -23,7 +23,12 @@ describeEachStore('SCIM refuses hostile attribute paths, filters and bodies befo
   beforeAll(async () => {
     await seedDirectory(store().db);
     app = await buildTestApp(store(), { ...scimConfig('scimco'), adminApiKey: ADMIN_KEY });
-    const alice = await scim(app, 'POST', '/Users', { schemas: [USER_SCHEMA], userName: 'alice@scim.example', displayName: 'Alice', emails: [{ value: 'alice@scim.example', primary: true }] });
+    const alice = await scim(app, 'POST', '/Users', {
+      schemas: [USER_SCHEMA],
+      userName: 'alice@scim.example',
+      displayName: 'Alice',
+      emails: [{ value: 'alice@scim.example', primary: true }],
+    });
     expect(alice.status, JSON.stringify(alice.body)).toBe(201);
     aliceId = alice.body.id;
     // No e-mail, no name: a missing value must never break a filter for everyone.
@@ -60,7 +65,11 @@ describeEachStore('SCIM refuses hostile attribute paths, filters and bodies befo
     const raw = async (method: 'POST' | 'PATCH', url: string, payload: string) =>
       app.inject({ method, url: `/scim/v2${url}`, headers: { authorization: `Bearer ${SCIM_TOKEN}`, 'content-type': 'application/scim+json' }, payload });
     const bodies: Array<['POST' | 'PATCH', string, string]> = [
-      ['PATCH', `/Users/${encodeURIComponent(aliceId)}`, '{"schemas":["urn:ietf:params:scim:api:messages:2.0:PatchOp"],"Operations":[{"op":"add","value":{"__proto__":{"polluted":"yes"}}}]}'],
+      [
+        'PATCH',
+        `/Users/${encodeURIComponent(aliceId)}`,
+        '{"schemas":["urn:ietf:params:scim:api:messages:2.0:PatchOp"],"Operations":[{"op":"add","value":{"__proto__":{"polluted":"yes"}}}]}',
+      ],
       ['POST', '/Users', `{"schemas":["${USER_SCHEMA}"],"userName":"mallory","name":{"constructor":{"prototype":{"polluted":"yes"}}}}`],
       ['POST', '/Groups', `{"schemas":["${GROUP_SCHEMA}"],"displayName":"G","__proto__":{"polluted":"yes"}}`],
     ];
@@ -81,13 +90,29 @@ describeEachStore('SCIM refuses hostile attribute paths, filters and bodies befo
   });
 
   it('answers malformed filters, attribute lists and bodies with 400 in its own words', async () => {
-    const filters = ['5', 'NaN', 'userName', 'userName eq', 'userName xx "a"', '(userName eq "a"', 'userName eq "a" and', 'not userName eq "a"', 'userName co 5', 'userName eq "unterminated', 'emails[type eq "work"', 'userName eq "a" userName', '"a" eq userName', 'a.b.c eq "x"'];
+    const filters = [
+      '5',
+      'NaN',
+      'userName',
+      'userName eq',
+      'userName xx "a"',
+      '(userName eq "a"',
+      'userName eq "a" and',
+      'not userName eq "a"',
+      'userName co 5',
+      'userName eq "unterminated',
+      'emails[type eq "work"',
+      'userName eq "a" userName',
+      '"a" eq userName',
+      'a.b.c eq "x"',
+    ];
     for (const filter of filters) {
       const answer = await scim(app, 'GET', filtered('/Users', filter));
       expectScimError(answer, 400, 'invalidFilter');
       expect(answer.body.detail, filter).toMatch(/^filter/);
     }
-    for (const query of ['attributes=[1,2]', 'attributes=', 'excludedAttributes=userName,,name', 'attributes=user%20Name']) expectScimError(await scim(app, 'GET', `/Users?${query}`), 400, 'invalidFilter');
+    for (const query of ['attributes=[1,2]', 'attributes=', 'excludedAttributes=userName,,name', 'attributes=user%20Name'])
+      expectScimError(await scim(app, 'GET', `/Users?${query}`), 400, 'invalidFilter');
     for (const body of [null, [], 5, 'text']) {
       expectScimError(await scim(app, 'POST', '/Users', body), 400, 'invalidSyntax');
       expectScimError(await scim(app, 'PATCH', `/Users/${encodeURIComponent(aliceId)}`, body), 400, 'invalidSyntax');

@@ -42,7 +42,13 @@ describeEachStore('SCIM takes what Entra ID and Okta send, answers what is set, 
     expect((await patch({ op: 'Replace', path: MANAGER, value: { value: 'boss-3' } }))[ENTERPRISE_SCHEMA].manager).toEqual({ value: 'boss-3' });
     expect((await patch({ op: 'Replace', value: { [MANAGER]: 'boss-4' } }))[ENTERPRISE_SCHEMA].manager).toEqual({ value: 'boss-4' });
     expect((await patch({ op: 'replace', value: { [ENTERPRISE_SCHEMA]: { manager: 'boss-5' } } }))[ENTERPRISE_SCHEMA].manager).toEqual({ value: 'boss-5' });
-    const put = await scim(app, 'PUT', url, { schemas: [USER_SCHEMA, ENTERPRISE_SCHEMA], userName: 'quinn@quirk.example', title: 'Engineer', emails: [{ value: 'quinn@quirk.example' }], [ENTERPRISE_SCHEMA]: { department: 'R&D', manager: 'boss-6' } });
+    const put = await scim(app, 'PUT', url, {
+      schemas: [USER_SCHEMA, ENTERPRISE_SCHEMA],
+      userName: 'quinn@quirk.example',
+      title: 'Engineer',
+      emails: [{ value: 'quinn@quirk.example' }],
+      [ENTERPRISE_SCHEMA]: { department: 'R&D', manager: 'boss-6' },
+    });
     expect(put.status, JSON.stringify(put.body)).toBe(200);
     expect(put.body[ENTERPRISE_SCHEMA]).toEqual({ department: 'R&D', manager: { value: 'boss-6' } });
   });
@@ -71,7 +77,14 @@ describeEachStore('SCIM takes what Entra ID and Okta send, answers what is set, 
   });
 
   it('leaves out of answers what a client never set (no empty strings, lists or objects)', async () => {
-    const created = await scim(app, 'POST', '/Users', { schemas: [USER_SCHEMA], userName: 'sparse@quirk.example', emails: [{ value: '' }], name: { familyName: '' }, addresses: [], title: null });
+    const created = await scim(app, 'POST', '/Users', {
+      schemas: [USER_SCHEMA],
+      userName: 'sparse@quirk.example',
+      emails: [{ value: '' }],
+      name: { familyName: '' },
+      addresses: [],
+      title: null,
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     for (const body of [created.body, (await scim(app, 'GET', `/Users/${encodeURIComponent(created.body.id)}`)).body]) {
       expect(Object.keys(body).sort()).toEqual(['active', 'id', 'meta', 'schemas', 'userName']);
@@ -89,12 +102,24 @@ describeEachStore('SCIM takes what Entra ID and Okta send, answers what is set, 
     }
     expect((await scim(app, 'GET', `/Schemas/${USER_SCHEMA}`)).body.attributes.map((attribute: { name: string }) => attribute.name)).toContain('externalId');
     const config = (await scim(app, 'GET', '/ServiceProviderConfig')).body;
-    expect(config).toMatchObject({ patch: { supported: true }, sort: { supported: true }, filter: { supported: true, maxResults: 200 }, bulk: { supported: false }, etag: { supported: true } });
-    expect(config.authenticationSchemes).toEqual([expect.objectContaining({ type: 'oauthbearertoken', name: 'OAuth Bearer Token', description: expect.stringMatching(/SCIM_TOKEN/) })]);
+    expect(config).toMatchObject({
+      patch: { supported: true },
+      sort: { supported: true },
+      filter: { supported: true, maxResults: 200 },
+      bulk: { supported: false },
+      etag: { supported: true },
+    });
+    expect(config.authenticationSchemes).toEqual([
+      expect.objectContaining({ type: 'oauthbearertoken', name: 'OAuth Bearer Token', description: expect.stringMatching(/SCIM_TOKEN/) }),
+    ]);
   });
 
   it('sorts with sortBy and sortOrder; resources without the value come last ascending, first descending', async () => {
-    for (const [userName, displayName] of [['b@sort.example', 'bravo'], ['a@sort.example', 'Alpha'], ['c@sort.example', undefined]]) {
+    for (const [userName, displayName] of [
+      ['b@sort.example', 'bravo'],
+      ['a@sort.example', 'Alpha'],
+      ['c@sort.example', undefined],
+    ]) {
       expect((await scim(app, 'POST', '/Users', { schemas: [USER_SCHEMA], userName, ...(displayName ? { displayName } : {}) })).status).toBe(201);
     }
     const names = async (query: string) => {

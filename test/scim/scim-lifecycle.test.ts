@@ -15,9 +15,16 @@ import { ids, search } from '../search/search-http.js';
 import { callAs, departmentPaths, documentBy } from '../sync/sync-helpers.js';
 import { ENTERPRISE_SCHEMA, filtered, GROUP_SCHEMA, patchOp, scim, scimConfig, USER_SCHEMA } from './scim-client.js';
 
-const person = (userName: string, displayName: string, email = userName) => ({ schemas: [USER_SCHEMA], userName, displayName, emails: [{ value: email, type: 'work', primary: true }], active: true });
+const person = (userName: string, displayName: string, email = userName) => ({
+  schemas: [USER_SCHEMA],
+  userName,
+  displayName,
+  emails: [{ value: email, type: 'work', primary: true }],
+  active: true,
+});
 
-const byUserName = async (app: FastifyInstance, userName: string) => (await scim(app, 'GET', filtered('/Users', `userName eq "${userName}"`))).body.Resources.map((user: { id: string }) => user.id);
+const byUserName = async (app: FastifyInstance, userName: string) =>
+  (await scim(app, 'GET', filtered('/Users', `userName eq "${userName}"`))).body.Resources.map((user: { id: string }) => user.id);
 
 const config = scimConfig('lifeco');
 
@@ -141,10 +148,22 @@ describeEachStore('SCIM lifecycle: ids issued by the server, never reassigned', 
   it('a user provisioned when the id was the userName keeps that id: read, renamed, deleted, and rehired as a new person', async () => {
     // What an earlier version stored: the directory user and the SCIM resource, both with id = userName.
     const legacy = 'legacy@life.example';
-    const written = await composeDirectoryChanges(config, store()).apply({ upsert: { users: [{ id: legacy, name: 'Lee Gacy', email: legacy, teamId: 'lifeco' }] } }, { source: 'scim' });
+    const written = await composeDirectoryChanges(config, store()).apply(
+      { upsert: { users: [{ id: legacy, name: 'Lee Gacy', email: legacy, teamId: 'lifeco' }] } },
+      { source: 'scim' },
+    );
     expect(written.ok).toBe(true);
     const now = new Date().toISOString();
-    await sqlScimResources(store().db).put({ kind: 'User', id: legacy, teamId: 'lifeco', nameKey: legacy, externalId: null, attributes: { userName: legacy, displayName: 'Lee Gacy' }, createdAt: now, updatedAt: now });
+    await sqlScimResources(store().db).put({
+      kind: 'User',
+      id: legacy,
+      teamId: 'lifeco',
+      nameKey: legacy,
+      externalId: null,
+      attributes: { userName: legacy, displayName: 'Lee Gacy' },
+      createdAt: now,
+      updatedAt: now,
+    });
 
     expect(await byUserName(app, legacy)).toEqual([legacy]);
     const renamed = await scim(app, 'PATCH', `/Users/${encodeURIComponent(legacy)}`, patchOp({ op: 'replace', path: 'userName', value: 'lee.gacy@life.example' }));
@@ -158,7 +177,7 @@ describeEachStore('SCIM lifecycle: ids issued by the server, never reassigned', 
     expect((await callAs(app, legacy, '/users/current/info')).body.error.code).toBe('token_user_unknown');
   });
 
-  it('groups: a deleted group\'s name goes to a new group with a new id', async () => {
+  it("groups: a deleted group's name goes to a new group with a new id", async () => {
     expect((await scim(app, 'DELETE', `/Groups/${sales}`)).status).toBe(204);
     const recreated = await scim(app, 'POST', '/Groups', { schemas: [GROUP_SCHEMA], displayName: 'sales' });
     expect(recreated.status, JSON.stringify(recreated.body)).toBe(201);

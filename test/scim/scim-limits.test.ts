@@ -49,9 +49,24 @@ describeEachStore('SCIM strings by the shared text rule, and bounded work per re
     expectRefused(await scim(app, 'POST', '/Users', user({ externalId: 'e'.repeat(256) })), 400, 'invalidValue', /^externalId must have at most 255/);
     expectRefused(await scim(app, 'POST', '/Groups', { schemas: [GROUP_SCHEMA], displayName: 'g'.repeat(900_000) }), 400, 'invalidValue', /^displayName must have at most 500/);
     expectRefused(await scim(app, 'POST', '/Groups', { schemas: [GROUP_SCHEMA], displayName: 'G\u0000' }), 400, 'invalidValue', /^displayName contains a NUL/);
-    expectRefused(await scim(app, 'PATCH', `/Users/${encodeURIComponent(userId)}`, patchOp({ op: 'replace', path: 'displayName', value: 'x\ud800' })), 400, 'invalidValue', /Operations\[0\]\.value is not well-formed/);
-    expectRefused(await scim(app, 'PATCH', `/Users/${encodeURIComponent(userId)}`, patchOp({ op: 'replace', path: 'displayName', value: 'x'.repeat(501) })), 400, 'invalidValue', /^displayName must have at most 500/);
-    expectRefused(await scim(app, 'PATCH', `/Groups/${groupId}`, patchOp({ op: 'replace', value: { displayName: 'y'.repeat(501) } })), 400, 'invalidValue', /^displayName must have at most 500/);
+    expectRefused(
+      await scim(app, 'PATCH', `/Users/${encodeURIComponent(userId)}`, patchOp({ op: 'replace', path: 'displayName', value: 'x\ud800' })),
+      400,
+      'invalidValue',
+      /Operations\[0\]\.value is not well-formed/,
+    );
+    expectRefused(
+      await scim(app, 'PATCH', `/Users/${encodeURIComponent(userId)}`, patchOp({ op: 'replace', path: 'displayName', value: 'x'.repeat(501) })),
+      400,
+      'invalidValue',
+      /^displayName must have at most 500/,
+    );
+    expectRefused(
+      await scim(app, 'PATCH', `/Groups/${groupId}`, patchOp({ op: 'replace', value: { displayName: 'y'.repeat(501) } })),
+      400,
+      'invalidValue',
+      /^displayName must have at most 500/,
+    );
     expect(await holdings()).toEqual(before);
   });
 

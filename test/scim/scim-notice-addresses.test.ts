@@ -36,7 +36,12 @@ describeEachStore("SCIM writes a person's language and IM ids, which their notic
     expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
     expect(await person(id)).toMatchObject({ name: 'Han Meimei', locale: 'en-US', im: { wecom: 'HanMeiMei', slack: 'U012AB3CD' } });
 
-    const moved = await scim(app, 'PATCH', `/Users/${id}`, patchOp({ op: 'replace', path: 'preferredLanguage', value: 'zh-CN' }, { op: 'replace', path: 'ims', value: [{ type: 'dingtalk', value: 'mei4021' }] }));
+    const moved = await scim(
+      app,
+      'PATCH',
+      `/Users/${id}`,
+      patchOp({ op: 'replace', path: 'preferredLanguage', value: 'zh-CN' }, { op: 'replace', path: 'ims', value: [{ type: 'dingtalk', value: 'mei4021' }] }),
+    );
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
     expect(await person(id)).toMatchObject({ locale: 'zh-CN', im: { dingtalk: 'mei4021' } });
   });

@@ -127,7 +127,12 @@ describeEachStore('SCIM protocol: discovery, filters, paging, errors', (store) =
     await expectError(await scim(app, 'POST', '/Users', { schemas: [USER_SCHEMA], displayName: 'No userName' }), 400, 'invalidValue');
     await expectError(await scim(app, 'POST', '/Users', { schemas: [USER_SCHEMA], userName: 'x', active: 'maybe' }), 400, 'invalidValue');
     await expectError(await scim(app, 'POST', '/Users', { schemas: [USER_SCHEMA], userName: 'Alice.Wang@scim.example' }), 409, 'uniqueness');
-    const raw = await app.inject({ method: 'POST', url: '/scim/v2/Users', headers: { authorization: 'Bearer scim-test-token-0123456789', 'content-type': 'application/scim+json' }, payload: '{"userName": ' });
+    const raw = await app.inject({
+      method: 'POST',
+      url: '/scim/v2/Users',
+      headers: { authorization: 'Bearer scim-test-token-0123456789', 'content-type': 'application/scim+json' },
+      payload: '{"userName": ',
+    });
     expect(raw.statusCode).toBe(400);
     expect(raw.json()).toMatchObject({ schemas: [ERROR], status: '400', scimType: 'invalidSyntax' });
     await expectError(await scim(app, 'GET', '/Users/nobody'), 404);

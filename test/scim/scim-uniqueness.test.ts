@@ -41,7 +41,7 @@ describeEachStore('SCIM uniqueness: externalId within the team; users of other t
     expect((await scim(app, 'GET', '/Groups?count=0')).body.totalResults).toBe(1);
   });
 
-  it('a userName that is the id of another team\'s user is a new user with a new id; that user is untouched', async () => {
+  it("a userName that is the id of another team's user is a new user with a new id; that user is untouched", async () => {
     // "zhang" is a user of team acme (the fixture), not of this SCIM team: ids are not userNames.
     const before = await readUsers(store().db, ['zhang']);
     const created = await scim(app, 'POST', '/Users', { schemas: [USER_SCHEMA], userName: 'Zhang', displayName: 'Someone Else' });

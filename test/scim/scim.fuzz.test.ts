@@ -19,10 +19,27 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
 const RUNTIME_TEXT = /is not a function|Cannot read|Cannot convert|TypeError|RangeError|\.split|tokens\[/;
 
 const RESERVED = ['__proto__', 'constructor', 'prototype', '__proto__.x', 'constructor.prototype', 'toString', 'hasOwnProperty', 'valueOf'];
-const NAMES = ['userName', 'displayName', 'emails', 'emails.value', 'name.givenName', 'members', 'members.value', 'externalId', 'active', 'meta.created', 'id', `urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:manager`, ...RESERVED];
+const NAMES = [
+  'userName',
+  'displayName',
+  'emails',
+  'emails.value',
+  'name.givenName',
+  'members',
+  'members.value',
+  'externalId',
+  'active',
+  'meta.created',
+  'id',
+  `urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:manager`,
+  ...RESERVED,
+];
 const name = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...NAMES) }, { weight: 1, arbitrary: hostileString });
 const operator = fc.constantFrom('eq', 'ne', 'co', 'sw', 'ew', 'gt', 'lt', 'ge', 'le', 'pr', 'EQ', 'xx', '');
-const literal = fc.oneof(hostileString.map((text) => JSON.stringify(text)), fc.constantFrom('true', 'False', 'null', '5', 'NaN', '"', '"\\', '1e400', '[]'));
+const literal = fc.oneof(
+  hostileString.map((text) => JSON.stringify(text)),
+  fc.constantFrom('true', 'False', 'null', '5', 'NaN', '"', '"\\', '1e400', '[]'),
+);
 
 /** Filters: mostly well-formed expressions, with hostile names, operators, values and punctuation. */
 const filter: Arbitrary<string> = fc.letrec<{ filter: string }>((tie) => ({
@@ -50,7 +67,17 @@ const hostileJson: Arbitrary<string> = fc.letrec<{ value: string }>((tie) => ({
 })).value;
 
 const operation = fc
-  .tuple(fc.constantFrom('add', 'replace', 'remove', 'Replace', 'ADD', 'move'), fc.option(fc.oneof(name, filter.map((inner) => `emails[${inner}].value`)), { nil: undefined }), hostileJson)
+  .tuple(
+    fc.constantFrom('add', 'replace', 'remove', 'Replace', 'ADD', 'move'),
+    fc.option(
+      fc.oneof(
+        name,
+        filter.map((inner) => `emails[${inner}].value`),
+      ),
+      { nil: undefined },
+    ),
+    hostileJson,
+  )
   .map(([op, path, value]) => `{"op":${JSON.stringify(op)}${path === undefined ? '' : `,"path":${JSON.stringify(path)}`},"value":${value}}`);
 
 /**
@@ -83,10 +110,22 @@ describeEachStore('fuzz: SCIM paths, filters and bodies', (store) => {
     app = await buildTestApp(store(), scimConfig('fuzzco'));
     const headers = { authorization: `Bearer ${SCIM_TOKEN}`, 'content-type': 'application/scim+json' };
     for (const userName of ['one@fuzz.example', 'two@fuzz.example']) {
-      const created = await app.inject({ method: 'POST', url: '/scim/v2/Users', headers, payload: JSON.stringify({ schemas: [USER_SCHEMA], userName, emails: [{ value: userName }] }) });
+      const created = await app.inject({
+        method: 'POST',
+        url: '/scim/v2/Users',
+        headers,
+        payload: JSON.stringify({ schemas: [USER_SCHEMA], userName, emails: [{ value: userName }] }),
+      });
       userId = created.json().id;
     }
-    groupId = (await app.inject({ method: 'POST', url: '/scim/v2/Groups', headers, payload: JSON.stringify({ schemas: [GROUP_SCHEMA], displayName: 'Fuzzers', members: [{ value: userId }] }) })).json().id;
+    groupId = (
+      await app.inject({
+        method: 'POST',
+        url: '/scim/v2/Groups',
+        headers,
+        payload: JSON.stringify({ schemas: [GROUP_SCHEMA], displayName: 'Fuzzers', members: [{ value: userId }] }),
+      })
+    ).json().id;
   });
   afterAll(async () => {
     await app.close();
@@ -95,7 +134,15 @@ describeEachStore('fuzz: SCIM paths, filters and bodies', (store) => {
   it('never answers 5xx, refuses in SCIM error schema in our words, writes nothing when refusing, pollutes nothing', { timeout: 300_000 }, async () => {
     const query = (path: string) =>
       fc
-        .record({ filter: fc.option(filter, { nil: undefined }), attributes: fc.option(attributeList, { nil: undefined }), excludedAttributes: fc.option(attributeList, { nil: undefined }), sortBy: fc.option(name, { nil: undefined }) }, { requiredKeys: [] })
+        .record(
+          {
+            filter: fc.option(filter, { nil: undefined }),
+            attributes: fc.option(attributeList, { nil: undefined }),
+            excludedAttributes: fc.option(attributeList, { nil: undefined }),
+            sortBy: fc.option(name, { nil: undefined }),
+          },
+          { requiredKeys: [] },
+        )
         .map((parameters): Call => ({
           method: 'GET',
           url: `${path}?${Object.entries(parameters)
@@ -106,9 +153,13 @@ describeEachStore('fuzz: SCIM paths, filters and bodies', (store) => {
     const call: Arbitrary<Call> = fc.oneof(
       query('/Users'),
       query('/Groups'),
-      fc.array(operation, { minLength: 0, maxLength: 4 }).chain((operations) =>
-        fc.constantFrom(`/Users/${encodeURIComponent(userId)}`, `/Groups/${groupId}`).map((url): Call => ({ method: 'PATCH', url, payload: `{"schemas":["${PATCH_OP}"],"Operations":[${operations.join(',')}]}` })),
-      ),
+      fc
+        .array(operation, { minLength: 0, maxLength: 4 })
+        .chain((operations) =>
+          fc
+            .constantFrom(`/Users/${encodeURIComponent(userId)}`, `/Groups/${groupId}`)
+            .map((url): Call => ({ method: 'PATCH', url, payload: `{"schemas":["${PATCH_OP}"],"Operations":[${operations.join(',')}]}` })),
+        ),
       hostileJson.map((payload): Call => ({ method: 'POST', url: '/Users', payload })),
       hostileJson.map((payload): Call => ({ method: 'PUT', url: `/Users/${encodeURIComponent(userId)}`, payload })),
       hostileJson.map((payload): Call => ({ method: 'POST', url: '/Groups', payload })),

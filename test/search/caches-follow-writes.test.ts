@@ -38,7 +38,7 @@ function observe(app: () => FastifyInstance) {
     salesFound: ids((await search(app(), 'zhang', { type: 'department', keyword: '销售' })).department),
     alicePlan: ids((await search(app(), 'alice', { type: 'file_name', keyword: '计划' })).files),
     aliceOpensPlan: (await get('/files/plan', 'alice')).permissions.readable,
-    carolPlan: ids((await search(app(), 'carol', { type: 'file_name', keyword: '' , pageSize: 50 })).files).includes('plan'),
+    carolPlan: ids((await search(app(), 'carol', { type: 'file_name', keyword: '', pageSize: 50 })).files).includes('plan'),
     carolOpensPlan: (await get('/files/plan', 'carol')).permissions.readable,
     planByNewName: ids((await search(app(), 'zhang', { type: 'file_name', keyword: '年度' })).files),
   });
@@ -146,11 +146,15 @@ for (const dialect of dialects) {
       const { db } = stores.b;
       await upsertUsers(db, [{ ...hanmeimei, name: '韩露' }]);
       await upsertUsers(db, [{ ...carol, departmentIds: ['sales'] }]);
-      await replaceGrants(db, ['plan'], [
-        { fileId: 'plan', principalKind: 'user', principalId: 'lilei', role: 'editor' },
-        { fileId: 'plan', principalKind: 'department', principalId: 'rd', role: 'viewer' },
-        { fileId: 'plan', principalKind: 'department', principalId: 'sales', role: 'viewer' },
-      ]);
+      await replaceGrants(
+        db,
+        ['plan'],
+        [
+          { fileId: 'plan', principalKind: 'user', principalId: 'lilei', role: 'editor' },
+          { fileId: 'plan', principalKind: 'department', principalId: 'rd', role: 'viewer' },
+          { fileId: 'plan', principalKind: 'department', principalId: 'sales', role: 'viewer' },
+        ],
+      );
       await db.updateTable('files').set({ name: '年度计划', name_pinyin: 'niandujihua', name_initials: 'ndjh' }).where('id', '=', 'plan').execute();
       // The callbacks answer from the read model, which reads the change feed every 250 ms (docs/scaling.md).
       await vi.waitFor(async () => expect(await seen()).toEqual(AFTER), { timeout: 5000, interval: 50 });

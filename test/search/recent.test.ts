@@ -105,4 +105,3 @@ describeEachStore('recent lists and ranking, with activity', (store) => {
     expect(ids(found.files)).toEqual(['report3', 'report7']);
   });
 });
-

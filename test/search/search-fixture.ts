@@ -69,10 +69,7 @@ export async function seedSearchCompany(db: Kysely<Database>): Promise<void> {
 }
 
 /** One activity row, as the events processors write them. */
-export async function addActivity(
-  db: Kysely<Database>,
-  row: { userId: string; kind: string; occurredAt: string; fileId?: string; relatedUserId?: string },
-): Promise<void> {
+export async function addActivity(db: Kysely<Database>, row: { userId: string; kind: string; occurredAt: string; fileId?: string; relatedUserId?: string }): Promise<void> {
   await db
     .insertInto('activity')
     .values({ user_id: row.userId, kind: row.kind, occurred_at: row.occurredAt, file_id: row.fileId ?? null, related_user_id: row.relatedUserId ?? null })

@@ -114,9 +114,7 @@ describeEachStore('POST /search', (store) => {
     it('gives each kind alone the same page it has among all kinds', async () => {
       const together = await search(app, 'hanmeimei', { type: ALL_KINDS, keyword: 'a', fileId: 'sheet' });
       const alone = await Promise.all(
-        ['file_name', 'recent_contact', 'collaborator', 'team_member', 'department'].map((type) =>
-          search(app, 'hanmeimei', { type, keyword: 'a', fileId: 'sheet' }),
-        ),
+        ['file_name', 'recent_contact', 'collaborator', 'team_member', 'department'].map((type) => search(app, 'hanmeimei', { type, keyword: 'a', fileId: 'sheet' })),
       );
       expect(alone[0]!.files).toEqual(together.files);
       expect(alone[1]!.recentUsers).toEqual(together.recentUsers);
@@ -141,7 +139,15 @@ describeEachStore('POST /search', (store) => {
     it('gives departments their member count and ancestors top-down, [] at the first level', async () => {
       const web = await search(app, 'zhang', { type: 'department', keyword: 'web' });
       expect(web.department.results).toEqual([
-        { id: 'web', name: 'Web 小组', allMemberCount: 1, parentDepartments: [{ id: 'rd', name: '研发部' }, { id: 'fe', name: '前端组' }] },
+        {
+          id: 'web',
+          name: 'Web 小组',
+          allMemberCount: 1,
+          parentDepartments: [
+            { id: 'rd', name: '研发部' },
+            { id: 'fe', name: '前端组' },
+          ],
+        },
       ]);
       const rd = await search(app, 'zhang', { type: 'department', keyword: '研发' });
       expect(rd.department.results).toEqual([{ id: 'rd', name: '研发部', allMemberCount: 4, parentDepartments: [] }]);
@@ -152,10 +158,8 @@ describeEachStore('POST /search', (store) => {
 
     it('gives third-party files their fullUrl and documents none', async () => {
       const found = await search(app, 'alice', { type: 'file_name', keyword: '合同' });
-      expect(found.files.results).toEqual([
-        expect.objectContaining({ id: 'contract', type: 'file', fullUrl: 'https://oa.example.com/contract' }),
-      ]);
-      const docs = await search(app, 'alice', { type: 'file_name', keyword: '' , pageSize: 50 });
+      expect(found.files.results).toEqual([expect.objectContaining({ id: 'contract', type: 'file', fullUrl: 'https://oa.example.com/contract' })]);
+      const docs = await search(app, 'alice', { type: 'file_name', keyword: '', pageSize: 50 });
       for (const file of docs.files.results) if (file.type !== 'file') expect(file).not.toHaveProperty('fullUrl');
     });
   });

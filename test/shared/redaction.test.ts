@@ -20,7 +20,12 @@ describe('redaction of what leaves collab-host', () => {
   it('received values lose credential members at any depth; everything else stays', () => {
     expect(
       redactValue({ headers: { 'X-Shimo-Token': 't', 'x-platform-signature': 's', Cookie: 'c', Accept: 'json' }, list: [{ password: 'p', name: 'n' }], count: 3, token: null }),
-    ).toEqual({ headers: { 'X-Shimo-Token': '[redacted]', 'x-platform-signature': '[redacted]', Cookie: '[redacted]', Accept: 'json' }, list: [{ password: '[redacted]', name: 'n' }], count: 3, token: null });
+    ).toEqual({
+      headers: { 'X-Shimo-Token': '[redacted]', 'x-platform-signature': '[redacted]', Cookie: '[redacted]', Accept: 'json' },
+      list: [{ password: '[redacted]', name: 'n' }],
+      count: 3,
+      token: null,
+    });
   });
 
   it('the request log shows URLs redacted the same way', () => {

@@ -62,7 +62,16 @@ describeEachStore('what a guest sees through the callbacks', (store) => {
   });
 
   it('sees no directory member, team or department through any route', async () => {
-    const refused = ['/users/current/team', '/users/zhang/department-paths', '/files/plan/collaborators', '/teams/acme/members', '/departments/rd', '/departments/rd/children', '/departments/rd/members', '/departments/TEAM_acme/children'];
+    const refused = [
+      '/users/current/team',
+      '/users/zhang/department-paths',
+      '/files/plan/collaborators',
+      '/teams/acme/members',
+      '/departments/rd',
+      '/departments/rd/children',
+      '/departments/rd/members',
+      '/departments/TEAM_acme/children',
+    ];
     for (const url of refused) {
       const { status, body } = await get(url);
       expect([status, body.error.code], url).toEqual([403, 'guest_not_allowed']);
@@ -77,7 +86,12 @@ describeEachStore('what a guest sees through the callbacks', (store) => {
     const batch = await app.inject({ method: 'POST', url: '/users/batch/get', headers: as('edit'), payload: { ids: ['zhang', guests.edit!.id, 'lilei'] } });
     expect(batch.json().map((user: { id: string }) => user.id)).toEqual([guests.edit!.id]);
 
-    const search = await app.inject({ method: 'POST', url: '/search', headers: as('edit'), payload: { type: 'file,recent_user,collaborator,team_member,department', keyword: '' } });
+    const search = await app.inject({
+      method: 'POST',
+      url: '/search',
+      headers: as('edit'),
+      payload: { type: 'file,recent_user,collaborator,team_member,department', keyword: '' },
+    });
     expect(search.statusCode).toBe(200);
     for (const page of Object.values(search.json() as Record<string, { count: number; results: unknown[] }>)) expect([page.count, page.results]).toEqual([0, []]);
     const named = await app.inject({ method: 'POST', url: '/search', headers: as('edit'), payload: { type: 'team_member,collaborator', keyword: '张' } });
@@ -98,10 +112,17 @@ describeEachStore('what a guest sees through the callbacks', (store) => {
     const commenter = guests.comment!.id;
     const comment = await send('Comment', commentCreate('plan', commenter, { guid: 'g1', content: 'hello @李雷', userIds: ['lilei'], selectionGuid: 's1' }), 'comment');
     expect(comment.statusCode).toBe(200);
-    const mention = await send('MentionAt', mentionAt('plan', commenter, 'comment', { comment: { guid: 'g1', selectionGuid: 's1', content: 'hello', userIds: ['lilei'] } }), 'comment');
+    const mention = await send(
+      'MentionAt',
+      mentionAt('plan', commenter, 'comment', { comment: { guid: 'g1', selectionGuid: 's1', content: 'hello', userIds: ['lilei'] } }),
+      'comment',
+    );
     expect(mention.statusCode).toBe(200);
     await settle();
-    const notifications = (await app.inject({ method: 'GET', url: '/api/notifications?limit=500', headers: admin })).json().items as Array<{ type: string; data: Record<string, unknown> }>;
+    const notifications = (await app.inject({ method: 'GET', url: '/api/notifications?limit=500', headers: admin })).json().items as Array<{
+      type: string;
+      data: Record<string, unknown>;
+    }>;
     expect(notifications.filter((n) => n.type === 'mention.created').map((n) => [n.data.userId, n.data.byUserId])).toContainEqual(['lilei', commenter]);
 
     const otherFile = await send('Comment', commentCreate('sheet', commenter, { guid: 'g2', content: 'x', selectionGuid: 's2' }), 'comment');

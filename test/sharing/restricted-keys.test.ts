@@ -68,7 +68,7 @@ describeEachStore("restrictions switch the kit's permission keys off", (store) =
     expect(await permissionsAs({ 'x-platform-token': tokenFor('lilei') })).toEqual({ ...withKitKeys({ ...ALL, manageable: false }), ...OFF });
   });
 
-  it('caps a form_fill guest\'s formFillable; true or absent derives as today and the record keeps its shape', async () => {
+  it("caps a form_fill guest's formFillable; true or absent derives as today and the record keeps its shape", async () => {
     expect((await put({ ...original, restrictions: { formFillable: false, lockable: true } })).statusCode).toBe(200);
     expect(await record()).toEqual({ ...original, restrictions: { copy: true, export: true, formFillable: false } });
     expect(await permissionsAs({ 'x-platform-token': await guestToken('form_fill') })).toEqual(withKitKeys({ ...NONE, readable: true }, { formFillable: false }));

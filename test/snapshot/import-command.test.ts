@@ -52,7 +52,7 @@ for (const dialect of dialects) {
       expect(await exported()).toEqual(before);
     });
 
-    it('refuses a replace that removes every team, or an import that moves a team\'s last active user away, unless --allow-empty; never a leaver', async () => {
+    it("refuses a replace that removes every team, or an import that moves a team's last active user away, unless --allow-empty; never a leaver", async () => {
       const before = await exported();
       const empty = snapshotFile('empty.json', {});
       const wipe = await cli(empty, '--replace');

@@ -81,7 +81,10 @@ describeEachStore('snapshot import and export', (store, dialect) => {
           creatorId: 'zhang',
           createdAt: '2024-03-01T08:00:00Z',
           updatedAt: '2024-04-01T08:00:00Z',
-          sharing: [{ principal: 'user:newbie', role: 'commenter' }, { principal: 'department:sales', role: 'viewer' }],
+          sharing: [
+            { principal: 'user:newbie', role: 'commenter' },
+            { principal: 'department:sales', role: 'viewer' },
+          ],
         },
       ],
     });
@@ -152,7 +155,10 @@ describeEachStore('snapshot import and export', (store, dialect) => {
       teamId: 't1',
       createdAt: '2024-03-01T08:00:00Z',
       updatedAt: '2024-03-02T08:00:00Z',
-      sharing: [{ principal: `user:u${index + 1}`, role: 'editor' }, { principal: 'department:d1', role: 'viewer' }],
+      sharing: [
+        { principal: `user:u${index + 1}`, role: 'editor' },
+        { principal: 'department:d1', role: 'viewer' },
+      ],
     }));
     const snapshot = { teams: [{ id: 't1', name: 'Acme' }], departments: [{ id: 'd1', name: 'R&D', teamId: 't1', parentId: null }], users, files };
     await seedDirectory(store().db);

@@ -58,7 +58,10 @@ async function importFrom(store: OpenDatabase, storage: FileStorage, out: string
   const snapshot = JSON.parse(readFileSync(out, 'utf8')) as { files: Array<{ id: string; contentFile?: string }> };
   const result = await importSnapshot(directoryChanges(store), snapshot, { replace: true, baseDir: join(out, '..'), maxContentBytes: storage.maxUploadBytes });
   if (!result.ok) return { result, stored: undefined };
-  const stored = await storeImportedContents(storage, snapshot.files.filter((file) => file.contentFile !== undefined).map((file) => file.id));
+  const stored = await storeImportedContents(
+    storage,
+    snapshot.files.filter((file) => file.contentFile !== undefined).map((file) => file.id),
+  );
   return { result, stored };
 }
 
@@ -133,8 +136,9 @@ describeWithS3rver('export, then import --replace into a fresh store, restores e
           await seed(source, sourceApp);
           const dir = mkdtempSync(join(root, 'damaged-'));
           const out = await exportTo(source, sourceStorage, dir);
-          const contentFile = (JSON.parse(readFileSync(out, 'utf8')) as { files: Array<{ id: string; contentFile?: string }> }).files.find((file) => file.id === 'contract')!
-            .contentFile!;
+          const contentFile = (JSON.parse(readFileSync(out, 'utf8')) as { files: Array<{ id: string; contentFile?: string }> }).files.find(
+            (file) => file.id === 'contract',
+          )!.contentFile!;
 
           const tooLarge = await importFrom(target, small, out);
           expect(tooLarge.result).toMatchObject({ ok: false, status: 400, problems: [{ message: expect.stringContaining('larger than FILE_MAX_SIZE (1024 bytes)') }] });
@@ -143,7 +147,11 @@ describeWithS3rver('export, then import --replace into a fresh store, restores e
           damaged[100] = damaged[100]! ^ 0xff;
           writeFileSync(join(dir, contentFile), damaged);
           const refused = await importFrom(target, targetStorage, out);
-          expect(refused.result).toMatchObject({ ok: false, status: 400, problems: [{ path: expect.stringMatching(/^\$\.files\[\d+\]\.contentFile$/), message: expect.stringContaining('SHA-256') }] });
+          expect(refused.result).toMatchObject({
+            ok: false,
+            status: 400,
+            problems: [{ path: expect.stringMatching(/^\$\.files\[\d+\]\.contentFile$/), message: expect.stringContaining('SHA-256') }],
+          });
           expect(await targetStorage.rows.list({ limit: 10 })).toEqual([]);
           expect((await target.db.selectFrom('files').select('id').execute()).length).toBe(0);
         } finally {

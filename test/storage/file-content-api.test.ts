@@ -59,8 +59,9 @@ function contentContract(makeBackend: (store: OpenDatabase) => BackendUnderTest)
     });
     const preview = async (fileId: string) => (await app.inject({ method: 'GET', url: `/files/${fileId}`, headers: asUser('zhang') })).json();
     const updatedAtOf = async (fileId: string) =>
-      ((await app.inject({ method: 'GET', url: '/files?limit=50', headers: asUser('zhang') })).json() as Array<{ id: string; updatedAt: string }>).find((file) => file.id === fileId)
-        ?.updatedAt;
+      ((await app.inject({ method: 'GET', url: '/files?limit=50', headers: asUser('zhang') })).json() as Array<{ id: string; updatedAt: string }>).find(
+        (file) => file.id === fileId,
+      )?.updatedAt;
 
     it('an upload is recorded (size, type from the extension, SHA-256) and previewable through downloadUrl with the UTF-8 name', async () => {
       const response = await putContent(app, 'contract', DOCX);
@@ -131,7 +132,10 @@ function contentContract(makeBackend: (store: OpenDatabase) => BackendUnderTest)
       const declared = await putContent(app, 'contract', big);
       expect(declared.statusCode).toBe(413);
       expect(declared.json().error.code).toBe('payload_too_large');
-      const streamed = await putContent(app, 'bare', Readable.from([big.subarray(0, 40_000), big.subarray(40_000)]), { 'content-type': 'text/plain', 'transfer-encoding': 'chunked' });
+      const streamed = await putContent(app, 'bare', Readable.from([big.subarray(0, 40_000), big.subarray(40_000)]), {
+        'content-type': 'text/plain',
+        'transfer-encoding': 'chunked',
+      });
       expect(streamed.statusCode).toBe(413);
 
       expect((await download(app, (await preview('contract')).downloadUrl)).body.equals(DOCX)).toBe(true);

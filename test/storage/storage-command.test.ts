@@ -96,7 +96,10 @@ for (const dialect of dialects) {
       expect(imported).toMatchObject({ code: 0, stderr: expect.stringMatching(progressSummary('import', 'written')) });
       expect(imported.stdout).toContain(`1 stored content written to fs:${other}`);
       expect(readFileSync(join(other, objectKey('welcome-txt'))).equals(WELCOME)).toBe(true);
-      expect(await runCli(['storage', 'verify'], { cwd: dir, env: otherEnv })).toMatchObject({ code: 0, stdout: `checked 1 stored files (${WELCOME.length} bytes) in fs:${other}: all match\n` });
+      expect(await runCli(['storage', 'verify'], { cwd: dir, env: otherEnv })).toMatchObject({
+        code: 0,
+        stdout: `checked 1 stored files (${WELCOME.length} bytes) in fs:${other}: all match\n`,
+      });
     });
 
     it('storage orphans lists the object of a file removed from the directory, with its path', async () => {

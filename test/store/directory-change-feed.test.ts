@@ -24,8 +24,19 @@ describeEachStore('directory change feed', (store) => {
     ]);
     await upsertFiles(db, [
       {
-        id: 'f1', name: 'Plan', type: 'doc', creatorId: 'u1', teamId: 't1', createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z',
-        views: null, ext: null, downloadUrl: null, fullUrl: null, restrictions: { copy: true, export: true }, status: 'active',
+        id: 'f1',
+        name: 'Plan',
+        type: 'doc',
+        creatorId: 'u1',
+        teamId: 't1',
+        createdAt: '2026-01-01T00:00:00Z',
+        updatedAt: '2026-01-01T00:00:00Z',
+        views: null,
+        ext: null,
+        downloadUrl: null,
+        fullUrl: null,
+        restrictions: { copy: true, export: true },
+        status: 'active',
       },
     ]);
     await replaceGrants(db, ['f1'], [{ fileId: 'f1', principalKind: 'user', principalId: 'u2', role: 'editor' }]);
@@ -45,7 +56,11 @@ describeEachStore('directory change feed', (store) => {
   it('more changes than the limit: overflow, and the position is the end of the feed', async () => {
     const { db } = store();
     const start = await inSnapshot(db, feedEnd);
-    await upsertTeams(db, [{ id: 'o1', name: 'One' }, { id: 'o2', name: 'Two' }, { id: 'o3', name: 'Three' }]);
+    await upsertTeams(db, [
+      { id: 'o1', name: 'One' },
+      { id: 'o2', name: 'Two' },
+      { id: 'o3', name: 'Three' },
+    ]);
     const found = await inSnapshot(db, (trx) => readFeed(trx, start, 2));
     expect(found.overflow).toBe(true);
     expect((await read(store(), found.position)).changes).toEqual([]);

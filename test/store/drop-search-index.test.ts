@@ -13,7 +13,9 @@ const DROP = '160-drop-search-index';
 /** Every table, column, index, trigger and function of the store, names only where the schema shows. */
 async function schemaOf(db: Kysely<Database>, dialect: DialectName): Promise<string[]> {
   if (dialect === 'sqlite') {
-    const { rows } = await sql<{ line: string }>`SELECT type || ' ' || name || ' ' || coalesce(sql, '') AS line FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name`.execute(db);
+    const { rows } = await sql<{
+      line: string;
+    }>`SELECT type || ' ' || name || ' ' || coalesce(sql, '') AS line FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name`.execute(db);
     return rows.map((row) => row.line);
   }
   if (dialect === 'mysql') {
@@ -41,7 +43,12 @@ describeEachStore('migration 160 (the SQL search index dropped)', (_store, diale
       // The version before: every migration up to 160, then a directory whose rows the search triggers indexed.
       const schema = dialect === 'postgres' ? (await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(upgraded.db)).rows[0]!.schema : undefined;
       const before = Object.fromEntries(Object.entries(allMigrations(columnTypes(dialect))).filter(([name]) => name !== DROP));
-      const migrator = new Migrator({ db: upgraded.db, provider: { getMigrations: async () => before }, allowUnorderedMigrations: true, ...(schema ? { migrationTableSchema: schema } : {}) });
+      const migrator = new Migrator({
+        db: upgraded.db,
+        provider: { getMigrations: async () => before },
+        allowUnorderedMigrations: true,
+        ...(schema ? { migrationTableSchema: schema } : {}),
+      });
       const { error } = await migrator.migrateToLatest();
       expect(error).toBeUndefined();
       await seedDirectory(upgraded.db);

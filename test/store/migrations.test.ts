@@ -24,7 +24,6 @@ describeEachStore('store', (store) => {
   });
 });
 
-
 describeEachStore('migrations', (_store, dialect) => {
   it('run from an empty database: all pending, then all applied in order, then nothing left to do', async () => {
     const fresh = await freshStore(dialect);

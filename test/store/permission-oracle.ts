@@ -13,7 +13,7 @@ export function expectedGrantedRole(fileId: string, userId: string): Role | null
   const principals = new Set([`user:${user.id}`]);
   if (user.teamId) principals.add(`team:${user.teamId}`);
   for (const departmentId of user.departmentIds) {
-    for (let current: string | null = departmentId; current !== null; ) {
+    for (let current: string | null = departmentId; current !== null;) {
       principals.add(`department:${current}`);
       current = DEPARTMENTS.find((department) => department.id === current)?.parentId ?? null;
     }

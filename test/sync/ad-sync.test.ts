@@ -41,7 +41,16 @@ function adEnv(url: string, extra: Record<string, string> = {}): Record<string, 
 /** Loads the company: OUs, people (two made with samba-tool), groups nested and as a primary group, and two entries no rule lets in. */
 async function loadCompany(ad: RunningAd, ldap: Client): Promise<void> {
   for (const dn of [STAFF, RD, FE, SALES, GROUPS]) await ldap.add(dn, { objectClass: 'organizationalUnit' });
-  await ad.tool('user', 'create', 'ada', 'Passw0rd-1234!', '--given-name=Ada', '--surname=Lovelace', `--userou=${FE.replace(`,${AD_BASE_DN}`, '')}`, '--mail-address=ada@corp.example.com');
+  await ad.tool(
+    'user',
+    'create',
+    'ada',
+    'Passw0rd-1234!',
+    '--given-name=Ada',
+    '--surname=Lovelace',
+    `--userou=${FE.replace(`,${AD_BASE_DN}`, '')}`,
+    '--mail-address=ada@corp.example.com',
+  );
   await ad.tool('user', 'create', 'grace', 'Passw0rd-1234!', '--given-name=Grace', '--surname=Hopper', `--userou=${SALES.replace(`,${AD_BASE_DN}`, '')}`);
   const person = (cn: string, parent: string, account: string, displayName: string, uac = ENABLED) =>
     ldap.add(`CN=${cn},${parent}`, { objectClass: 'user', sAMAccountName: account, displayName, mail: `${account.slice(0, 40)}@corp.example.com`, userAccountControl: uac });
@@ -59,7 +68,10 @@ async function loadCompany(ad: RunningAd, ldap: Client): Promise<void> {
   // Sales Team becomes Wang Wu's primary group: AD then keeps that membership in primaryGroupID, not in member.
   const [team] = (await ldap.search(`CN=Sales Team,${GROUPS}`, { scope: 'base', attributes: ['objectSid'], explicitBufferAttributes: ['objectSid'] })).searchEntries;
   const sid = team!.objectSid as Buffer;
-  await ldap.modify(`CN=Wang Wu,${SALES}`, new Change({ operation: 'replace', modification: new Attribute({ type: 'primaryGroupID', values: [String(sid.readUInt32LE(sid.length - 4))] }) }));
+  await ldap.modify(
+    `CN=Wang Wu,${SALES}`,
+    new Change({ operation: 'replace', modification: new Attribute({ type: 'primaryGroupID', values: [String(sid.readUInt32LE(sid.length - 4))] }) }),
+  );
 }
 
 if (AD_SKIP_REASON !== undefined) {
@@ -118,7 +130,10 @@ if (AD_SKIP_REASON !== undefined) {
       expect(root.body.map((department: { name: string }) => department.name).sort()).toEqual(['Sales Team', '研发部', '销售部', '项目组'].sort());
       expect((await callAs(app, 'lilei', '/users/ada')).body).toMatchObject({ name: 'Ada Lovelace', email: 'ada@corp.example.com' });
       expect(await departmentPaths(app, 'lilei', 'lilei')).toEqual([['研发部', '前端组'], ['项目组']]);
-      expect(await departmentPaths(app, 'lilei', 'ada')).toEqual([['研发部', '前端组'], ['项目组', '凤凰项目']]);
+      expect(await departmentPaths(app, 'lilei', 'ada')).toEqual([
+        ['研发部', '前端组'],
+        ['项目组', '凤凰项目'],
+      ]);
       expect(await departmentPaths(app, 'lilei', 'grace')).toEqual([['Sales Team'], ['销售部']]);
       // Wang Wu is in Sales Team through primaryGroupID alone: its member attribute does not name him.
       const [team] = (await ldap.search(`CN=Sales Team,${GROUPS}`, { scope: 'base', attributes: ['member'] })).searchEntries;

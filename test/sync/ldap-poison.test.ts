@@ -18,8 +18,7 @@ const SOLO = `ou=solo,${BASE_DN}`;
 const GROUPS = `ou=groups,${BASE_DN}`;
 const LONG_UID = 'x'.repeat(256);
 
-const person = (uid: string, parent: string, cn: string) =>
-  `dn: uid=${uid},${parent}\nobjectClass: inetOrgPerson\nuid: ${uid}\ncn: ${cn}\nsn: ${cn}\nmail: ${uid}@example.com\n`;
+const person = (uid: string, parent: string, cn: string) => `dn: uid=${uid},${parent}\nobjectClass: inetOrgPerson\nuid: ${uid}\ncn: ${cn}\nsn: ${cn}\nmail: ${uid}@example.com\n`;
 const unit = (dn: string) => `dn: ${dn}\nobjectClass: organizationalUnit\nou: ${dn.slice(3, dn.indexOf(','))}\n`;
 
 /** A small company: two departments, five people; groups A and B that contain each other; and a one-person team under ou=solo. */
@@ -167,7 +166,9 @@ if (!SLAPD) {
       try {
         const ready = await admin('/readyz', fresh);
         expect(ready.status).toBe(200);
-        expect(ready.body.details.ldapSync).toMatch(new RegExp(`^last good sync \\d+s ago; last run \\(${failed.runId}\\) \\d+s ago failed: LDAP bind as ${READER_DN} at ldap://127\\.0\\.0\\.1:\\d+ failed: `));
+        expect(ready.body.details.ldapSync).toMatch(
+          new RegExp(`^last good sync \\d+s ago; last run \\(${failed.runId}\\) \\d+s ago failed: LDAP bind as ${READER_DN} at ldap://127\\.0\\.0\\.1:\\d+ failed: `),
+        );
         const metrics = (await fresh.inject({ method: 'GET', url: '/metrics' })).body;
         expect(metrics).toContain('collab_host_sync_last_run_failed{source="ldap"} 1');
         expect(metrics).toMatch(/collab_host_sync_last_success_timestamp_seconds\{source="ldap"\} \d{10}/);

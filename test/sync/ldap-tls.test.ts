@@ -33,7 +33,9 @@ if (!SLAPD) {
     });
 
     it('refuses the same server reached by a name its certificate does not carry, over StartTLS as over ldaps://', async () => {
-      await expect(countPeople(ldapEnv(byName(slapd.url), { LDAP_STARTTLS: 'true', LDAP_CA_FILE: CA_FILE }))).rejects.toThrow(/^LDAP StartTLS at ldap:\/\/localhost:\d+ failed: Hostname\/IP does not match certificate's altnames: Host: localhost\. is not/);
+      await expect(countPeople(ldapEnv(byName(slapd.url), { LDAP_STARTTLS: 'true', LDAP_CA_FILE: CA_FILE }))).rejects.toThrow(
+        /^LDAP StartTLS at ldap:\/\/localhost:\d+ failed: Hostname\/IP does not match certificate's altnames: Host: localhost\. is not/,
+      );
       await expect(countPeople(ldapEnv(byName(slapd.ldapsUrl!), { LDAP_CA_FILE: CA_FILE }))).rejects.toThrow(/Host: localhost\. is not/);
     });
 
@@ -60,7 +62,9 @@ if (!SLAPD) {
     });
 
     it('refuses it reached by the address, which the certificate does not carry', async () => {
-      await expect(countPeople(ldapEnv(slapd.url, { LDAP_STARTTLS: 'true', LDAP_CA_FILE: CA_FILE }))).rejects.toThrow(/^LDAP StartTLS at ldap:\/\/127\.0\.0\.1:\d+ failed: .*IP: 127\.0\.0\.1 is not in the cert's list: $/);
+      await expect(countPeople(ldapEnv(slapd.url, { LDAP_STARTTLS: 'true', LDAP_CA_FILE: CA_FILE }))).rejects.toThrow(
+        /^LDAP StartTLS at ldap:\/\/127\.0\.0\.1:\d+ failed: .*IP: 127\.0\.0\.1 is not in the cert's list: $/,
+      );
     });
   });
 }

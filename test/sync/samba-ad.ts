@@ -18,11 +18,12 @@ import { Client } from 'ldapts';
 const SAMBA = '/usr/sbin/samba';
 const SAMBA_TOOL = '/usr/bin/samba-tool';
 
-export const AD_SKIP_REASON = !existsSync(SAMBA) || !existsSync(SAMBA_TOOL)
-  ? 'samba is not installed (apt-get install -y samba; .ci/run does it)'
-  : process.getuid?.() !== 0
-    ? 'a Samba domain controller runs as root only'
-    : undefined;
+export const AD_SKIP_REASON =
+  !existsSync(SAMBA) || !existsSync(SAMBA_TOOL)
+    ? 'samba is not installed (apt-get install -y samba; .ci/run does it)'
+    : process.getuid?.() !== 0
+      ? 'a Samba domain controller runs as root only'
+      : undefined;
 export const AD_SKIP_MESSAGE = `*** Active Directory tests SKIPPED: ${AD_SKIP_REASON} ***`;
 
 export const AD_REALM = 'CORP.EXAMPLE.COM';
@@ -118,7 +119,10 @@ export async function startSambaAd(): Promise<RunningAd> {
   };
   const conf = join(dir, 'etc', 'smb.conf');
   const ours = new Set(Object.keys(options));
-  const lines = readFileSync(conf, 'utf8').replaceAll(TEMPLATE_DIR_MARK, dir).split('\n').filter((line) => !ours.has(line.split('=')[0]!.trim().toLowerCase()));
+  const lines = readFileSync(conf, 'utf8')
+    .replaceAll(TEMPLATE_DIR_MARK, dir)
+    .split('\n')
+    .filter((line) => !ours.has(line.split('=')[0]!.trim().toLowerCase()));
   lines.splice(lines.indexOf('[global]') + 1, 0, ...Object.entries(options).map(([name, value]) => `\t${name} = ${value}`));
   writeFileSync(conf, lines.join('\n'));
 

@@ -67,7 +67,11 @@ export async function startSlapd(ldif: string, options: { sizeLimit?: number; tl
       `pidfile ${join(dir, 'slapd.pid')}`,
       `sizelimit size.soft=${sizeLimit} size.hard=${sizeLimit} size.prtotal=unlimited`,
       ...(options.tls
-        ? [`TLSCACertificateFile ${join(TLS_DIR, 'ca.pem')}`, `TLSCertificateFile ${join(TLS_DIR, `server-${options.tls}.pem`)}`, `TLSCertificateKeyFile ${join(TLS_DIR, `server-${options.tls}.key`)}`]
+        ? [
+            `TLSCACertificateFile ${join(TLS_DIR, 'ca.pem')}`,
+            `TLSCertificateFile ${join(TLS_DIR, `server-${options.tls}.pem`)}`,
+            `TLSCertificateKeyFile ${join(TLS_DIR, `server-${options.tls}.key`)}`,
+          ]
         : []),
       'database mdb',
       'maxsize 67108864',

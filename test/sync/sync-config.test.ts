@@ -56,8 +56,14 @@ describe('sync configuration (SCIM_*, LDAP_*)', () => {
     expect(loadConfig({ ...LDAP, LDAP_PRESET: 'ad', LDAP_USER_FILTER: '(|(memberOf=CN=Staff\\29,DC=x)(department=R&D))' }).sync.ldap?.userFilter).toBe(
       '(&(|(memberOf=CN=Staff\\29,DC=x)(department=R&D))(!(isCriticalSystemObject=TRUE)))',
     );
-    expect(loadConfig({ ...LDAP, LDAP_PRESET: 'ad', LDAP_USER_FILTER: '(&(objectClass=user)(department=R&D))' }).sync.ldap?.userFilter).toBe('(&(objectClass=user)(department=R&D)(!(isCriticalSystemObject=TRUE)))');
-    expect(loadConfig({ ...LDAP, LDAP_PRESET: 'ad', LDAP_SKIP_SYSTEM_OBJECTS: 'false' }).sync.ldap).toMatchObject({ userFilter: '(&(objectCategory=person)(objectClass=user))', groupFilter: '(objectClass=group)', skipSystemObjects: false });
+    expect(loadConfig({ ...LDAP, LDAP_PRESET: 'ad', LDAP_USER_FILTER: '(&(objectClass=user)(department=R&D))' }).sync.ldap?.userFilter).toBe(
+      '(&(objectClass=user)(department=R&D)(!(isCriticalSystemObject=TRUE)))',
+    );
+    expect(loadConfig({ ...LDAP, LDAP_PRESET: 'ad', LDAP_SKIP_SYSTEM_OBJECTS: 'false' }).sync.ldap).toMatchObject({
+      userFilter: '(&(objectCategory=person)(objectClass=user))',
+      groupFilter: '(objectClass=group)',
+      skipSystemObjects: false,
+    });
     expect(loadConfig(LDAP).sync.ldap).toMatchObject({ skipSystemObjects: false, primaryGroups: false });
   });
 
@@ -77,7 +83,10 @@ describe('sync configuration (SCIM_*, LDAP_*)', () => {
       [{ ...LDAP, LDAP_SYNC_INTERVAL: 'often' }, 'LDAP_SYNC_INTERVAL must be a duration such as 90s, 15m, 1h or 1d'],
       [{ ...LDAP, LDAP_PAGE_SIZE: '0' }, 'LDAP_PAGE_SIZE must be a whole number from 1 to 10000'],
       [{ ...LDAP, LDAP_SKIP_SYSTEM_OBJECTS: 'true' }, 'LDAP_SKIP_SYSTEM_OBJECTS is for LDAP_PRESET=ad (isCriticalSystemObject is an Active Directory attribute)'],
-      [{ ...LDAP, LDAP_USER_IM_ATTRIBUTES: 'teams=msTeamsId' }, 'LDAP_USER_IM_ATTRIBUTES must list KIND=ATTRIBUTE pairs with KIND one of wecom, dingtalk, feishu, slack (got "teams=msTeamsId")'],
+      [
+        { ...LDAP, LDAP_USER_IM_ATTRIBUTES: 'teams=msTeamsId' },
+        'LDAP_USER_IM_ATTRIBUTES must list KIND=ATTRIBUTE pairs with KIND one of wecom, dingtalk, feishu, slack (got "teams=msTeamsId")',
+      ],
       [{ ...LDAP, LDAP_USER_IM_ATTRIBUTES: 'wecom' }, 'LDAP_USER_IM_ATTRIBUTES must list KIND=ATTRIBUTE pairs with KIND one of wecom, dingtalk, feishu, slack (got "wecom")'],
     ];
     for (const [env, message] of cases) {

@@ -14,7 +14,9 @@ const LDAP = { LDAP_URL: 'ldap://127.0.0.1:1', LDAP_BASE_DN: 'dc=example,dc=com'
 
 it('one team cannot be kept by two sources: the configuration refuses it', () => {
   expect(() => configWithSync({ SCIM_TOKEN, SCIM_TEAM_ID: 'acme', ...LDAP, LDAP_TEAM_ID: 'acme' })).toThrow(ConfigError);
-  expect(() => configWithSync({ SCIM_TOKEN, SCIM_TEAM_ID: 'acme', ...LDAP, LDAP_TEAM_ID: 'acme' })).toThrow('SCIM_TEAM_ID and LDAP_TEAM_ID must differ: a team is kept by one source');
+  expect(() => configWithSync({ SCIM_TOKEN, SCIM_TEAM_ID: 'acme', ...LDAP, LDAP_TEAM_ID: 'acme' })).toThrow(
+    'SCIM_TEAM_ID and LDAP_TEAM_ID must differ: a team is kept by one source',
+  );
   expect([...syncOwners(configWithSync({ SCIM_TOKEN, SCIM_TEAM_ID: 'acme', ...LDAP, LDAP_TEAM_ID: 'other' }))]).toEqual([
     ['acme', 'scim'],
     ['other', 'ldap'],
@@ -45,9 +47,16 @@ describeEachStore('sync runs and team ownership', (store) => {
       expect(result).toMatchObject({ ok: false, status: 409, code: 'team_owned_by_source' });
     }
     // Moving a user out of the LDAP team counts as writing to it too.
-    expect(await changes.apply({ upsert: { users: [{ id: 'olga', name: 'Olga', teamId: 'acme' }] } }, { source: 'scim' })).toMatchObject({ ok: false, code: 'team_owned_by_source' });
+    expect(await changes.apply({ upsert: { users: [{ id: 'olga', name: 'Olga', teamId: 'acme' }] } }, { source: 'scim' })).toMatchObject({
+      ok: false,
+      code: 'team_owned_by_source',
+    });
     expect((await callAs(app, 'zhang', '/users/mallory')).status).toBe(404);
-    expect(await changes.apply({ upsert: { users: [intruder] } }, { source: 'scim', dryRun: true })).toMatchObject({ ok: true, dryRun: true, diff: { created: { users: ['mallory'] } } });
+    expect(await changes.apply({ upsert: { users: [intruder] } }, { source: 'scim', dryRun: true })).toMatchObject({
+      ok: true,
+      dryRun: true,
+      diff: { created: { users: ['mallory'] } },
+    });
     expect((await callAs(app, 'zhang', '/users/mallory')).status).toBe(404);
   });
 
@@ -63,7 +72,14 @@ describeEachStore('sync runs and team ownership', (store) => {
     const page = await admin('/api/sync/runs?source=scim&limit=2');
     expect(page.status).toBe(200);
     const [third, second] = page.body.items;
-    expect(third).toMatchObject({ source: 'scim', mode: 'request', status: 'ok', detail: 'POST /Users', counts: { created: 0, updated: 1 }, changes: { users: { updated: ['zhang'] } } });
+    expect(third).toMatchObject({
+      source: 'scim',
+      mode: 'request',
+      status: 'ok',
+      detail: 'POST /Users',
+      counts: { created: 0, updated: 1 },
+      changes: { users: { updated: ['zhang'] } },
+    });
     expect(second).toMatchObject({
       detail: `PATCH /Users/${runner}`,
       status: 'ok',

@@ -36,11 +36,7 @@ export function PathText({ path }: { path: GrantPath }) {
       return (
         <span>
           department <strong>{path.department.name}</strong>: {path.role}
-          {path.path.length > 1 ? (
-            <span class="muted"> — via {path.path.map((node) => node.name).join(' › ')}</span>
-          ) : (
-            <span class="muted"> — their own department</span>
-          )}
+          {path.path.length > 1 ? <span class="muted"> — via {path.path.map((node) => node.name).join(' › ')}</span> : <span class="muted"> — their own department</span>}
         </span>
       );
   }

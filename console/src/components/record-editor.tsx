@@ -15,7 +15,9 @@ type Values = Record<string, string | boolean>;
 type Status = { tone: 'ok'; text: string } | { tone: 'error'; text: string } | { tone: 'conflict' } | null;
 
 const valuesOf = (record: Record<string, unknown>, fields: EditableField[]): Values =>
-  Object.fromEntries(fields.map((field) => [field.key, field.kind === 'boolean' ? record[field.key] !== false : typeof record[field.key] === 'string' ? (record[field.key] as string) : '']));
+  Object.fromEntries(
+    fields.map((field) => [field.key, field.kind === 'boolean' ? record[field.key] !== false : typeof record[field.key] === 'string' ? (record[field.key] as string) : '']),
+  );
 
 /** The record as read with the edited fields in place (an empty optional text field removed). */
 function edited(record: Record<string, unknown>, fields: EditableField[], values: Values): Record<string, unknown> {
@@ -85,7 +87,11 @@ export function RecordEditor({ path, label, fields, onSaved, onClose }: { path: 
       }
     >
       {record === null ? (
-        status?.tone === 'error' ? <p class="error">{status.text}</p> : <p class="muted">Loading…</p>
+        status?.tone === 'error' ? (
+          <p class="error">{status.text}</p>
+        ) : (
+          <p class="muted">Loading…</p>
+        )
       ) : (
         <form
           class="filters record-editor"

@@ -21,7 +21,14 @@ export function Channels() {
           const items = channels.data!.items;
           return (
             <>
-              <Panel title={`${items.length} channel${items.length === 1 ? '' : 's'}`} actions={<button type="button" class="quiet" onClick={channels.reload}>Refresh</button>}>
+              <Panel
+                title={`${items.length} channel${items.length === 1 ? '' : 's'}`}
+                actions={
+                  <button type="button" class="quiet" onClick={channels.reload}>
+                    Refresh
+                  </button>
+                }
+              >
                 {items.length === 0 && <p class="muted">No channels: set SMTP_URL or a bot's webhook, or PUT /api/notification-channels/{'{id}'}.</p>}
                 {items.length > 0 && (
                   <table class="results channels">
@@ -72,7 +79,14 @@ export function Channels() {
 function Deliveries({ channelId }: { channelId: string }) {
   const listed = useLoad(() => get<{ items: ChannelDelivery[] }>(`/api/notification-channels/${encodeURIComponent(channelId)}/deliveries?limit=50`), [channelId]);
   return (
-    <Panel title={`Latest deliveries of ${channelId}`} actions={<button type="button" class="quiet" onClick={listed.reload}>Refresh</button>}>
+    <Panel
+      title={`Latest deliveries of ${channelId}`}
+      actions={
+        <button type="button" class="quiet" onClick={listed.reload}>
+          Refresh
+        </button>
+      }
+    >
       <LoadState loaded={listed}>
         {() => (
           <table class="results deliveries">

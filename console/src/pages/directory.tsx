@@ -20,10 +20,7 @@ export function Directory() {
   const [sharing, setSharing] = useState<NamedNode | null>(null);
   const keyword = useDebounced(text);
   // The answer keeps the tab it was asked for: while another tab loads, the old rows keep their own shape.
-  const found = useLoad(
-    async () => ({ tab, result: await get<SearchResult<NamedNode>>(`/api/directory/search/${tab}${query({ keyword, limit: '100' })}`) }),
-    [tab, keyword],
-  );
+  const found = useLoad(async () => ({ tab, result: await get<SearchResult<NamedNode>>(`/api/directory/search/${tab}${query({ keyword, limit: '100' })}`) }), [tab, keyword]);
   return (
     <div class="page">
       <h1>Directory</h1>
@@ -71,12 +68,7 @@ export function Directory() {
                     {result.items.length < result.count ? `, the best ${result.items.length} shown` : ''}
                     {result.truncated ? ' (only the first candidates by name were ranked: type more)' : ''}
                   </p>
-                  <Results
-                    tab={found.data!.tab}
-                    items={result.items}
-                    onEdit={(item) => setEditing({ tab: found.data!.tab, item })}
-                    onShareLinks={setSharing}
-                  />
+                  <Results tab={found.data!.tab} items={result.items} onEdit={(item) => setEditing({ tab: found.data!.tab, item })} onShareLinks={setSharing} />
                 </>
               );
             }}
@@ -123,14 +115,28 @@ const explainLink = <T extends NamedNode>(param: 'user' | 'file'): Column<T> => 
 });
 
 const USER_COLUMNS: Array<Column<UserItem>> = [
-  { title: 'name', cell: (user) => <>{user.name} {!user.active && <Badge tone="warn">deactivated</Badge>}</> },
+  {
+    title: 'name',
+    cell: (user) => (
+      <>
+        {user.name} {!user.active && <Badge tone="warn">deactivated</Badge>}
+      </>
+    ),
+  },
   idColumn(),
   { title: 'e-mail', cell: (user) => user.email ?? '' },
   { title: 'departments', cell: (user) => user.departments.map((d) => d.name).join('、') },
   explainLink('user'),
 ];
 const FILE_COLUMNS: Array<Column<FileItem>> = [
-  { title: 'name', cell: (file) => <>{file.name} {file.status !== 'active' && <Badge tone="warn">{file.status}</Badge>}</> },
+  {
+    title: 'name',
+    cell: (file) => (
+      <>
+        {file.name} {file.status !== 'active' && <Badge tone="warn">{file.status}</Badge>}
+      </>
+    ),
+  },
   idColumn(),
   { title: 'type', cell: (file) => file.type },
   { title: 'creator', cell: (file) => <UserName id={file.creatorId} /> },

@@ -23,11 +23,7 @@ interface Reprocessed {
 
 /** Who really sent the event (the token's user), flagged when the body names someone else. */
 const senderOf = (item: EventItem) =>
-  item.senderId === null ? (
-    <span class="muted">no token</span>
-  ) : (
-    <code class={item.userId !== null && item.userId !== item.senderId ? 'error' : ''}>{item.senderId}</code>
-  );
+  item.senderId === null ? <span class="muted">no token</span> : <code class={item.userId !== null && item.userId !== item.senderId ? 'error' : ''}>{item.senderId}</code>;
 /** A forged actor or a missing permission: re-processing never accepts it (docs/events.md). */
 const standingRefusal = (item: EventItem) => item.outcome === 'refused' && /^(actor_mismatch|permission_denied):/.test(item.problem ?? '');
 const outcomeBadge = (outcome: string | undefined) => <Badge tone={outcome === 'processed' ? 'good' : outcome === 'pending' ? 'plain' : 'warn'}>{outcome ?? ''}</Badge>;

@@ -55,11 +55,7 @@ export function Explain({ params, setParams }: { params: URLSearchParams; setPar
           />
         </div>
       </Panel>
-      {user && file ? (
-        <LoadState loaded={explanation}>{() => (found ? <Explanation found={found} /> : null)}</LoadState>
-      ) : (
-        <p class="muted">Pick a user and a file.</p>
-      )}
+      {user && file ? <LoadState loaded={explanation}>{() => (found ? <Explanation found={found} /> : null)}</LoadState> : <p class="muted">Pick a user and a file.</p>}
     </div>
   );
 }

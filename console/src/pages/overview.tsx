@@ -7,7 +7,10 @@ const HOUR = 3600_000;
 
 /** /healthz and /readyz, with the reason of each readiness check that failed. */
 async function health(): Promise<{ alive: boolean; ready: 'ready' | 'not ready' | 'unreachable'; readyReason?: string }> {
-  const alive = await fetch('/healthz').then((response) => response.ok, () => false);
+  const alive = await fetch('/healthz').then(
+    (response) => response.ok,
+    () => false,
+  );
   const readyResponse = await fetch('/readyz').catch(() => null);
   if (readyResponse === null) return { alive, ready: 'unreachable' };
   const body = (await readyResponse.json().catch(() => ({}))) as { checks?: Record<string, string> };
@@ -82,11 +85,7 @@ export function Overview() {
           {() => (
             <div class="stats">
               <Stat label="/healthz" value={status.data!.alive ? <Badge tone="good">alive</Badge> : <Badge tone="bad">down</Badge>} />
-              <Stat
-                label="/readyz"
-                value={<Badge tone={status.data!.ready === 'ready' ? 'good' : 'bad'}>{status.data!.ready}</Badge>}
-                detail={status.data!.readyReason}
-              />
+              <Stat label="/readyz" value={<Badge tone={status.data!.ready === 'ready' ? 'good' : 'bad'}>{status.data!.ready}</Badge>} detail={status.data!.readyReason} />
             </div>
           )}
         </LoadState>
@@ -105,7 +104,11 @@ export function Overview() {
                 </div>
                 <MinuteChart times={r.events.items.map((event) => event.receivedAt)} now={now} />
                 <div class="stats">
-                  <Stat label="waiting for effects" value={r.stats.waiting.count} detail={r.stats.waiting.count > 0 ? `oldest ${seconds(r.stats.waiting.oldestAgeMs)}` : undefined} />
+                  <Stat
+                    label="waiting for effects"
+                    value={r.stats.waiting.count}
+                    detail={r.stats.waiting.count > 0 ? `oldest ${seconds(r.stats.waiting.oldestAgeMs)}` : undefined}
+                  />
                   <Stat label="effect lag p50" value={r.stats.lag.p50Ms === null ? '–' : seconds(r.stats.lag.p50Ms)} />
                   <Stat label="effect lag p99" value={r.stats.lag.p99Ms === null ? '–' : seconds(r.stats.lag.p99Ms)} detail={`over ${r.stats.lag.sample} events`} />
                   <Stat label="refused" value={<Badge tone={r.stats.log.refused > 0 ? 'bad' : 'good'}>{r.stats.log.refused}</Badge>} />

@@ -48,7 +48,14 @@ export function Reminders() {
           );
         }}
       </LoadState>
-      <Panel title="Presence: who has a file open now" actions={<button type="button" class="quiet" onClick={presence.reload}>Refresh</button>}>
+      <Panel
+        title="Presence: who has a file open now"
+        actions={
+          <button type="button" class="quiet" onClick={presence.reload}>
+            Refresh
+          </button>
+        }
+      >
         <LoadState loaded={presence}>
           {() => {
             const open = presence.data!.files.filter((entry) => entry.presence.users.length > 0);

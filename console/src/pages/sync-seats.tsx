@@ -61,9 +61,19 @@ export function SyncSeats() {
 }
 
 function LastRuns() {
-  const last = useLoad(() => Promise.all(SOURCES.map(async (source) => ({ source, run: (await get<Listing<SyncRun>>(`/api/sync/runs?source=${source.id}&limit=1`)).items[0] }))), []);
+  const last = useLoad(
+    () => Promise.all(SOURCES.map(async (source) => ({ source, run: (await get<Listing<SyncRun>>(`/api/sync/runs?source=${source.id}&limit=1`)).items[0] }))),
+    [],
+  );
   return (
-    <Panel title="Last run per source" actions={<button type="button" class="quiet" onClick={last.reload}>Refresh</button>}>
+    <Panel
+      title="Last run per source"
+      actions={
+        <button type="button" class="quiet" onClick={last.reload}>
+          Refresh
+        </button>
+      }
+    >
       <LoadState loaded={last}>
         {() => (
           <table>
@@ -210,7 +220,14 @@ function Licence() {
     [],
   );
   return (
-    <Panel title="Licence (the platform's view)" actions={<button type="button" class="quiet" onClick={app.reload}>Refresh</button>}>
+    <Panel
+      title="Licence (the platform's view)"
+      actions={
+        <button type="button" class="quiet" onClick={app.reload}>
+          Refresh
+        </button>
+      }
+    >
       <LoadState loaded={app}>
         {() => {
           const details = app.data;
@@ -219,9 +236,20 @@ function Licence() {
           return (
             <div class="stats licence">
               <Stat label="application" value={details.appName} />
-              <Stat label="seats in use" value={`${details.activatedUserCount ?? '?'} / ${details.memberLimit ?? '?'}`} detail={full ? <span class="error-text">all licensed seats are taken</span> : undefined} />
+              <Stat
+                label="seats in use"
+                value={`${details.activatedUserCount ?? '?'} / ${details.memberLimit ?? '?'}`}
+                detail={full ? <span class="error-text">all licensed seats are taken</span> : undefined}
+              />
               <Stat label="users on the platform" value={details.userCount ?? '?'} detail="activated, disabled and never enabled" />
-              <Stat label="valid" value={<span class="small">{details.validFrom ?? '?'} – {details.validUntil ?? '?'}</span>} />
+              <Stat
+                label="valid"
+                value={
+                  <span class="small">
+                    {details.validFrom ?? '?'} – {details.validUntil ?? '?'}
+                  </span>
+                }
+              />
               <Stat label="callback address" value={<code>{details.endpointUrl || '—'}</code>} />
             </div>
           );
@@ -236,10 +264,19 @@ function SeatTasks() {
   const tasks = usePaged<SeatTask>(`/api/platform/seat-tasks?status=${status}`);
   const failing = tasks.items.filter((task) => task.status === 'pending' && task.lastError !== null).length;
   return (
-    <Panel title={`Seat tasks: ${tasks.items.length}${tasks.hasMore ? '+' : ''} ${SEAT_TABS.find((t) => t.status === status)!.title}${status === 'pending' ? `, ${failing} failing` : ''}`}>
+    <Panel
+      title={`Seat tasks: ${tasks.items.length}${tasks.hasMore ? '+' : ''} ${SEAT_TABS.find((t) => t.status === status)!.title}${status === 'pending' ? `, ${failing} failing` : ''}`}
+    >
       <div class="tabs" role="tablist" aria-label="Seat task status">
         {SEAT_TABS.map((tab) => (
-          <button key={tab.status} type="button" role="tab" aria-selected={status === tab.status} class={status === tab.status ? 'active' : ''} onClick={() => setStatus(tab.status)}>
+          <button
+            key={tab.status}
+            type="button"
+            role="tab"
+            aria-selected={status === tab.status}
+            class={status === tab.status ? 'active' : ''}
+            onClick={() => setStatus(tab.status)}
+          >
             {tab.title}
           </button>
         ))}
@@ -248,10 +285,13 @@ function SeatTasks() {
         </button>
       </div>
       {platformConfigured() ? (
-        <p class="muted">Deactivating or removing a user queues a seat deactivation, re-activating queues an activation. A failed call is retried with backoff until it succeeds.</p>
+        <p class="muted">
+          Deactivating or removing a user queues a seat deactivation, re-activating queues an activation. A failed call is retried with backoff until it succeeds.
+        </p>
       ) : (
         <p class="muted no-platform">
-          PLATFORM_API_URL is not set: directory changes queue no seat tasks, and none is sent. Any listed here were queued while a platform was configured; they wait until it is set again.
+          PLATFORM_API_URL is not set: directory changes queue no seat tasks, and none is sent. Any listed here were queued while a platform was configured; they wait until it is
+          set again.
         </p>
       )}
       {tasks.error !== null && <p class="error">{tasks.error}</p>}
@@ -283,7 +323,11 @@ function SeatTasks() {
               </td>
               <td>{task.attempts}</td>
               <td>
-                {task.status === 'pending' && !platformConfigured() ? <span class="muted">once PLATFORM_API_URL is set</span> : <Time value={task.status === 'pending' ? task.nextAttemptAt : task.doneAt} />}
+                {task.status === 'pending' && !platformConfigured() ? (
+                  <span class="muted">once PLATFORM_API_URL is set</span>
+                ) : (
+                  <Time value={task.status === 'pending' ? task.nextAttemptAt : task.doneAt} />
+                )}
               </td>
               <td class="error-text">{task.lastError ?? ''}</td>
               <td>

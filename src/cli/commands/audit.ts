@@ -18,10 +18,7 @@ const PAGE = 1000;
 
 /** `collab-host audit export --since TIME [--until TIME]`. */
 export async function auditCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parseCommandArgs(
-    { usage: USAGE, options: { since: { type: 'string' }, until: { type: 'string' } }, positionals: { min: 1, max: 1 } },
-    args,
-  );
+  const { values, positionals } = parseCommandArgs({ usage: USAGE, options: { since: { type: 'string' }, until: { type: 'string' } }, positionals: { min: 1, max: 1 } }, args);
   if (positionals[0] !== 'export') throw usageError(`unknown subcommand "${positionals[0]}"`, USAGE);
   if (values.since === undefined) throw usageError('export needs --since', USAGE);
   const since = parseTime('--since', values.since);

@@ -57,7 +57,14 @@ export async function eventsCommand(args: string[]): Promise<number> {
     }
     const done = await pipeline.reprocessOutcome(values.outcome as 'unprocessed' | 'refused', values.limit === undefined ? undefined : Number(values.limit));
     const tally = done.reduce<Record<string, number>>((counts, event) => ({ ...counts, [event.outcome]: (counts[event.outcome] ?? 0) + 1 }), {});
-    print(done, [`re-processed ${done.length} event(s): ${Object.entries(tally).map(([outcome, count]) => `${count} ${outcome}`).join(', ') || 'none'}`, ...done.map(describe)]);
+    print(done, [
+      `re-processed ${done.length} event(s): ${
+        Object.entries(tally)
+          .map(([outcome, count]) => `${count} ${outcome}`)
+          .join(', ') || 'none'
+      }`,
+      ...done.map(describe),
+    ]);
     return 0;
   } finally {
     await pipeline.close();

@@ -31,9 +31,7 @@ export async function migrateCommand(args: string[]): Promise<number> {
       return 0;
     }
     const done = await store.migrations.migrateToLatest();
-    process.stdout.write(
-      done.length === 0 ? `database ${where} is up to date\n` : `${done.map((name) => `applied  ${name}`).join('\n')}\ndatabase ${where} is up to date\n`,
-    );
+    process.stdout.write(done.length === 0 ? `database ${where} is up to date\n` : `${done.map((name) => `applied  ${name}`).join('\n')}\ndatabase ${where} is up to date\n`);
     return 0;
   } catch (error) {
     if (error instanceof DatabaseTooNewError) throw new CliError(error.message);

@@ -117,14 +117,32 @@ export const PLATFORM_CALLS: readonly PlatformCall[] = [
       if (path !== undefined && c.values.v2) throw usageError('--file is for import v1; v2 takes --file-url only', c.usage);
       const fileName = (c.values['file-name'] as string | undefined) ?? basename(path ?? new URL(fileUrl!).pathname);
       const file = path === undefined ? undefined : { name: basename(path), bytes: await readFile(path) };
-      return c.client.importFile({ ...fileId(c), type: need(c, 'type'), fileName, ...(fileUrl ? { fileUrl } : {}), ...(file ? { file } : {}), version: version(c) }, requiredUser(c));
+      return c.client.importFile(
+        { ...fileId(c), type: need(c, 'type'), fileName, ...(fileUrl ? { fileUrl } : {}), ...(file ? { file } : {}), version: version(c) },
+        requiredUser(c),
+      );
     },
   },
-  { name: 'import-progress', usage: 'import-progress --task T [--v2]', options: { task: str, v2: flag }, run: (c) => c.client.importProgress({ taskId: need(c, 'task'), version: version(c) }) },
-  { name: 'export', usage: 'export --file-id F --format docx|md|jpg|pdf|wps|xlsx|pptx [--user U]', options: { 'file-id': str, format: str, user: str }, run: (c) => c.client.exportFile({ ...fileId(c), format: need(c, 'format') }, user(c)) },
+  {
+    name: 'import-progress',
+    usage: 'import-progress --task T [--v2]',
+    options: { task: str, v2: flag },
+    run: (c) => c.client.importProgress({ taskId: need(c, 'task'), version: version(c) }),
+  },
+  {
+    name: 'export',
+    usage: 'export --file-id F --format docx|md|jpg|pdf|wps|xlsx|pptx [--user U]',
+    options: { 'file-id': str, format: str, user: str },
+    run: (c) => c.client.exportFile({ ...fileId(c), format: need(c, 'format') }, user(c)),
+  },
   { name: 'export-progress', usage: 'export-progress --task T', options: { task: str }, run: (c) => c.client.exportProgress({ taskId: need(c, 'task') }) },
   read('export-table', '   (an application table to .xlsx)', (c) => c.client.exportTableSheets(fileId(c), user(c))),
-  { name: 'cells-get', usage: 'cells-get --file-id F --range Sheet1!A1:C3', options: { 'file-id': str, range: str }, run: (c) => c.client.readCells({ ...fileId(c), range: need(c, 'range') }) },
+  {
+    name: 'cells-get',
+    usage: 'cells-get --file-id F --range Sheet1!A1:C3',
+    options: { 'file-id': str, range: str },
+    run: (c) => c.client.readCells({ ...fileId(c), range: need(c, 'range') }),
+  },
   {
     name: 'cells-update',
     usage: `cells-update --file-id F --range Sheet1!A1 --values '[["a",1]]'`,
@@ -146,7 +164,13 @@ export const PLATFORM_CALLS: readonly PlatformCall[] = [
     run: (c) => c.client.deleteRows({ ...fileId(c), sheetName: need(c, 'sheet'), index: whole(c, 'index') ?? Number(need(c, 'index')), count: whole(c, 'count', 1)! }),
     done: (c) => `deleted rows of ${String(c.values.sheet)}`,
   },
-  { name: 'sheet-add', usage: 'sheet-add --file-id F --name N', options: { 'file-id': str, name: str }, run: (c) => c.client.addSheet({ ...fileId(c), name: need(c, 'name') }), done: (c) => `added sheet ${String(c.values.name)}` },
+  {
+    name: 'sheet-add',
+    usage: 'sheet-add --file-id F --name N',
+    options: { 'file-id': str, name: str },
+    run: (c) => c.client.addSheet({ ...fileId(c), name: need(c, 'name') }),
+    done: (c) => `added sheet ${String(c.values.name)}`,
+  },
   {
     name: 'bookmarks-get',
     usage: 'bookmarks-get --file-id F --bookmark B [--bookmark B…]',
@@ -160,7 +184,10 @@ export const PLATFORM_CALLS: readonly PlatformCall[] = [
     run(c) {
       const pairs = (c.values.set as string[] | undefined) ?? [];
       if (pairs.length === 0 || !pairs.every((pair) => pair.includes('='))) throw usageError('--set BOOKMARK=TEXT is required (repeat it for more)', c.usage);
-      return c.client.replaceBookmarks({ ...fileId(c), replacements: pairs.map((pair) => ({ bookmark: pair.slice(0, pair.indexOf('=')), value: pair.slice(pair.indexOf('=') + 1) })) });
+      return c.client.replaceBookmarks({
+        ...fileId(c),
+        replacements: pairs.map((pair) => ({ bookmark: pair.slice(0, pair.indexOf('=')), value: pair.slice(pair.indexOf('=') + 1) })),
+      });
     },
     done: () => 'bookmarks replaced',
   },
@@ -173,7 +200,13 @@ export const PLATFORM_CALLS: readonly PlatformCall[] = [
     run(c) {
       const bucket = need(c, 'bucket');
       if (!(UPLOAD_BUCKETS as readonly string[]).includes(bucket)) throw usageError(`--bucket must be one of ${UPLOAD_BUCKETS.join(', ')}`, c.usage);
-      const file = { bucket: bucket as (typeof UPLOAD_BUCKETS)[number], filename: need(c, 'file-name'), fileGuid: need(c, 'file-guid'), fileSize: whole(c, 'file-size') ?? 0, encrypt: c.values.encrypt ? ('default' as const) : ('' as const) };
+      const file = {
+        bucket: bucket as (typeof UPLOAD_BUCKETS)[number],
+        filename: need(c, 'file-name'),
+        fileGuid: need(c, 'file-guid'),
+        fileSize: whole(c, 'file-size') ?? 0,
+        encrypt: c.values.encrypt ? ('default' as const) : ('' as const),
+      };
       return c.client.uploadToken({ files: [file] });
     },
   },
@@ -183,14 +216,43 @@ export const PLATFORM_CALLS: readonly PlatformCall[] = [
     options: { 'access-token': str, file: str, download: many },
     async run(c) {
       const path = need(c, 'file');
-      return c.client.upload({ accessToken: need(c, 'access-token'), download: (c.values.download as string[] | undefined) ?? [], file: { name: basename(path), bytes: await readFile(path) } });
+      return c.client.upload({
+        accessToken: need(c, 'access-token'),
+        download: (c.values.download as string[] | undefined) ?? [],
+        file: { name: basename(path), bytes: await readFile(path) },
+      });
     },
   },
   { name: 'app', usage: 'app', options: {}, run: (c) => c.client.appDetails() },
-  { name: 'callback-url', usage: 'callback-url --url https://…', options: { url: str }, run: (c) => c.client.updateCallbackUrl({ url: need(c, 'url') }), done: (c) => `callback URL set to ${String(c.values.url)}` },
-  { name: 'seats list', usage: 'seats list [--page 1] [--size 100]', options: { page: str, size: str }, run: (c) => c.client.listSeats({ page: whole(c, 'page', 1)!, size: whole(c, 'size', 100)! }) },
-  { name: 'seats activate', usage: 'seats activate USER_ID…', options: {}, positionals: { min: 1, max: 1000 }, run: (c) => c.client.activateSeats(c.positionals), done: (c) => `activated ${c.positionals.length} seats` },
-  { name: 'seats deactivate', usage: 'seats deactivate USER_ID…', options: {}, positionals: { min: 1, max: 1000 }, run: (c) => c.client.deactivateSeats(c.positionals), done: (c) => `deactivated ${c.positionals.length} seats` },
+  {
+    name: 'callback-url',
+    usage: 'callback-url --url https://…',
+    options: { url: str },
+    run: (c) => c.client.updateCallbackUrl({ url: need(c, 'url') }),
+    done: (c) => `callback URL set to ${String(c.values.url)}`,
+  },
+  {
+    name: 'seats list',
+    usage: 'seats list [--page 1] [--size 100]',
+    options: { page: str, size: str },
+    run: (c) => c.client.listSeats({ page: whole(c, 'page', 1)!, size: whole(c, 'size', 100)! }),
+  },
+  {
+    name: 'seats activate',
+    usage: 'seats activate USER_ID…',
+    options: {},
+    positionals: { min: 1, max: 1000 },
+    run: (c) => c.client.activateSeats(c.positionals),
+    done: (c) => `activated ${c.positionals.length} seats`,
+  },
+  {
+    name: 'seats deactivate',
+    usage: 'seats deactivate USER_ID…',
+    options: {},
+    positionals: { min: 1, max: 1000 },
+    run: (c) => c.client.deactivateSeats(c.positionals),
+    done: (c) => `deactivated ${c.positionals.length} seats`,
+  },
   {
     name: 'seats status',
     usage: 'seats status --status 1|0|-1 USER_ID…   (1 activated, 0 disabled, -1 not enabled)',
@@ -212,9 +274,22 @@ export const PLATFORM_CALLS: readonly PlatformCall[] = [
       if (importType !== 'file' && importType !== 'url') throw usageError('--import-type must be file or url', c.usage);
       const fileGuid = c.values['file-guid'] as string | undefined;
       const downloadUrl = c.values['download-url'] as string | undefined;
-      return c.client.aiImport({ knowledgeBaseGuid: need(c, 'kb'), importType, fileType: need(c, 'file-type'), ...(fileGuid ? { fileGuid } : {}), ...(downloadUrl ? { downloadUrl } : {}), version: version(c) });
+      return c.client.aiImport({
+        knowledgeBaseGuid: need(c, 'kb'),
+        importType,
+        fileType: need(c, 'file-type'),
+        ...(fileGuid ? { fileGuid } : {}),
+        ...(downloadUrl ? { downloadUrl } : {}),
+        version: version(c),
+      });
     },
   },
   { name: 'ai-progress', usage: 'ai-progress --task T', options: { task: str }, run: (c) => c.client.aiImportProgress({ taskId: need(c, 'task') }) },
-  { name: 'ai-delete', usage: 'ai-delete --kb GUID --file-guid G', options: { kb: str, 'file-guid': str }, run: (c) => c.client.aiDelete({ knowledgeBaseGuid: need(c, 'kb'), fileGuid: need(c, 'file-guid') }), done: () => 'removed from the knowledge base' },
+  {
+    name: 'ai-delete',
+    usage: 'ai-delete --kb GUID --file-guid G',
+    options: { kb: str, 'file-guid': str },
+    run: (c) => c.client.aiDelete({ knowledgeBaseGuid: need(c, 'kb'), fileGuid: need(c, 'file-guid') }),
+    done: () => 'removed from the knowledge base',
+  },
 ];

@@ -29,7 +29,10 @@ export async function signCommand(args: string[]): Promise<number> {
   }
   // The platform knows one scope: `license`. Any other would be signed and then refused everywhere.
   if (values.scope !== undefined && values.scope !== LICENSE_SCOPE) throw usageError(`--scope must be ${LICENSE_SCOPE}, not "${values.scope}"`, USAGE);
-  for (const [flag, value] of [['--file-id', values['file-id']], ['--user-id', values['user-id']]] as const) {
+  for (const [flag, value] of [
+    ['--file-id', values['file-id']],
+    ['--user-id', values['user-id']],
+  ] as const) {
     if (value === '') throw usageError(`${flag} must not be empty`, USAGE);
   }
 

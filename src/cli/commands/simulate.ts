@@ -46,7 +46,14 @@ export async function simulateCommand(args: string[]): Promise<number> {
   const config = loadConfig();
   const endpointUrl = values['endpoint-url'] ?? config.publicUrl;
   const credentials = credentialsFrom(values);
-  const simulator = await startSimulator({ port, host: values.host ?? '127.0.0.1', credentials, endpointUrl, brand: config.headerBrand, ...(memberLimit === undefined ? {} : { memberLimit }) });
+  const simulator = await startSimulator({
+    port,
+    host: values.host ?? '127.0.0.1',
+    credentials,
+    endpointUrl,
+    brand: config.headerBrand,
+    ...(memberLimit === undefined ? {} : { memberLimit }),
+  });
   process.stdout.write(
     `collab-host simulator listening on ${simulator.url} (app ${credentials.appId}, callbacks to ${endpointUrl})\n` +
       `  create documents against it:  PLATFORM_API_URL=${simulator.url} npx collab-host create-doc --user U --type documentPro\n` +

@@ -62,7 +62,9 @@ export async function storageCommand(args: string[]): Promise<number> {
     if (action === 'verify') {
       const result = await verifyObjects(storage);
       printProblems(result.problems);
-      process.stdout.write(`checked ${result.checked} stored files (${result.bytes} bytes) in ${describeLocation(config.storage.location)}: ${result.problems.length === 0 ? 'all match' : `${result.problems.length} do not`}\n`);
+      process.stdout.write(
+        `checked ${result.checked} stored files (${result.bytes} bytes) in ${describeLocation(config.storage.location)}: ${result.problems.length === 0 ? 'all match' : `${result.problems.length} do not`}\n`,
+      );
       return result.problems.length === 0 ? EXIT.ok : EXIT.failure;
     }
     const [target, source] = others as [(typeof others)[number], (typeof others)[number] | undefined];

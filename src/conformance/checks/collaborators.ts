@@ -31,7 +31,7 @@ export const collaboratorChecks: Check[] = [
     id: 'collaborators.is-manager',
     group: 'collaborators',
     section: '2.1',
-    title: 'a collaborator\'s isManager equals that user\'s manageable on the file (by-user-id with credentials; else the current user and the creator)',
+    title: "a collaborator's isManager equals that user's manageable on the file (by-user-id with credentials; else the current user and the creator)",
     async run(c) {
       c.fileId();
       const credentials = c.probe.options.credentials;

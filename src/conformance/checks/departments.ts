@@ -16,7 +16,7 @@ export const departmentChecks: Check[] = [
     id: 'departments.root',
     group: 'departments',
     section: '4.3',
-    title: 'GET /departments/TEAM_{teamId} answers the root: id TEAM_{teamId}, allMemberCount = the team\'s memberCount',
+    title: "GET /departments/TEAM_{teamId} answers the root: id TEAM_{teamId}, allMemberCount = the team's memberCount",
     async run(c) {
       const root = rootId(c.teamId());
       const body = c.ok(await c.probe.read(`/departments/${seg(root)}`));
@@ -54,7 +54,7 @@ export const departmentChecks: Check[] = [
     id: 'departments.members',
     group: 'departments',
     section: '4.3',
-    title: 'GET /departments/{id}/members answers { total, members }; for TEAM_{teamId}, total = the team\'s memberCount',
+    title: "GET /departments/{id}/members answers { total, members }; for TEAM_{teamId}, total = the team's memberCount",
     async run(c) {
       const teamId = c.teamId();
       const root = rootId(teamId);
@@ -143,7 +143,7 @@ export const departmentChecks: Check[] = [
     id: 'departments.paths',
     group: 'departments',
     section: '2.7',
-    title: 'GET /users/{userId}/department-paths: paths top-down from a first-level department to one of the user\'s, no team level',
+    title: "GET /users/{userId}/department-paths: paths top-down from a first-level department to one of the user's, no team level",
     async run(c) {
       const body = c.ok(await c.probe.read(`/users/${seg(c.found.userId)}/department-paths`));
       if (body === undefined || !c.shape(arrayOf(arrayOf(PATH_NODE)), body, 'department paths')) return;

@@ -12,7 +12,7 @@ export const guestChecks: Check[] = [
     id: 'guests.scope',
     group: 'guests',
     section: 'sharing',
-    title: "a guest token reads only its file (never manageable) and sees no directory member, team or department",
+    title: 'a guest token reads only its file (never manageable) and sees no directory member, team or department',
     async run(c) {
       const token = c.probe.options.guestToken;
       if (!token) return c.skip('no guest token (give --guest-token, from a share link)');
@@ -25,7 +25,8 @@ export const guestChecks: Check[] = [
       if (ids.length > 1) c.fail(`GET /files answers the guest ${ids.length} files; a guest has one`);
       for (const id of ids) {
         const file = await c.probe.withToken(token, `/files/${seg(String(id))}`);
-        if (file.status === 200 && isRecord(file.body) && isRecord(file.body.permissions) && file.body.permissions.manageable === true) c.fail(`the guest may manage file ${String(id)}`);
+        if (file.status === 200 && isRecord(file.body) && isRecord(file.body.permissions) && file.body.permissions.manageable === true)
+          c.fail(`the guest may manage file ${String(id)}`);
       }
       if (c.found.fileId && !ids.includes(c.found.fileId)) {
         const other = await c.probe.withToken(token, `/files/${seg(c.found.fileId)}`);

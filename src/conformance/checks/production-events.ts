@@ -30,7 +30,10 @@ export const productionEventChecks: Check[] = EVENT_KINDS.map((kind) => ({
     const id = `conformance-${randomUUID()}`;
     const sent: Array<{ variant: string; body: Record<string, unknown> }> = [];
     for (const variant of PRODUCTION_VARIANTS[kind]) {
-      const body = markedByCheck(productionEventBody(kind, variant, { fileId, userId: c.found.userId, id, ...(credentials ? { appId: credentials.appId } : {}) }), `production.${checkName(kind)}`);
+      const body = markedByCheck(
+        productionEventBody(kind, variant, { fileId, userId: c.found.userId, id, ...(credentials ? { appId: credentials.appId } : {}) }),
+        `production.${checkName(kind)}`,
+      );
       const answer = await pushEvent({
         to: baseUrl,
         kind,
@@ -42,7 +45,8 @@ export const productionEventChecks: Check[] = EVENT_KINDS.map((kind) => ({
         ...(brand ? { brand } : {}),
         ...(timeoutMs ? { timeoutMs } : {}),
       });
-      if (answer.status !== 200) c.fail(`${kind} ${variant}: answered ${answer.status} ${answer.text.slice(0, 160) || '(no body)'}, expected 200: the platform does not retry, so this event is lost`);
+      if (answer.status !== 200)
+        c.fail(`${kind} ${variant}: answered ${answer.status} ${answer.text.slice(0, 160) || '(no body)'}, expected 200: the platform does not retry, so this event is lost`);
       else sent.push({ variant, body });
     }
     if (c.probe.options.adminKey && sent.length > 0) await expectStored(c, kind, since, sent);

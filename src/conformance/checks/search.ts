@@ -68,9 +68,10 @@ function wrapperOf(c: CheckContext, answer: HttpAnswer, token: SearchToken, labe
 /** 2.9 arithmetic of one wrapper answered for `page` (0-based). */
 function wrapperProblems(w: Wrapper, page: number, label: string): string[] {
   const problems: string[] = [];
-  const say = (text: string) => problems.push(`${label} (count ${w.count}, page ${w.page}, pageSize ${w.pageSize}, pageCount ${w.pageCount}, ${w.results.length} results): ${text}`);
+  const say = (text: string) =>
+    problems.push(`${label} (count ${w.count}, page ${w.page}, pageSize ${w.pageSize}, pageCount ${w.pageCount}, ${w.results.length} results): ${text}`);
   if (w.page !== page) say(`page ${w.page} but page ${page} was asked for (the first page is 0)`);
-  if (w.pageSize < 1) return say('pageSize must be at least 1'), problems;
+  if (w.pageSize < 1) return (say('pageSize must be at least 1'), problems);
   const pageCount = Math.ceil(w.count / w.pageSize);
   if (w.pageCount !== pageCount) say(`pageCount must be ceil(count / pageSize) = ${pageCount}`);
   if (w.results.length > w.pageSize) say('more results than pageSize');
@@ -237,4 +238,3 @@ export const searchChecks: Check[] = [
     },
   },
 ];
-

@@ -30,7 +30,7 @@ export const signedChecks: Check[] = [
     id: 'signed.admin-file',
     group: 'signed',
     section: '4.1',
-    title: 'GET /admin/files/{fileId}, signed, answers the file\'s fields with permissions.readable true',
+    title: "GET /admin/files/{fileId}, signed, answers the file's fields with permissions.readable true",
     async run(c) {
       const credentials = c.credentials();
       const fileId = c.fileId();
@@ -45,7 +45,7 @@ export const signedChecks: Check[] = [
     id: 'signed.by-user-id',
     group: 'signed',
     section: '4.1',
-    title: 'GET /admin/files/{fileId}/by-user-id?userId, signed, answers that user\'s permissions (those GET /files/{fileId} gives them)',
+    title: "GET /admin/files/{fileId}/by-user-id?userId, signed, answers that user's permissions (those GET /files/{fileId} gives them)",
     async run(c) {
       const credentials = c.credentials();
       const fileId = c.fileId();

@@ -34,7 +34,7 @@ export const teamChecks: Check[] = [
     id: 'team.team-guid',
     group: 'team',
     section: '4.3',
-    title: 'teamGuid is non-empty on the current user and on the team\'s files, and the same value (all-staff lock scope)',
+    title: "teamGuid is non-empty on the current user and on the team's files, and the same value (all-staff lock scope)",
     async run(c) {
       const files = collaborativeFiles(c, 5);
       const user = c.found.teamGuid;
@@ -99,7 +99,13 @@ export const teamChecks: Check[] = [
         if (page > lastPage && items.length > 0) c.fail(`page ${page} is past the last page (${lastPage}) yet holds ${items.length} members`);
         seen.push(...items.map((m) => m.id));
       }
-      reportPaging(c, 'team members', seen, all.map((m) => m.id), pageSize);
+      reportPaging(
+        c,
+        'team members',
+        seen,
+        all.map((m) => m.id),
+        pageSize,
+      );
     },
   },
 ];

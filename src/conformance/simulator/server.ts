@@ -77,7 +77,12 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
       const asked = q('endpoint')?.replace(/\/+$/, '');
       const view =
         asked && asked !== world.app.endpointUrl
-          ? { fileId, endpoint: world.app.endpointUrl, calls: [], error: `endpoint ${asked} is not this application's endpoint_url: the editor calls back only ${world.app.endpointUrl ?? 'the configured address (none is configured)'}` }
+          ? {
+              fileId,
+              endpoint: world.app.endpointUrl,
+              calls: [],
+              error: `endpoint ${asked} is not this application's endpoint_url: the editor calls back only ${world.app.endpointUrl ?? 'the configured address (none is configured)'}`,
+            }
           : await openInEditor({
               endpoint: world.app.endpointUrl,
               fileId,

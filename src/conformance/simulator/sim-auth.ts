@@ -90,7 +90,7 @@ export class SimulatorAuth {
     if (!decoded.ok) refuse(SIMULATOR_ERRORS.badSignature, `invalid signature: ${decoded.reason}`);
     const { header, claims } = decoded;
     if (header.kid !== undefined && header.kid !== this.credentials.appId) refuse(SIMULATOR_ERRORS.unknownApp, `unknown appId "${String(header.kid)}" (the signature's kid)`);
-    if (queryAppId === null && header.kid === undefined) refuse(SIMULATOR_ERRORS.badSignature, 'no appId: neither ?appId= nor the signature\'s kid names the application');
+    if (queryAppId === null && header.kid === undefined) refuse(SIMULATOR_ERRORS.badSignature, "no appId: neither ?appId= nor the signature's kid names the application");
 
     const now = epochSeconds(this.now());
     if (typeof claims.exp !== 'number') refuse(SIMULATOR_ERRORS.signatureTime, 'the signature has no exp');

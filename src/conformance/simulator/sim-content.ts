@@ -131,9 +131,21 @@ export function contentRoutes(world: SimulatedWorld): SimRoute[] {
               return badParameters(`each item needs bucket (${UPLOAD_BUCKETS.join(', ')}), filename and fileSize`);
             }
             const guid = typeof item.fileGuid === 'string' && item.fileGuid ? item.fileGuid : world.nextId('guid');
-            const accessToken = createHash('sha256').update(`${guid}:${world.nextId('upload')}`).digest('hex');
+            const accessToken = createHash('sha256')
+              .update(`${guid}:${world.nextId('upload')}`)
+              .digest('hex');
             world.uploadTokens.set(accessToken, { filename: item.filename, bucket: String(item.bucket), guid });
-            return { accessToken, directory: String(item.bucket), download: '', guid, images: '', fileFieldKey: 'file', key: guid, serverUrl: `${world.baseUrl}/uploader/upload`, url: '' };
+            return {
+              accessToken,
+              directory: String(item.bucket),
+              download: '',
+              guid,
+              images: '',
+              fileFieldKey: 'file',
+              key: guid,
+              serverUrl: `${world.baseUrl}/uploader/upload`,
+              url: '',
+            };
           }),
         );
       },
@@ -150,7 +162,19 @@ export function contentRoutes(world: SimulatedWorld): SimRoute[] {
         if (!(file instanceof Blob)) badParameters('a file part named "file" is required');
         world.uploadTokens.delete(String(form.get('accessToken')));
         const url = `${world.baseUrl}/simulator/attachments/${grant.guid}`;
-        return ok({ code: 0, data: null, body: { GUID: grant.guid, filename: grant.filename, key: grant.guid, mimeType: (file as Blob).type || 'application/octet-stream', images: '', url, size: String((file as Blob).size) } });
+        return ok({
+          code: 0,
+          data: null,
+          body: {
+            GUID: grant.guid,
+            filename: grant.filename,
+            key: grant.guid,
+            mimeType: (file as Blob).type || 'application/octet-stream',
+            images: '',
+            url,
+            size: String((file as Blob).size),
+          },
+        });
       },
     },
     {
@@ -217,7 +241,8 @@ function aiRoutes(world: SimulatedWorld): SimRoute[] {
       scope: 'default',
       handle(request) {
         const { knowledgeBaseGuid, fileGuid } = objectBody(request, '{ knowledgeBaseGuid, fileGuid }');
-        if (!world.knowledgeBases.get(String(knowledgeBaseGuid))?.delete(String(fileGuid))) badParameters(`no file "${String(fileGuid)}" in knowledge base "${String(knowledgeBaseGuid)}"`);
+        if (!world.knowledgeBases.get(String(knowledgeBaseGuid))?.delete(String(fileGuid)))
+          badParameters(`no file "${String(fileGuid)}" in knowledge base "${String(knowledgeBaseGuid)}"`);
         return ok({});
       },
     },

@@ -1,15 +1,5 @@
 import { badParameters, refuse, SIMULATOR_ERRORS, type SimRequest } from './sim-auth.js';
-import {
-  checkFileId,
-  DOCUMENT_TYPES,
-  EXPORT_FORMATS,
-  IMPORT_EXTENSIONS,
-  NO_CONTENT,
-  objectBody,
-  ok,
-  type SimRoute,
-  type SimulatedWorld,
-} from './sim-state.js';
+import { checkFileId, DOCUMENT_TYPES, EXPORT_FORMATS, IMPORT_EXTENSIONS, NO_CONTENT, objectBody, ok, type SimRoute, type SimulatedWorld } from './sim-state.js';
 
 const CREATE_LANGS = ['zh-CN', 'en', 'jp'];
 const FILE = '([^/]+)';
@@ -79,7 +69,11 @@ export function documentRoutes(world: SimulatedWorld): SimRoute[] {
         requireToken(caller.token, 'copy a document');
         const fileId = checkNew(objectBody(request, '{ fileId }').fileId);
         const copy = world.addFile(fileId, source.type, caller.token, source.text);
-        for (const [name, rows] of source.sheets) copy.sheets.set(name, rows.map((row) => [...row]));
+        for (const [name, rows] of source.sheets)
+          copy.sheets.set(
+            name,
+            rows.map((row) => [...row]),
+          );
         for (const [name, text] of source.bookmarks) copy.bookmarks.set(name, text);
         return NO_CONTENT;
       },
@@ -114,16 +108,29 @@ export function documentRoutes(world: SimulatedWorld): SimRoute[] {
       pattern: new RegExp(`^/sdk/v2/collab-files/${FILE}/plain-text/wc$`),
       scope: 'default',
       handle(_request, [fileId]) {
-        const words = world.file(fileId!).text.split(/\s+/).filter((word) => word !== '');
+        const words = world
+          .file(fileId!)
+          .text.split(/\s+/)
+          .filter((word) => word !== '');
         const keywords: Record<string, number> = Object.create(null) as Record<string, number>; // words of the text are its keys
         for (const word of words) keywords[word] = (keywords[word] ?? 0) + 1;
         return ok({ wordCount: words.length, keywords });
       },
     },
-    { method: 'GET', pattern: new RegExp(`^/sdk/v2/collab-files/${FILE}/mention-at-list$`), scope: 'default', handle: (_r, [id]) => ok({ mentionAtList: world.file(id!).mentions }) },
+    {
+      method: 'GET',
+      pattern: new RegExp(`^/sdk/v2/collab-files/${FILE}/mention-at-list$`),
+      scope: 'default',
+      handle: (_r, [id]) => ok({ mentionAtList: world.file(id!).mentions }),
+    },
     { method: 'GET', pattern: new RegExp(`^/sdk/v2/collab-files/${FILE}/comment-count$`), scope: 'default', handle: (_r, [id]) => ok({ count: world.file(id!).comments }) },
     { method: 'POST', pattern: /^\/sdk\/v2\/api\/files\/v1\/import$/, scope: 'default', handle: (request, _p, caller) => startImport(formFields(request), caller.token) },
-    { method: 'POST', pattern: /^\/sdk\/v2\/api\/files\/v2\/import$/, scope: 'default', handle: (request, _p, caller) => startImport(objectBody(request, '{ fileId, type, fileUrl, fileName }'), caller.token) },
+    {
+      method: 'POST',
+      pattern: /^\/sdk\/v2\/api\/files\/v2\/import$/,
+      scope: 'default',
+      handle: (request, _p, caller) => startImport(objectBody(request, '{ fileId, type, fileUrl, fileName }'), caller.token),
+    },
     { method: 'POST', pattern: /^\/sdk\/v2\/api\/files\/v1\/import\/progress$/, scope: 'default', handle: (request) => importProgress(request.query.get('taskId')) },
     { method: 'POST', pattern: /^\/sdk\/v2\/api\/files\/v2\/import\/progress$/, scope: 'default', handle: (request) => importProgress(objectBody(request, '{ taskId }').taskId) },
     // Before the export of a file: `progress` would otherwise be taken for a fileId.
@@ -162,7 +169,10 @@ export function documentRoutes(world: SimulatedWorld): SimRoute[] {
         const file = world.file(fileId!);
         if (file.type !== 'table') return ok({ status: 1, message: `file "${file.fileId}" is a ${file.type}, not an application table`, downloadUrl: '' });
         const id = world.nextId('table');
-        world.downloads.set(id, { bytes: Buffer.from(`simulated xlsx export of ${file.fileId}`), contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
+        world.downloads.set(id, {
+          bytes: Buffer.from(`simulated xlsx export of ${file.fileId}`),
+          contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        });
         return ok({ status: 0, message: '', downloadUrl: `${world.baseUrl}/simulator/downloads/${id}` });
       },
     },

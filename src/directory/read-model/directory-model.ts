@@ -123,7 +123,11 @@ export class DirectoryModel {
       if (files?.size === 0) this.filesOfPrincipal.delete(principal);
     }
     const principals = grants.map((grant) => this.intern(grant.principal));
-    this.putGrants(fileId, principals, grants.map((grant) => grant.rank));
+    this.putGrants(
+      fileId,
+      principals,
+      grants.map((grant) => grant.rank),
+    );
   }
 
   /**
@@ -167,7 +171,8 @@ export class DirectoryModel {
 
   /** Forgets everything (before a full reload). */
   clear(): void {
-    for (const map of [this.teams, this.departments, this.users, this.memberships, this.files, this.grants, this.members, this.teamUsers, this.filesOfPrincipal, this.createdFiles]) map.clear();
+    for (const map of [this.teams, this.departments, this.users, this.memberships, this.files, this.grants, this.members, this.teamUsers, this.filesOfPrincipal, this.createdFiles])
+      map.clear();
     this.contents.clear();
     this.search.clear();
     this.forgetDerived();

@@ -133,7 +133,11 @@ export class ModelSearch implements DirectorySearch {
           shown += 1;
         }
       }
-      return counted(total + sum(perTier), checked > this.bounds.peopleScan, pageOf(ranked, page, byContact).map((entry) => entry.user));
+      return counted(
+        total + sum(perTier),
+        checked > this.bounds.peopleScan,
+        pageOf(ranked, page, byContact).map((entry) => entry.user),
+      );
     }
     // A keyword of up to three characters: its posting holds the matches by tier, then by name and id
     // (the order of the team's people), so a page needs only the first entries; the rest are counted up
@@ -148,7 +152,11 @@ export class ModelSearch implements DirectorySearch {
         taken += 1;
       } else if (total > SEARCH_COUNT_CAP) break;
     }
-    return counted(total, false, pageOf(ranked, page, byContact).map((entry) => entry.user));
+    return counted(
+      total,
+      false,
+      pageOf(ranked, page, byContact).map((entry) => entry.user),
+    );
   }
 
   async searchCollaborators(query: SearchQuery & { fileId: string }): Promise<SearchHits<User>> {
@@ -156,17 +164,17 @@ export class ModelSearch implements DirectorySearch {
     const ids = this.collaboratorIds(query.fileId);
     const scan = this.bounds.peopleScan;
     const ranked = this.rankUsers(query.keyword, ids.slice(0, scan), contacts, isActive);
-    return counted(ranked.length, ids.length > scan, pageOf(ranked, query.page, byContact).map((entry) => entry.user));
+    return counted(
+      ranked.length,
+      ids.length > scan,
+      pageOf(ranked, query.page, byContact).map((entry) => entry.user),
+    );
   }
 
   async searchRecentContacts(query: SearchQuery & { fileId: string | null }): Promise<SearchHits<User>> {
     const { viewerId, fileId } = query;
     const none = new Map<string, string>();
-    const [contacts, onFile] = await Promise.all([
-      this.contactsOf(viewerId),
-      fileId === null ? none : this.activity.activityOnFile(fileId),
-      this.source.current(),
-    ]);
+    const [contacts, onFile] = await Promise.all([this.contactsOf(viewerId), fileId === null ? none : this.activity.activityOnFile(fileId), this.source.current()]);
     // source: 0 mentions either way, 1 activity on the file, 2 the file's collaborators, 3 same department.
     const related = new Map<string, { lastAt: string | null; source: number }>();
     const relate = (userId: string, lastAt: string | null, source: number) => {
@@ -190,7 +198,11 @@ export class ModelSearch implements DirectorySearch {
     }
     const order = (a: RankedUser, b: RankedUser) =>
       a.tier - b.tier || newestFirst(a.lastAt, b.lastAt) || a.source - b.source || compareText(a.user.name, b.user.name) || compareText(a.user.id, b.user.id);
-    return counted(ranked.length, false, pageOf(ranked, query.page, order).map((entry) => entry.user));
+    return counted(
+      ranked.length,
+      false,
+      pageOf(ranked, query.page, order).map((entry) => entry.user),
+    );
   }
 
   async searchDepartments(query: SearchQuery & { teamId: string }): Promise<SearchHits<DepartmentHit>> {
@@ -231,8 +243,7 @@ export class ModelSearch implements DirectorySearch {
     const [touched] = await Promise.all([this.activity.touchedFilesOf(viewerId), this.source.current()]);
     const model = this.model;
     const access = new FileAccess(model, viewerId);
-    const wanted = (file: FileRecord | undefined): file is FileRecord =>
-      file !== undefined && file.status === 'active' && file.id !== excludeFileId && access.mayRead(file.id);
+    const wanted = (file: FileRecord | undefined): file is FileRecord => file !== undefined && file.status === 'active' && file.id !== excludeFileId && access.mayRead(file.id);
     let truncated = false;
     const ranked: RankedFile[] = [];
     let total: number;

@@ -16,7 +16,7 @@ export function topRanked<T>(items: readonly T[], count: number, compare: (a: T,
   for (const item of items) {
     if (heap.length < count) {
       heap.push(item);
-      for (let i = heap.length - 1; i > 0; ) {
+      for (let i = heap.length - 1; i > 0;) {
         const parent = (i - 1) >> 1;
         if (!worse(i, parent)) break;
         swap(i, parent);
@@ -24,7 +24,7 @@ export function topRanked<T>(items: readonly T[], count: number, compare: (a: T,
       }
     } else if (compare(item, heap[0]!) < 0) {
       heap[0] = item;
-      for (let i = 0; ; ) {
+      for (let i = 0; ;) {
         const left = 2 * i + 1;
         const right = left + 1;
         let worst = i;

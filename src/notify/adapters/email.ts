@@ -9,7 +9,9 @@ function escapeHtml(text: string): string {
 
 /** The plain-text part: each item's line, its excerpt in quotes, its link on a line of its own. */
 export function textOf(message: Message): string {
-  const blocks = message.items.map((item) => [item.line, item.excerpt ? `“${item.excerpt}”` : '', item.link ? `${item.link.label}: ${item.link.url}` : ''].filter((line) => line !== '').join('\n'));
+  const blocks = message.items.map((item) =>
+    [item.line, item.excerpt ? `“${item.excerpt}”` : '', item.link ? `${item.link.label}: ${item.link.url}` : ''].filter((line) => line !== '').join('\n'),
+  );
   return `${blocks.join('\n\n')}\n\n-- \n${message.footer}\n`;
 }
 

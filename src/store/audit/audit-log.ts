@@ -100,7 +100,14 @@ export const auditLog = {
     if (filter.kind !== undefined) query = query.where('kind', '=', filter.kind);
     if (filter.actorId !== undefined) query = query.where('actor_id', '=', filter.actorId);
     if (filter.fileId !== undefined) query = query.where('file_id', '=', filter.fileId);
-    const { shown, next } = await readTailPage(() => inTailOrder(db, query, 'audit_log', 'id', filter.after).limit(filter.limit + 1).execute(), filter.limit, (row) => row.id);
+    const { shown, next } = await readTailPage(
+      () =>
+        inTailOrder(db, query, 'audit_log', 'id', filter.after)
+          .limit(filter.limit + 1)
+          .execute(),
+      filter.limit,
+      (row) => row.id,
+    );
     return { items: shown.map(fromRow), next };
   },
 
@@ -112,7 +119,11 @@ export const auditLog = {
   },
 
   async countBefore(db: Db, before: string): Promise<number> {
-    const row = await db.selectFrom('audit_log').select((eb) => eb.fn.countAll<number>().as('n')).where('at', '<', before).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('audit_log')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('at', '<', before)
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   },
 };

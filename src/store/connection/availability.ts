@@ -15,9 +15,22 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 
 /** Socket errors of a connection that cannot be made or was cut. */
 const NETWORK_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'SQLITE_BUSY', 'SQLITE_CANTOPEN',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'SQLITE_BUSY',
+  'SQLITE_CANTOPEN',
   // mysql2: the connection was cut, or the server refuses connections (too many, shutting down).
-  'PROTOCOL_CONNECTION_LOST', 'ER_CON_COUNT_ERROR', 'ER_SERVER_SHUTDOWN', 'ER_SERVER_SHUTDOWN_COMPLETE', 'ER_TOO_MANY_USER_CONNECTIONS',
+  'PROTOCOL_CONNECTION_LOST',
+  'ER_CON_COUNT_ERROR',
+  'ER_SERVER_SHUTDOWN',
+  'ER_SERVER_SHUTDOWN_COMPLETE',
+  'ER_TOO_MANY_USER_CONNECTIONS',
 ]);
 
 /** What pg says without a code when a connection ends or cannot be had from the pool in time. */

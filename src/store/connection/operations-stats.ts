@@ -59,7 +59,11 @@ export function operationsStats(store: OpenDatabase): OperationsStats {
   const db: Db = store.db;
   const dialect = dialectOf(store.db);
   const count = (table: 'teams' | 'departments' | 'files') =>
-    db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow().then((row) => Number(row.n));
+    db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow()
+      .then((row) => Number(row.n));
   return {
     async ping() {
       await sql`SELECT 1`.execute(db);
@@ -69,14 +73,22 @@ export function operationsStats(store: OpenDatabase): OperationsStats {
         count('teams'),
         count('departments'),
         count('files'),
-        db.selectFrom('users').select(['active', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('active').execute(),
+        db
+          .selectFrom('users')
+          .select(['active', (eb) => eb.fn.countAll<number>().as('n')])
+          .groupBy('active')
+          .execute(),
       ]);
       const users_ = (active: boolean) => users.filter((row) => (Number(row.active) === 1) === active).reduce((sum, row) => sum + Number(row.n), 0);
       return { teams, departments, activeUsers: users_(true), deactivatedUsers: users_(false), files };
     },
     async outbox() {
       const [pending, oldest] = await Promise.all([
-        db.selectFrom('notification_deliveries').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'pending').executeTakeFirstOrThrow(),
+        db
+          .selectFrom('notification_deliveries')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('status', '=', 'pending')
+          .executeTakeFirstOrThrow(),
         db.selectFrom('notifications').select('created_at').where('status', '=', 'pending').orderBy('seq').limit(1).executeTakeFirst(),
       ]);
       const created = oldest ? Date.parse(oldest.created_at) : Number.NaN;
@@ -97,7 +109,17 @@ export function operationsStats(store: OpenDatabase): OperationsStats {
         .selectFrom('reminders')
         .select([
           (eb) => eb.fn.countAll<number>().as('due'),
-          (eb) => eb.fn.sum<number>(eb.case().when('due_at_ms', '<', nowMs - lateAfterMs).then(1).else(0).end()).as('late'),
+          (eb) =>
+            eb.fn
+              .sum<number>(
+                eb
+                  .case()
+                  .when('due_at_ms', '<', nowMs - lateAfterMs)
+                  .then(1)
+                  .else(0)
+                  .end(),
+              )
+              .as('late'),
         ])
         .where('status', '=', 'scheduled')
         .where('due_at_ms', '<=', nowMs)

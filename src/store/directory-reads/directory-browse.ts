@@ -35,16 +35,20 @@ async function summary(db: Db) {
     if (activeOnly) query = query.where(sql.ref('active'), '=', 1);
     return Number((await query.executeTakeFirstOrThrow()).n);
   };
-  const [teams, departments, users, activeUsers, files] = await Promise.all([
-    count('teams'),
-    count('departments'),
-    count('users'),
-    count('users', true),
-    count('files'),
-  ]);
+  const [teams, departments, users, activeUsers, files] = await Promise.all([count('teams'), count('departments'), count('users'), count('users', true), count('files')]);
   const teamRows = await db
     .selectFrom('teams as t')
-    .select(['t.id', 't.name', (eb) => eb.selectFrom('users as u').whereRef('u.team_id', '=', 't.id').where('u.active', '=', 1).select((e) => e.fn.countAll<number>().as('n')).as('member_count')])
+    .select([
+      't.id',
+      't.name',
+      (eb) =>
+        eb
+          .selectFrom('users as u')
+          .whereRef('u.team_id', '=', 't.id')
+          .where('u.active', '=', 1)
+          .select((e) => e.fn.countAll<number>().as('n'))
+          .as('member_count'),
+    ])
     .orderBy('t.name')
     .orderBy('t.id')
     .execute();
@@ -98,16 +102,30 @@ async function candidates(db: Db, kind: BrowseKind, keyword: SearchKeyword, cap:
   let rows: BrowseCandidate[];
   if (kind === 'team') {
     // Teams have no stored pinyin keys: few rows, keys computed by the ranking.
-    rows = await db.selectFrom('teams').select(['id', 'name']).orderBy('name').orderBy('id').limit(cap + 1).execute();
+    rows = await db
+      .selectFrom('teams')
+      .select(['id', 'name'])
+      .orderBy('name')
+      .orderBy('id')
+      .limit(cap + 1)
+      .execute();
   } else if (kind === 'user') {
     let query = db.selectFrom('users').select(['id', 'name', 'email', 'name_pinyin as pinyin', 'name_initials as initials']);
     if (pattern !== null) query = query.where(sql<boolean>`(${like('lower(name)')} OR ${like('lower(email)')} OR ${like('name_pinyin')} OR ${like('name_initials')})`);
-    rows = await query.orderBy('name').orderBy('id').limit(cap + 1).execute();
+    rows = await query
+      .orderBy('name')
+      .orderBy('id')
+      .limit(cap + 1)
+      .execute();
   } else {
     const table = kind === 'department' ? 'departments' : 'files';
     let query = db.selectFrom(table).select(['id', 'name', 'name_pinyin as pinyin', 'name_initials as initials']);
     if (pattern !== null) query = query.where(sql<boolean>`(${like('lower(name)')} OR ${like('name_pinyin')} OR ${like('name_initials')})`);
-    rows = await query.orderBy('name').orderBy('id').limit(cap + 1).execute();
+    rows = await query
+      .orderBy('name')
+      .orderBy('id')
+      .limit(cap + 1)
+      .execute();
   }
   // Ordered here too: the databases' collations may order names differently, the ranking's ties may not.
   const shown = rows.slice(0, cap).sort((a, b) => compareText(a.name, b.name) || compareText(a.id, b.id));

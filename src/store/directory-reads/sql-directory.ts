@@ -173,9 +173,7 @@ export class SqlDirectory implements StoreDirectory, ActivityReads {
   }
 
   async getFileForViewer(fileId: string, userId: string): Promise<FileWithGrant | undefined> {
-    const row = await this.withScope(userId, (principals) =>
-      this.context.reads.rows<FileForViewerRow>(hotStatements(this.context.sql).fileForViewer, [fileId, principals]),
-    );
+    const row = await this.withScope(userId, (principals) => this.context.reads.rows<FileForViewerRow>(hotStatements(this.context.sql).fileForViewer, [fileId, principals]));
     return row && { file: toFile(row), grantedRole: row.granted_rank == null ? null : roleFromRank(Number(row.granted_rank)) };
   }
 

@@ -22,7 +22,11 @@ export function storedRecords(db: Db): DirectoryRecordReader {
       return records;
     },
     async pageIds(section, page) {
-      let query = db.selectFrom(section).select('id').orderBy('id').limit(page.limit ?? ALL);
+      let query = db
+        .selectFrom(section)
+        .select('id')
+        .orderBy('id')
+        .limit(page.limit ?? ALL);
       if (page.after !== undefined) query = query.where('id', '>', page.after);
       if (section === 'files' && page.activeOnly) query = query.where('status', '=', 'active');
       return (await query.execute()).map((row) => row.id);
@@ -59,7 +63,11 @@ async function readUsers(db: Db, ids: string[]): Promise<StoredUser[]> {
     .select(['ud.user_id', 'ud.department_id'])
     .where('ud.user_id', 'in', ids)
     .execute();
-  const departmentIds = groupBy(memberships, (row) => row.user_id, (row) => row.department_id);
+  const departmentIds = groupBy(
+    memberships,
+    (row) => row.user_id,
+    (row) => row.department_id,
+  );
   return rows.map((row) => ({ ...toUser(row), departmentIds: departmentIds.get(row.id) ?? [], active: Number(row.active) !== 0 }));
 }
 
@@ -85,9 +93,7 @@ async function readFiles(db: Db, ids: string[], activeOnly: boolean): Promise<St
     (row) => row.file_id,
     (row): Grant => ({ fileId: row.file_id, principalKind: row.principal_kind as PrincipalKind, principalId: row.principal_id, role: roleFromRank(row.role_rank)! }),
   );
-  const sizes = new Map(
-    (await db.selectFrom('file_contents').select(['file_id', 'size']).where('file_id', 'in', ids).execute()).map((row) => [row.file_id, Number(row.size)]),
-  );
+  const sizes = new Map((await db.selectFrom('file_contents').select(['file_id', 'size']).where('file_id', 'in', ids).execute()).map((row) => [row.file_id, Number(row.size)]));
   return rows.map((row) => {
     const { hasStoredContent: _, ...file } = toFile({ ...row, has_content: null });
     return { file, grants: grants.get(row.id) ?? [], contentSize: sizes.get(row.id) ?? null };

@@ -23,9 +23,24 @@ async function deleteGrantsTo(db: Db, kind: PrincipalKind, id: string): Promise<
 export async function deleteTeam(db: Db, teamId: string): Promise<RemovalResult> {
   if (!(await db.selectFrom('teams').select('id').where('id', '=', teamId).executeTakeFirst())) return NOT_FOUND;
   const [departments, users, files] = await Promise.all([
-    count(db.selectFrom('departments').select((eb) => eb.fn.countAll<number>().as('count')).where('team_id', '=', teamId)),
-    count(db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('count')).where('team_id', '=', teamId)),
-    count(db.selectFrom('files').select((eb) => eb.fn.countAll<number>().as('count')).where('team_id', '=', teamId)),
+    count(
+      db
+        .selectFrom('departments')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('team_id', '=', teamId),
+    ),
+    count(
+      db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('team_id', '=', teamId),
+    ),
+    count(
+      db
+        .selectFrom('files')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('team_id', '=', teamId),
+    ),
   ]);
   if (departments + users + files > 0) {
     return { status: 'blocked', reason: `team ${teamId} still has ${departments} departments, ${users} users and ${files} files` };
@@ -58,7 +73,12 @@ export async function deleteDepartment(db: Db, departmentId: string): Promise<Re
 /** A user who created files is kept (the files need their creator); memberships and grants go. */
 export async function deleteUser(db: Db, userId: string): Promise<RemovalResult> {
   if (!(await db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst())) return NOT_FOUND;
-  const created = await count(db.selectFrom('files').select((eb) => eb.fn.countAll<number>().as('count')).where('creator_id', '=', userId));
+  const created = await count(
+    db
+      .selectFrom('files')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('creator_id', '=', userId),
+  );
   if (created > 0) return { status: 'blocked', reason: `user ${userId} created ${created} files: delete them or change their creator first` };
   await deleteGrantsTo(db, 'user', userId);
   await db.deleteFrom('user_departments').where('user_id', '=', userId).execute();

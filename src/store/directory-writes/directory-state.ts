@@ -25,7 +25,17 @@ function departmentRecord(row: { id: string; name: string; team_id: string; pare
   return { id: row.id, name: row.name, teamId: row.team_id, parentId: row.parent_id };
 }
 
-type UserRow = { id: string; name: string; email: string | null; avatar: string | null; team_id: string | null; watermark: string | null; active: number; locale: string | null; im: string | null };
+type UserRow = {
+  id: string;
+  name: string;
+  email: string | null;
+  avatar: string | null;
+  team_id: string | null;
+  watermark: string | null;
+  active: number;
+  locale: string | null;
+  im: string | null;
+};
 
 async function userStates(db: Db, rows: UserRow[]): Promise<UserState[]> {
   const membership = new Map<string, string[]>();

@@ -9,16 +9,7 @@ import { dialectOf } from '../dialect/dialect.js';
 import { chunks, storeDirectory } from '../directory-reads/directory-lookups.js';
 import { countRows, storedRecords } from './directory-records.js';
 import { deleteDepartment, deleteFile, deleteTeam, deleteUser, type RemovalResult } from './directory-removals.js';
-import {
-  clearDirectory,
-  putFileContent,
-  rebuildDepartmentClosure,
-  replaceGrants,
-  upsertDepartments,
-  upsertFiles,
-  upsertTeams,
-  upsertUsers,
-} from './directory-writer.js';
+import { clearDirectory, putFileContent, rebuildDepartmentClosure, replaceGrants, upsertDepartments, upsertFiles, upsertTeams, upsertUsers } from './directory-writer.js';
 import type { Db } from '../schema/schema.js';
 import { Statement } from '../statements/statement.js';
 
@@ -232,11 +223,7 @@ async function writeRecords(db: Db, snapshot: ValidSnapshot, contents: readonly 
       );
       // After a clear there is nothing to delete; otherwise a file's sharing replaces its old grants.
       const grants = slice.flatMap((entry) => entry.grants);
-      await replaceGrants(
-        db,
-        replace ? [] : slice.map((entry) => entry.file.id),
-        grants,
-      );
+      await replaceGrants(db, replace ? [] : slice.map((entry) => entry.file.id), grants);
       progress?.advance(slice.length + grants.length);
     }
     progress?.step('building indexes');

@@ -13,7 +13,11 @@ async function deleteIn(db: Db, table: 'user_departments' | 'file_grants', colum
   for (let start = 0; start < ids.length; start += ID_CHUNK) {
     const chunk = ids.slice(start, start + ID_CHUNK);
     if (table === 'user_departments') await db.deleteFrom('user_departments').where('user_id', 'in', chunk).execute();
-    else await db.deleteFrom('file_grants').where(column === 'file_id' ? 'file_id' : 'principal_id', 'in', chunk).execute();
+    else
+      await db
+        .deleteFrom('file_grants')
+        .where(column === 'file_id' ? 'file_id' : 'principal_id', 'in', chunk)
+        .execute();
   }
 }
 
@@ -106,11 +110,7 @@ export interface UpsertOptions {
 }
 
 /** Upserts users (absent `active` = active) and replaces their department memberships with `departmentIds`. */
-export async function upsertUsers(
-  db: Db,
-  users: readonly (User & { departmentIds: readonly string[] })[],
-  options: UpsertOptions = {},
-): Promise<void> {
+export async function upsertUsers(db: Db, users: readonly (User & { departmentIds: readonly string[] })[], options: UpsertOptions = {}): Promise<void> {
   await bulkInsertRows(
     db,
     options.fresh ? PLAIN_USERS : USERS,

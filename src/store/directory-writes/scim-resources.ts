@@ -95,7 +95,9 @@ export function sqlScimResources(db: Db): ScimResourceStore {
     },
     async create(row) {
       // No conflict target: the primary key and the unique name index both count.
-      const inserted = await dialectOf(db).conflicts.insertOrKeep(db.insertInto('scim_resources').values(toRow(row)), []).executeTakeFirst();
+      const inserted = await dialectOf(db)
+        .conflicts.insertOrKeep(db.insertInto('scim_resources').values(toRow(row)), [])
+        .executeTakeFirst();
       return Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
     },
     async remove(kind, id) {

@@ -229,7 +229,10 @@ export const eventEffects: EventEffectsStore = {
     const current = new Map<string, ReminderRow>();
     const ids = [...new Set(changes.map(({ change }) => storableText(change.id)))];
     for (let start = 0; start < ids.length; start += REMINDER_CHUNK) {
-      const query = db.selectFrom('reminders').select(Object.keys(REMINDERS.columns) as Array<keyof ReminderRow>).where('id', 'in', ids.slice(start, start + REMINDER_CHUNK));
+      const query = db
+        .selectFrom('reminders')
+        .select(Object.keys(REMINDERS.columns) as Array<keyof ReminderRow>)
+        .where('id', 'in', ids.slice(start, start + REMINDER_CHUNK));
       for (const row of await dialectWork(db).forUpdate(query).execute()) current.set(key(row.file_id, row.id), row);
     }
     const changed = new Map<string, ReminderRow>();

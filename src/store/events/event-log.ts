@@ -173,23 +173,21 @@ function toLogged(row: EventRow): LoggedEvent {
 
 export const eventLog: EventLogStore = {
   async append(db, events) {
-    const rows = events.map(
-      (event): EventInsert => ({
-        delivery_key: event.deliveryKey,
-        kind: storableText(event.kind),
-        action: storableText(event.action),
-        file_id: storableText(event.fileId),
-        user_id: storableText(event.userId),
-        credential: event.credential,
-        sender_id: storableText(event.senderId),
-        outcome: event.outcome,
-        problem: storableText(event.problem),
-        subject: storableText(event.subject),
-        received_at: formatTime(event.receivedMs),
-        received_ms: event.receivedMs,
-        body: event.body,
-      }),
-    );
+    const rows = events.map((event): EventInsert => ({
+      delivery_key: event.deliveryKey,
+      kind: storableText(event.kind),
+      action: storableText(event.action),
+      file_id: storableText(event.fileId),
+      user_id: storableText(event.userId),
+      credential: event.credential,
+      sender_id: storableText(event.senderId),
+      outcome: event.outcome,
+      problem: storableText(event.problem),
+      subject: storableText(event.subject),
+      received_at: formatTime(event.receivedMs),
+      received_ms: event.receivedMs,
+      body: event.body,
+    }));
     const inserted = await insertNewTypedRows<EventInsert, { id: number; delivery_key: string }>(db, EVENTS, rows, ['id', 'delivery_key']);
     const ids = new Map(inserted.map((row) => [row.delivery_key, Number(row.id)]));
     return events.map((event) => {
@@ -290,7 +288,11 @@ export const eventLog: EventLogStore = {
   },
 
   async refuseAgain(db, id, problem) {
-    const result = await db.updateTable('events').set({ outcome: 'refused', problem: storableText(problem) }).where('id', '=', id).executeTakeFirst();
+    const result = await db
+      .updateTable('events')
+      .set({ outcome: 'refused', problem: storableText(problem) })
+      .where('id', '=', id)
+      .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   },
 

@@ -80,7 +80,14 @@ export const reminders: ReminderStore = {
   async list(db, filter) {
     let query = db.selectFrom('reminders').selectAll();
     if (filter.fileId !== undefined) query = query.where('file_id', '=', storableText(filter.fileId));
-    const { shown, next } = await readTailPage(() => inTailOrder(db, query, 'reminders', 'seq', filter.after).limit(filter.limit + 1).execute(), filter.limit, (row) => row.seq);
+    const { shown, next } = await readTailPage(
+      () =>
+        inTailOrder(db, query, 'reminders', 'seq', filter.after)
+          .limit(filter.limit + 1)
+          .execute(),
+      filter.limit,
+      (row) => row.seq,
+    );
     return { items: shown.map(toItem), next };
   },
 
@@ -94,7 +101,17 @@ export const reminders: ReminderStore = {
       .selectFrom('reminders')
       .select([
         (eb) => eb.fn.countAll<number>().as('due'),
-        (eb) => eb.fn.sum<number>(eb.case().when('due_at_ms', '<=', nowMs - lateMs).then(1).else(0).end()).as('late'),
+        (eb) =>
+          eb.fn
+            .sum<number>(
+              eb
+                .case()
+                .when('due_at_ms', '<=', nowMs - lateMs)
+                .then(1)
+                .else(0)
+                .end(),
+            )
+            .as('late'),
       ])
       .where('status', '=', 'scheduled')
       .where('due_at_ms', '<=', nowMs)

@@ -21,9 +21,7 @@ export async function writeFileObjectRow(db: Db, object: Omit<FileObject, 'inDat
     content: inline ?? NO_BYTES,
     in_database: inline === null ? 0 : 1,
   };
-  await dialectOf(db)
-    .conflicts.insertOrUpdate(db.insertInto('file_contents').values(values), ['file_id'], ['content_type', 'size', 'sha256', 'content', 'in_database'])
-    .execute();
+  await dialectOf(db).conflicts.insertOrUpdate(db.insertInto('file_contents').values(values), ['file_id'], ['content_type', 'size', 'sha256', 'content', 'in_database']).execute();
 }
 
 /** Stores bytes in the row itself (the snapshot import's `contentFile`), with their size and hash. */

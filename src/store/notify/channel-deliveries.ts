@@ -43,7 +43,10 @@ export const channelDeliveries = {
       .where('d.receiver', '=', receiver);
     if (filter.status !== undefined) query = query.where('d.status', '=', filter.status);
     if (filter.before > 0) query = query.where('d.id', '<', filter.before);
-    const rows = await query.orderBy('d.id', 'desc').limit(filter.limit + 1).execute();
+    const rows = await query
+      .orderBy('d.id', 'desc')
+      .limit(filter.limit + 1)
+      .execute();
     const shown = rows.slice(0, filter.limit);
     return {
       items: shown.map((row) => ({

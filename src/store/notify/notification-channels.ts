@@ -85,4 +85,3 @@ export const notificationChannels = {
     return Number(result.numDeletedRows) > 0;
   },
 };
-

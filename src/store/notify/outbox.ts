@@ -181,19 +181,17 @@ export const outbox: OutboxStore = {
     }
     const createdAt = formatTime(nowMs);
     const planned = drafts.map((draft) => draft.deliveries ?? receivers.map((receiver): PlannedDelivery => ({ receiver })));
-    const rows = drafts.map(
-      (draft, index): NotificationInsert => ({
-        id: notificationId(draft.dedupeKey),
-        type: draft.type,
-        occurred_at: draft.occurredAt,
-        data: JSON.stringify(draft.eventId === null ? draft.data : { ...draft.data, eventId: draft.eventId }),
-        status: planned[index]!.length > 0 ? 'pending' : 'delivered',
-        attempts: 0,
-        dedupe_key: storableText(draft.dedupeKey),
-        event_id: draft.eventId,
-        created_at: createdAt,
-      }),
-    );
+    const rows = drafts.map((draft, index): NotificationInsert => ({
+      id: notificationId(draft.dedupeKey),
+      type: draft.type,
+      occurred_at: draft.occurredAt,
+      data: JSON.stringify(draft.eventId === null ? draft.data : { ...draft.data, eventId: draft.eventId }),
+      status: planned[index]!.length > 0 ? 'pending' : 'delivered',
+      attempts: 0,
+      dedupe_key: storableText(draft.dedupeKey),
+      event_id: draft.eventId,
+      created_at: createdAt,
+    }));
     const inserted = new Set((await insertNewTypedRows<NotificationInsert, { id: string }>(db, NOTIFICATIONS, rows, ['id'])).map((row) => row.id));
     const newIds = rows.filter((row) => inserted.has(row.id)).map((row) => row.id);
     await insertRows<DeliveryInsert>(
@@ -284,7 +282,14 @@ export const outbox: OutboxStore = {
   async list(db, filter) {
     let query = db.selectFrom('notifications').selectAll();
     if (filter.status !== undefined) query = query.where('status', '=', filter.status);
-    const { shown, next } = await readTailPage(() => inTailOrder(db, query, 'notifications', 'seq', filter.after).limit(filter.limit + 1).execute(), filter.limit, (row) => row.seq);
+    const { shown, next } = await readTailPage(
+      () =>
+        inTailOrder(db, query, 'notifications', 'seq', filter.after)
+          .limit(filter.limit + 1)
+          .execute(),
+      filter.limit,
+      (row) => row.seq,
+    );
     const deliveries =
       shown.length === 0
         ? []

@@ -8,15 +8,7 @@ export function dueSeatTasks(db: Db, nowMs: number, limit: number) {
     .where('t.status', '=', 'pending')
     .where('t.next_attempt_ms', '<=', nowMs)
     .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('platform_seat_tasks as o')
-            .select('o.id')
-            .whereRef('o.user_id', '=', 't.user_id')
-            .where('o.status', '=', 'pending')
-            .whereRef('o.id', '<', 't.id'),
-        ),
-      ),
+      not(exists(selectFrom('platform_seat_tasks as o').select('o.id').whereRef('o.user_id', '=', 't.user_id').where('o.status', '=', 'pending').whereRef('o.id', '<', 't.id'))),
     )
     .orderBy('t.id')
     .limit(limit);

@@ -52,7 +52,19 @@ export function sqlSeatTasks(db: Db): SeatTaskStore {
       const createdAt = isoSeconds(nowMs);
       await db
         .insertInto('platform_seat_tasks')
-        .values(tasks.map((task) => ({ user_id: task.userId, action: task.action, status: 'pending', next_attempt_ms: nowMs, claim_token: null, last_error: null, source, created_at: createdAt, done_at: null })))
+        .values(
+          tasks.map((task) => ({
+            user_id: task.userId,
+            action: task.action,
+            status: 'pending',
+            next_attempt_ms: nowMs,
+            claim_token: null,
+            last_error: null,
+            source,
+            created_at: createdAt,
+            done_at: null,
+          })),
+        )
         .execute();
       return tasks.length;
     },

@@ -26,5 +26,9 @@ export async function readFeed(trx: Transaction<Database>, position: FeedPositio
   if (rows.length > limit) return { changes: [], position: end, overflow: true };
   // `end` was read in this snapshot: every row above it is invisible here, and the transactions running
   // now (which may still commit rows below it) are the next read's pending ones.
-  return { changes: rows.map(({ subject, key }) => ({ subject, key })), position: { afterId: Math.max(end.afterId, position.afterId), pendingXids: end.pendingXids }, overflow: false };
+  return {
+    changes: rows.map(({ subject, key }) => ({ subject, key })),
+    position: { afterId: Math.max(end.afterId, position.afterId), pendingXids: end.pendingXids },
+    overflow: false,
+  };
 }

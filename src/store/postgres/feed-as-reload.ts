@@ -17,7 +17,14 @@ const WAKE_INSTANCES = new Statement(`SELECT pg_notify('${DIRECTORY_CHANNEL}', c
  */
 export async function withFeedAsReload<T>(db: Db, tables: readonly string[], work: () => Promise<T>): Promise<T> {
   const alter = (action: 'DISABLE' | 'ENABLE') =>
-    tables.map((table) => new Statement(`ALTER TABLE ${quoteIdentifier(table)} ${feedTriggers(table).map((name) => `${action} TRIGGER ${quoteIdentifier(name)}`).join(', ')}`));
+    tables.map(
+      (table) =>
+        new Statement(
+          `ALTER TABLE ${quoteIdentifier(table)} ${feedTriggers(table)
+            .map((name) => `${action} TRIGGER ${quoteIdentifier(name)}`)
+            .join(', ')}`,
+        ),
+    );
   for (const statement of alter('DISABLE')) await statement.run(db, []);
   const result = await work();
   for (const statement of alter('ENABLE')) await statement.run(db, []);

@@ -15,6 +15,8 @@ export async function advanceSequences(trx: Transaction<Database>): Promise<void
     WHERE table_schema = current_schema() AND column_default LIKE 'nextval(%'`.execute(trx);
   for (const { table, column } of rows) {
     const quoted = `${quoteTable(table)}.${quoteTable(column)}`;
-    await sql`SELECT setval(pg_get_serial_sequence(${quoteTable(table)}, ${column}), COALESCE(MAX(${sql.raw(quoted)}), 0) + 1, false) FROM ${sql.raw(quoteTable(table))}`.execute(trx);
+    await sql`SELECT setval(pg_get_serial_sequence(${quoteTable(table)}, ${column}), COALESCE(MAX(${sql.raw(quoted)}), 0) + 1, false) FROM ${sql.raw(quoteTable(table))}`.execute(
+      trx,
+    );
   }
 }

@@ -46,10 +46,20 @@ export const retention = {
       );
     }
     if (cutoffs.activityBefore !== undefined) {
-      counts.activity = await count(db.selectFrom('activity').select((eb) => eb.fn.countAll<number>().as('n')).where('occurred_at', '<', cutoffs.activityBefore));
+      counts.activity = await count(
+        db
+          .selectFrom('activity')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('occurred_at', '<', cutoffs.activityBefore),
+      );
     }
     if (cutoffs.presenceBeforeMs !== undefined) {
-      counts.presence = await count(db.selectFrom('presence').select((eb) => eb.fn.countAll<number>().as('n')).where('changed_ms', '<', cutoffs.presenceBeforeMs));
+      counts.presence = await count(
+        db
+          .selectFrom('presence')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('changed_ms', '<', cutoffs.presenceBeforeMs),
+      );
     }
     if (cutoffs.auditBefore !== undefined) counts.audit_log = await auditLog.countBefore(db, cutoffs.auditBefore);
     return counts;
@@ -80,7 +90,14 @@ export const retention = {
    * the time of its `limit`-th oldest row (rows sharing that second go with it).
    */
   async pruneActivity(db: Db, before: string, limit: number): Promise<number> {
-    const edge = await db.selectFrom('activity').select('occurred_at').where('occurred_at', '<', before).orderBy('occurred_at').offset(limit - 1).limit(1).executeTakeFirst();
+    const edge = await db
+      .selectFrom('activity')
+      .select('occurred_at')
+      .where('occurred_at', '<', before)
+      .orderBy('occurred_at')
+      .offset(limit - 1)
+      .limit(1)
+      .executeTakeFirst();
     const query = db.deleteFrom('activity');
     const result = await (edge ? query.where('occurred_at', '<=', edge.occurred_at) : query.where('occurred_at', '<', before)).executeTakeFirst();
     return Number(result.numDeletedRows);
@@ -88,7 +105,14 @@ export const retention = {
 
   /** Removes presence rows unchanged since before `beforeMs`, about `limit` rows (as activity). */
   async prunePresence(db: Db, beforeMs: number, limit: number): Promise<number> {
-    const edge = await db.selectFrom('presence').select('changed_ms').where('changed_ms', '<', beforeMs).orderBy('changed_ms').offset(limit - 1).limit(1).executeTakeFirst();
+    const edge = await db
+      .selectFrom('presence')
+      .select('changed_ms')
+      .where('changed_ms', '<', beforeMs)
+      .orderBy('changed_ms')
+      .offset(limit - 1)
+      .limit(1)
+      .executeTakeFirst();
     const result = await db
       .deleteFrom('presence')
       .where('changed_ms', edge ? '<=' : '<', edge ? Number(edge.changed_ms) : beforeMs)
@@ -105,7 +129,14 @@ function prunableEvents(db: Db, before: string) {
     .where((eb) =>
       eb.or([
         eb('subject', 'is', null),
-        eb('subject', 'not in', eb.selectFrom('reminders').select(sql<string>`'reminder:' || reminders.id`.as('subject')).where('reminders.status', '=', 'scheduled')),
+        eb(
+          'subject',
+          'not in',
+          eb
+            .selectFrom('reminders')
+            .select(sql<string>`'reminder:' || reminders.id`.as('subject'))
+            .where('reminders.status', '=', 'scheduled'),
+        ),
       ]),
     );
 }

@@ -92,7 +92,18 @@ export interface ActivityTables {
   };
 }
 
-export type Database = DirectoryTables & ActivityTables & EventTables & StorageTables & PlatformTables & SyncTables & ConsoleTables & DirectoryVersionTables & DirectoryChangeTables & AuditTables & NotifyTables & SharingTables;
+export type Database = DirectoryTables &
+  ActivityTables &
+  EventTables &
+  StorageTables &
+  PlatformTables &
+  SyncTables &
+  ConsoleTables &
+  DirectoryVersionTables &
+  DirectoryChangeTables &
+  AuditTables &
+  NotifyTables &
+  SharingTables;
 
 /** The store, or a transaction of it: what every repository function takes. */
 export type Db = Kysely<Database> | Transaction<Database>;

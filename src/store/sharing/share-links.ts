@@ -75,10 +75,7 @@ export function sqlShareLinks(db: Db): ShareLinkStore {
       return Number(result.numUpdatedRows) > 0;
     },
     async insertGuest(guest) {
-      await db
-        .insertInto('share_guests')
-        .values({ id: guest.id, link_id: guest.linkId, name: guest.name, created_at: guest.createdAt, last_used_at: guest.lastUsedAt })
-        .execute();
+      await db.insertInto('share_guests').values({ id: guest.id, link_id: guest.linkId, name: guest.name, created_at: guest.createdAt, last_used_at: guest.lastUsedAt }).execute();
     },
     async guestsOf(linkIds) {
       if (linkIds.length === 0) return [];

@@ -8,7 +8,10 @@ export function inSnapshot<T>(db: Kysely<Database>, work: (trx: Transaction<Data
 }
 
 export async function feedEnd(trx: Transaction<Database>): Promise<FeedPosition> {
-  const row = await trx.selectFrom('directory_changes').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
+  const row = await trx
+    .selectFrom('directory_changes')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .executeTakeFirst();
   return { afterId: Number(row?.id ?? 0), pendingXids: [] };
 }
 

@@ -2,9 +2,7 @@ import { quoteIdentifier } from '../statements/bulk-table.js';
 import type { Db } from '../schema/schema.js';
 import { Statement } from '../statements/statement.js';
 
-const SECONDARY_INDEXES = new Statement(
-  `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN (SELECT value FROM json_each($1))`,
-);
+const SECONDARY_INDEXES = new Statement(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN (SELECT value FROM json_each($1))`);
 
 /**
  * SQLite: drops the secondary indexes of `tables`, runs the load, creates them again. SQLite's DDL is

@@ -55,12 +55,7 @@ export async function bulkInsertRows<Row>(db: Db, spec: RowTable<Row>, rows: rea
  * The same statements, skipping rows that conflict with a unique key (`ON CONFLICT DO NOTHING`), and
  * returning the `returning` columns of the rows inserted.
  */
-export async function insertNewRows<Row>(
-  db: Db,
-  spec: Omit<BulkTable, 'conflictKey'>,
-  rows: readonly (readonly unknown[])[],
-  returning: readonly string[],
-): Promise<Row[]> {
+export async function insertNewRows<Row>(db: Db, spec: Omit<BulkTable, 'conflictKey'>, rows: readonly (readonly unknown[])[], returning: readonly string[]): Promise<Row[]> {
   const inserted: Row[] = [];
   const dialect = dialectOf(db);
   for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {

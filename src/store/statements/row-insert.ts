@@ -34,12 +34,7 @@ export async function insertRows<Row>(db: Db, spec: RowTable<Row>, rows: readonl
 }
 
 /** Inserts the rows that do not conflict with a unique key, returning `returning` of those inserted. */
-export async function insertNewTypedRows<Row, Returned>(
-  db: Db,
-  spec: RowTable<Row>,
-  rows: readonly Row[],
-  returning: ReadonlyArray<keyof Returned & string>,
-): Promise<Returned[]> {
+export async function insertNewTypedRows<Row, Returned>(db: Db, spec: RowTable<Row>, rows: readonly Row[], returning: ReadonlyArray<keyof Returned & string>): Promise<Returned[]> {
   if (rows.length === 0) return [];
   const { bulk, values } = positional(spec, rows);
   return insertNewRows<Returned>(db, bulk, values, returning);

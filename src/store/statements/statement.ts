@@ -35,9 +35,7 @@ export class Statement implements FixedStatement {
 
   /** The statement with its parameters, compiled for the dialect of `db`. */
   compile(db: Db, parameters: readonly unknown[]): CompiledQuery {
-    return dialectOf(db).placeholders === 'numbered'
-      ? CompiledQuery.raw(this.postgresText, [...parameters])
-      : CompiledQuery.raw(this.sqliteText, this.sqliteValues(parameters));
+    return dialectOf(db).placeholders === 'numbered' ? CompiledQuery.raw(this.postgresText, [...parameters]) : CompiledQuery.raw(this.sqliteText, this.sqliteValues(parameters));
   }
 
   /** Runs the statement through Kysely (inside a transaction when `db` is one) and returns its rows. */

@@ -29,7 +29,11 @@ export function inTailOrder<DB, TB extends keyof DB, O>(
  * rows of transactions still running come again on the next page rather than being passed; if even its
  * first row is not settled, the page shows what there is with no cursor ("nothing more for now").
  */
-export function tailPage<R extends { tail_settled: unknown }>(rows: readonly R[], limit: number, seqOf: (row: R) => number | string | bigint): { shown: R[]; next: TailPosition | null } {
+export function tailPage<R extends { tail_settled: unknown }>(
+  rows: readonly R[],
+  limit: number,
+  seqOf: (row: R) => number | string | bigint,
+): { shown: R[]; next: TailPosition | null } {
   if (rows.length <= limit) return { shown: [...rows], next: null };
   const page = rows.slice(0, limit);
   const unsettled = page.findIndex((row) => !settled(row.tail_settled));

@@ -46,27 +46,31 @@ function bookkeeping<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
 export function sqlSyncRuns(db: Db): SyncRunStore {
   return {
     async start(run) {
-      const row = await bookkeeping(db, (trx) => trx
-        .insertInto('sync_runs')
-        .values({ source: run.source, mode: run.mode, dry_run: run.dryRun ? 1 : 0, status: 'running', detail: run.detail, started_at: run.startedAt })
-        .returning('id')
-        .executeTakeFirstOrThrow());
+      const row = await bookkeeping(db, (trx) =>
+        trx
+          .insertInto('sync_runs')
+          .values({ source: run.source, mode: run.mode, dry_run: run.dryRun ? 1 : 0, status: 'running', detail: run.detail, started_at: run.startedAt })
+          .returning('id')
+          .executeTakeFirstOrThrow(),
+      );
       return Number(row.id);
     },
     async finish(id, end) {
-      await bookkeeping(db, (trx) => trx
-        .updateTable('sync_runs')
-        .set({
-          status: end.status,
-          ...(end.detail === undefined ? {} : { detail: end.detail }),
-          duration_ms: Math.round(end.durationMs),
-          ...end.counts,
-          changes: JSON.stringify(end.changes),
-          skipped_entries: JSON.stringify(end.skipped),
-          errors: JSON.stringify(end.errors),
-        })
-        .where('id', '=', id)
-        .execute());
+      await bookkeeping(db, (trx) =>
+        trx
+          .updateTable('sync_runs')
+          .set({
+            status: end.status,
+            ...(end.detail === undefined ? {} : { detail: end.detail }),
+            duration_ms: Math.round(end.durationMs),
+            ...end.counts,
+            changes: JSON.stringify(end.changes),
+            skipped_entries: JSON.stringify(end.skipped),
+            errors: JSON.stringify(end.errors),
+          })
+          .where('id', '=', id)
+          .execute(),
+      );
     },
     async list(query) {
       let select = db.selectFrom('sync_runs').selectAll().orderBy('id', 'desc').limit(query.limit);

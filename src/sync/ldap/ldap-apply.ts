@@ -116,7 +116,8 @@ function withoutSkipped(desired: DesiredTeam, current: TeamState, skips: Readonl
   for (const key of skips.keys()) {
     const [section, id] = splitKey(key);
     if (section === 'users' && storedUsers.has(id) && (skip('users', id) === 'untouched' || !desired.users.some((user) => user.id === id))) kept.users.add(id);
-    if (section === 'departments' && storedDepartments.has(id) && (skip('departments', id) === 'untouched' || !desired.departments.some((d) => d.id === id))) kept.departments.add(id);
+    if (section === 'departments' && storedDepartments.has(id) && (skip('departments', id) === 'untouched' || !desired.departments.some((d) => d.id === id)))
+      kept.departments.add(id);
   }
 
   const departments: DepartmentRecord[] = [];
@@ -193,7 +194,10 @@ function skippedEntries(skips: ReadonlyMap<string, Skip>): SkippedEntry[] {
 function mergeDiffs(first: DirectoryDiff, second: DirectoryDiff): DirectoryDiff {
   const union = (a: string[], b: string[]) => [...new Set([...a, ...b])];
   const sections = (kind: 'created' | 'updated' | 'removed') =>
-    Object.fromEntries((Object.keys(first[kind]) as DirectorySection[]).map((section) => [section, union(first[kind][section], second[kind][section])])) as Record<DirectorySection, string[]>;
+    Object.fromEntries((Object.keys(first[kind]) as DirectorySection[]).map((section) => [section, union(first[kind][section], second[kind][section])])) as Record<
+      DirectorySection,
+      string[]
+    >;
   return {
     created: sections('created'),
     updated: sections('updated'),

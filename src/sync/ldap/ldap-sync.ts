@@ -80,10 +80,17 @@ export async function runLdapSync(deps: LdapSyncDeps, options: LdapSyncOptions):
       if (view.userEntries === 0) {
         const active = (await team()).users.filter((user) => user.active).length;
         // An empty answer is a wrong base DN or filter far more often than a company without people.
-        if (active > 0) throw new Error(`LDAP answered no user entries below ${config.userBaseDn} matching ${config.userFilter}, while team ${config.teamId} has ${active} active users: nothing was changed (check LDAP_USER_BASE_DN and LDAP_USER_FILTER)`);
+        if (active > 0)
+          throw new Error(
+            `LDAP answered no user entries below ${config.userBaseDn} matching ${config.userFilter}, while team ${config.teamId} has ${active} active users: nothing was changed (check LDAP_USER_BASE_DN and LDAP_USER_FILTER)`,
+          );
       }
       const applied = await applyLdapView({ changes: deps.changes, readTeam: team }, view, { dryRun });
-      const said = [detail, ...(applied.skipped.length > 0 ? [`${applied.skipped.length} ${applied.skipped.length === 1 ? 'entry' : 'entries'} skipped`] : []), ...(notes.length > 0 ? [notes.join('; ')] : [])];
+      const said = [
+        detail,
+        ...(applied.skipped.length > 0 ? [`${applied.skipped.length} ${applied.skipped.length === 1 ? 'entry' : 'entries'} skipped`] : []),
+        ...(notes.length > 0 ? [notes.join('; ')] : []),
+      ];
       return { ...applied, detail: said.join('; ') };
     }),
   );

@@ -57,7 +57,18 @@ function rdns(dn: string): string[] {
 /** A DN in one spelling for comparisons: attribute types and values lower-cased, spaces around separators gone. */
 export function normalizeDn(dn: string): string {
   return rdns(dn)
-    .map((rdn) => rdn.split('+').map((ava) => ava.split('=').map((side) => side.trim()).join('=')).join('+').toLowerCase())
+    .map((rdn) =>
+      rdn
+        .split('+')
+        .map((ava) =>
+          ava
+            .split('=')
+            .map((side) => side.trim())
+            .join('='),
+        )
+        .join('+')
+        .toLowerCase(),
+    )
     .join(',');
 }
 

@@ -54,7 +54,12 @@ export async function missingTeam(context: ScimContext): Promise<TeamRecord[]> {
  */
 export async function applyChange(context: ScimContext, detail: string, change: DirectoryChange): Promise<DirectoryDiff> {
   let refusal: Error | undefined;
-  const report = await recordedRun(context.runs, { source: 'scim', mode: 'request', dryRun: false, detail }, async () => ({ result: await context.changes.apply(change, { source: 'scim' }) }), context.now);
+  const report = await recordedRun(
+    context.runs,
+    { source: 'scim', mode: 'request', dryRun: false, detail },
+    async () => ({ result: await context.changes.apply(change, { source: 'scim' }) }),
+    context.now,
+  );
   if (report.refusal) {
     const { status, message } = report.refusal;
     refusal = new ScimProblem(status, status === 400 ? 'invalidValue' : undefined, message);
@@ -90,7 +95,12 @@ export function checkIfMatch(ifMatch: string | undefined, version: string): void
 /** `meta` of a resource: type, times and address. */
 export function metaOf(context: ScimContext, row: ScimResourceRow): ScimObject {
   const endpoint = row.kind === 'User' ? 'Users' : 'Groups';
-  return { resourceType: row.kind, created: new Date(row.createdAt), lastModified: new Date(row.updatedAt), location: `${context.baseUrl}/${endpoint}/${encodeURIComponent(row.id)}` };
+  return {
+    resourceType: row.kind,
+    created: new Date(row.createdAt),
+    lastModified: new Date(row.updatedAt),
+    location: `${context.baseUrl}/${endpoint}/${encodeURIComponent(row.id)}`,
+  };
 }
 
 /** One page of a ListResponse (RFC 7644 §3.4.2.4): startIndex from 1, count 0 gives the total only. */

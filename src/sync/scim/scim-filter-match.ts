@@ -54,7 +54,17 @@ function compareOne(actualValue: unknown, operator: CompareOperator, expected: F
   }
   if (typeof actual === 'number') {
     if (typeof expected !== 'number') return operator === 'ne';
-    return { eq: actual === expected, ne: actual !== expected, gt: actual > expected, lt: actual < expected, ge: actual >= expected, le: actual <= expected, co: false, sw: false, ew: false }[operator];
+    return {
+      eq: actual === expected,
+      ne: actual !== expected,
+      gt: actual > expected,
+      lt: actual < expected,
+      ge: actual >= expected,
+      le: actual <= expected,
+      co: false,
+      sw: false,
+      ew: false,
+    }[operator];
   }
   if (typeof actual !== 'string') return operator === 'ne';
   if (typeof expected !== 'string') return operator === 'ne';

@@ -128,7 +128,8 @@ class Parser {
     const valueToken = this.next();
     let value: FilterValue;
     if (valueToken?.kind === 'value') value = valueToken.value;
-    else if (valueToken?.kind === 'word' && /^(true|false|null)$/i.test(valueToken.text)) value = valueToken.text.toLowerCase() === 'null' ? null : valueToken.text.toLowerCase() === 'true';
+    else if (valueToken?.kind === 'word' && /^(true|false|null)$/i.test(valueToken.text))
+      value = valueToken.text.toLowerCase() === 'null' ? null : valueToken.text.toLowerCase() === 'true';
     else throw invalid(`expected a value after "${operator}" (a "quoted string", a number, true, false or null)`);
     if (['co', 'sw', 'ew'].includes(operator) && typeof value !== 'string') throw invalid(`"${operator}" compares strings: quote the value`);
     if (['gt', 'lt', 'ge', 'le'].includes(operator) && (typeof value === 'boolean' || value === null)) throw invalid(`"${operator}" cannot compare with ${String(value)}`);

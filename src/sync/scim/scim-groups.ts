@@ -2,9 +2,36 @@ import { randomUUID } from 'node:crypto';
 import type { DepartmentRecord } from '../../directory-changes/records.js';
 import type { ScimResourceRow } from '../../store/directory-writes/scim-resources.js';
 import type { DirectoryChange } from '../../directory-changes/directory-changes.js';
-import { applyChange, assertExternalIdFree, checkIfMatch, equalityOf, listPage, metaOf, missingTeam, nowText, versionIn, versionOf, type ScimContext, type ScimDocument, type ScimObject } from './scim-context.js';
+import {
+  applyChange,
+  assertExternalIdFree,
+  checkIfMatch,
+  equalityOf,
+  listPage,
+  metaOf,
+  missingTeam,
+  nowText,
+  versionIn,
+  versionOf,
+  type ScimContext,
+  type ScimDocument,
+  type ScimObject,
+} from './scim-context.js';
 import { assertStorable } from './scim-input.js';
-import { asScimProblem, mapInSlices, matchFilter, normalisePatch, normaliseResource, parseQuery, ScimProblem, scimmy, SCIMMY, sortResources, withoutUnset, type ListQuery } from './scim-protocol.js';
+import {
+  asScimProblem,
+  mapInSlices,
+  matchFilter,
+  normalisePatch,
+  normaliseResource,
+  parseQuery,
+  ScimProblem,
+  scimmy,
+  SCIMMY,
+  sortResources,
+  withoutUnset,
+  type ListQuery,
+} from './scim-protocol.js';
 import { MAX_RESULTS } from './scim-users.js';
 
 type AttributeFilter = ReturnType<typeof parseQuery>['attributes'];
@@ -14,7 +41,9 @@ export const PATH_SEPARATOR = '/';
 
 /** A displayName as path segments, each trimmed; empty segments are refused. */
 function segmentsOf(displayName: unknown): string[] {
-  const segments = String(displayName).split(PATH_SEPARATOR).map((segment) => segment.trim());
+  const segments = String(displayName)
+    .split(PATH_SEPARATOR)
+    .map((segment) => segment.trim());
   if (segments.some((segment) => segment === '')) throw new ScimProblem(400, 'invalidValue', `displayName "${String(displayName)}" has an empty part between "${PATH_SEPARATOR}"`);
   return segments;
 }
@@ -56,7 +85,12 @@ export class ScimGroups {
     const group = scimmy(() => new SCIMMY.Schemas.Group(normaliseResource(body), 'in')) as unknown as ScimObject;
     const id = randomUUID();
     const now = nowText(this.context);
-    return this.write({ kind: 'Group', id, teamId: this.context.teamId, nameKey: '', externalId: null, attributes: {}, createdAt: now, updatedAt: now }, group, 'POST /Groups', true);
+    return this.write(
+      { kind: 'Group', id, teamId: this.context.teamId, nameKey: '', externalId: null, attributes: {}, createdAt: now, updatedAt: now },
+      group,
+      'POST /Groups',
+      true,
+    );
   }
 
   async replace(id: string, body: unknown, ifMatch?: string): Promise<ScimDocument> {
@@ -106,12 +140,19 @@ export class ScimGroups {
     } else if (segments.length > 1) {
       const parentKey = nameKeyOf(segments.slice(0, -1));
       const [parent] = await this.context.resources.list(this.context.teamId, 'Group', { nameKey: parentKey });
-      if (!parent) throw new ScimProblem(400, 'invalidValue', `displayName "${String(group.displayName)}" nests in group "${segments.slice(0, -1).join(PATH_SEPARATOR)}", which does not exist: create it first`);
+      if (!parent)
+        throw new ScimProblem(
+          400,
+          'invalidValue',
+          `displayName "${String(group.displayName)}" nests in group "${segments.slice(0, -1).join(PATH_SEPARATOR)}", which does not exist: create it first`,
+        );
       if (parent.id === old.id) throw new ScimProblem(400, 'invalidValue', 'a group cannot nest in itself');
       parentId = parent.id;
     }
     const department: DepartmentRecord = { id: old.id, name: segments.at(-1)!.slice(0, 500), teamId: this.context.teamId, parentId };
-    const change: DirectoryChange = { upsert: { teams: await missingTeam(this.context), departments: [department], users: await this.membershipChanges(old.id, group.members, creating) } };
+    const change: DirectoryChange = {
+      upsert: { teams: await missingTeam(this.context), departments: [department], users: await this.membershipChanges(old.id, group.members, creating) },
+    };
     const attributes: ScimObject = { ...group };
     delete attributes.id;
     delete attributes.meta;

@@ -48,7 +48,8 @@ function refuseReservedKeys(body: unknown): void {
   walk(body, '$', (value, path) => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return;
     for (const key of Object.keys(value)) {
-      if (key.split(/[.:]/).some(isReservedName)) throw new ScimProblem(400, 'invalidPath', `${attributeOf(path)} has an attribute named ${JSON.stringify(key)}, which is not an attribute`);
+      if (key.split(/[.:]/).some(isReservedName))
+        throw new ScimProblem(400, 'invalidPath', `${attributeOf(path)} has an attribute named ${JSON.stringify(key)}, which is not an attribute`);
     }
   });
 }
@@ -78,7 +79,8 @@ export function checkPatchPath(path: unknown, index: number): void {
   }
   const close = path.lastIndexOf(']');
   const after = path.slice(close + 1);
-  if (close < bracket || (after !== '' && !/^\.\$?[A-Za-z][A-Za-z0-9_-]*$/.test(after))) throw new ScimProblem(400, 'invalidPath', `${where} must be attribute[filter] or attribute[filter].subAttribute`);
+  if (close < bracket || (after !== '' && !/^\.\$?[A-Za-z][A-Za-z0-9_-]*$/.test(after)))
+    throw new ScimProblem(400, 'invalidPath', `${where} must be attribute[filter] or attribute[filter].subAttribute`);
   if (isReservedName(after.slice(1))) throw new ScimProblem(400, 'invalidPath', `${where} names "${after.slice(1)}", which is not an attribute`);
   parseAttributePath(path.slice(0, bracket).trim(), 'invalidPath', where);
   try {
@@ -102,9 +104,11 @@ export function checkScimBody(body: unknown): void {
   if (text) throw new ScimProblem(400, 'invalidValue', `${attributeOf(text.path)} ${text.message}`);
   const operations = (body as { Operations?: unknown }).Operations;
   if (Array.isArray(operations)) {
-    if (operations.length > SCIM_LIMITS.operations) throw new ScimProblem(400, 'tooMany', `a PatchOp may hold at most ${SCIM_LIMITS.operations} operations; this one holds ${operations.length}`);
+    if (operations.length > SCIM_LIMITS.operations)
+      throw new ScimProblem(400, 'tooMany', `a PatchOp may hold at most ${SCIM_LIMITS.operations} operations; this one holds ${operations.length}`);
     operations.forEach((operation, index) => {
-      if (typeof operation !== 'object' || operation === null || Array.isArray(operation)) throw new ScimProblem(400, 'invalidSyntax', `Operations[${index}] must be an object with "op", and "path" or "value"`);
+      if (typeof operation !== 'object' || operation === null || Array.isArray(operation))
+        throw new ScimProblem(400, 'invalidSyntax', `Operations[${index}] must be an object with "op", and "path" or "value"`);
       checkPatchPath((operation as { path?: unknown }).path, index);
     });
   }
@@ -128,5 +132,10 @@ export function assertStorable(kind: 'User' | 'Group', resource: Record<string, 
   const stored = { ...resource };
   delete stored.members;
   const size = JSON.stringify(stored).length;
-  if (size > SCIM_LIMITS.resourceChars) throw new ScimProblem(413, undefined, `the ${kind === 'User' ? 'user' : 'group'} would take ${size} characters, more than the ${SCIM_LIMITS.resourceChars} a resource may hold`);
+  if (size > SCIM_LIMITS.resourceChars)
+    throw new ScimProblem(
+      413,
+      undefined,
+      `the ${kind === 'User' ? 'user' : 'group'} would take ${size} characters, more than the ${SCIM_LIMITS.resourceChars} a resource may hold`,
+    );
 }

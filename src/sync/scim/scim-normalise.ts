@@ -44,7 +44,10 @@ export function normaliseResource(body: unknown): unknown {
 function unassignedPaths(value: Json): string[] {
   return Object.entries(value).flatMap(([key, item]) => {
     if (unassigns(item)) return [key];
-    if (key.toLowerCase().startsWith('urn:') && isRecord(item)) return Object.entries(item).filter(([, inner]) => unassigns(inner)).map(([inner]) => `${key}:${inner}`);
+    if (key.toLowerCase().startsWith('urn:') && isRecord(item))
+      return Object.entries(item)
+        .filter(([, inner]) => unassigns(inner))
+        .map(([inner]) => `${key}:${inner}`);
     return [];
   });
 }
@@ -84,4 +87,5 @@ export function withoutUnset<T>(value: T): T {
   return Object.fromEntries(entries.filter(([, item]) => !isEmpty(item))) as T;
 }
 
-const isEmpty = (value: unknown) => value === '' || value === null || value === undefined || (Array.isArray(value) && value.length === 0) || (isRecord(value) && Object.keys(value).length === 0);
+const isEmpty = (value: unknown) =>
+  value === '' || value === null || value === undefined || (Array.isArray(value) && value.length === 0) || (isRecord(value) && Object.keys(value).length === 0);

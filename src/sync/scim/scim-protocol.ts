@@ -31,7 +31,8 @@ export const LIST_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
 export { ERROR_SCHEMA, SCIM_CONTENT_TYPE, ScimProblem };
 
 /** What the JavaScript engine itself says of a broken operation: never shown to a client. */
-const RUNTIME_TEXT = /is not a function|is not iterable|is not a constructor|Cannot (read|set) propert|Cannot convert|Cannot destructure|Cannot use 'in'|Cannot create property|Invalid array length|Maximum call stack/;
+const RUNTIME_TEXT =
+  /is not a function|is not iterable|is not a constructor|Cannot (read|set) propert|Cannot convert|Cannot destructure|Cannot use 'in'|Cannot create property|Invalid array length|Maximum call stack/;
 
 /**
  * scimmy reports problems as its own errors (with a status) or as TypeErrors (a value of the wrong
@@ -40,8 +41,10 @@ const RUNTIME_TEXT = /is not a function|is not iterable|is not a constructor|Can
  */
 export function asScimProblem(error: unknown): ScimProblem {
   if (error instanceof ScimProblem) return error;
-  if (error instanceof SCIMMY.Types.Error) return new ScimProblem(error.status, error.scimType ?? undefined, RUNTIME_TEXT.test(error.message) ? 'the request holds a value that cannot be applied' : error.message);
-  if (error instanceof TypeError) return new ScimProblem(400, 'invalidValue', RUNTIME_TEXT.test(error.message) ? 'the request holds a value of the wrong type for its attribute' : error.message);
+  if (error instanceof SCIMMY.Types.Error)
+    return new ScimProblem(error.status, error.scimType ?? undefined, RUNTIME_TEXT.test(error.message) ? 'the request holds a value that cannot be applied' : error.message);
+  if (error instanceof TypeError)
+    return new ScimProblem(400, 'invalidValue', RUNTIME_TEXT.test(error.message) ? 'the request holds a value of the wrong type for its attribute' : error.message);
   throw error;
 }
 
@@ -70,13 +73,22 @@ export interface ListQuery {
 }
 
 /** Parsed `filter` (our own parser) and `attributes`/`excludedAttributes` (checked by our rules, then scimmy's selection), or undefined. */
-export function parseQuery(kind: 'User' | 'Group', query: ListQuery): { filter: ScimFilter | undefined; attributes: InstanceType<typeof SCIMMY.Types.Filter> | undefined; sort: SortOrder | undefined } {
+export function parseQuery(
+  kind: 'User' | 'Group',
+  query: ListQuery,
+): { filter: ScimFilter | undefined; attributes: InstanceType<typeof SCIMMY.Types.Filter> | undefined; sort: SortOrder | undefined } {
   const filter = query.filter === undefined ? undefined : parseFilter(query.filter);
   const sort = parseSort(query.sortBy, query.sortOrder);
   const config: Record<string, string> = {};
   // Only lists that passed our path rules reach scimmy (which builds objects keyed by these names).
-  if (query.attributes !== undefined) config.attributes = parseAttributeList(query.attributes, 'attributes').map((path) => path.text).join(',');
-  if (query.excludedAttributes !== undefined) config.excludedAttributes = parseAttributeList(query.excludedAttributes, 'excludedAttributes').map((path) => path.text).join(',');
+  if (query.attributes !== undefined)
+    config.attributes = parseAttributeList(query.attributes, 'attributes')
+      .map((path) => path.text)
+      .join(',');
+  if (query.excludedAttributes !== undefined)
+    config.excludedAttributes = parseAttributeList(query.excludedAttributes, 'excludedAttributes')
+      .map((path) => path.text)
+      .join(',');
   if (Object.keys(config).length === 0) return { filter, attributes: undefined, sort };
   const resource = kind === 'User' ? SCIMMY.Resources.User : SCIMMY.Resources.Group;
   const parsed = scimmy(() => new resource(undefined, config));

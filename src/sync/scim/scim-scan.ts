@@ -20,7 +20,8 @@ async function turn(): Promise<void> {
     running += 1;
     return;
   }
-  if (queue.length >= SCAN_LIMITS.waiting) throw new ScimProblem(400, 'tooMany', 'too many filtered listings are running: retry in a moment, or filter by userName, displayName or externalId');
+  if (queue.length >= SCAN_LIMITS.waiting)
+    throw new ScimProblem(400, 'tooMany', 'too many filtered listings are running: retry in a moment, or filter by userName, displayName or externalId');
   // The finishing scan hands its place over (running stays the same).
   await new Promise<void>((resolve) => queue.push(resolve));
 }
@@ -38,7 +39,8 @@ const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  * SCAN_LIMITS.concurrent scans at a time: one caller's expensive filter never holds `/healthz` or others.
  */
 export async function boundedScan<T>(items: T[], keep: (item: T) => boolean): Promise<T[]> {
-  if (items.length > SCAN_LIMITS.resources) throw new ScimProblem(400, 'tooMany', `this filter would look at more than ${SCAN_LIMITS.resources} resources: filter by userName, displayName or externalId`);
+  if (items.length > SCAN_LIMITS.resources)
+    throw new ScimProblem(400, 'tooMany', `this filter would look at more than ${SCAN_LIMITS.resources} resources: filter by userName, displayName or externalId`);
   await turn();
   try {
     const kept: T[] = [];

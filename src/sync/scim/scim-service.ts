@@ -75,7 +75,9 @@ export class ScimService {
   }
 
   resourceTypes(): ScimDocument[] {
-    return [SCIMMY.Resources.User, SCIMMY.Resources.Group].map((resource) => ({ ...(new SCIMMY.Schemas.ResourceType(resource.describe(), `${this.context.baseUrl}/ResourceTypes`) as unknown as ScimDocument) }));
+    return [SCIMMY.Resources.User, SCIMMY.Resources.Group].map((resource) => ({
+      ...(new SCIMMY.Schemas.ResourceType(resource.describe(), `${this.context.baseUrl}/ResourceTypes`) as unknown as ScimDocument),
+    }));
   }
 
   resourceType(name: string): ScimDocument {

@@ -4,9 +4,36 @@ import { IM_KINDS, type ImIds, type ImKind } from '../../directory/types.js';
 import type { UserRecord } from '../../directory-changes/records.js';
 import type { UserState } from '../../store/directory-writes/directory-state.js';
 import type { ScimResourceRow } from '../../store/directory-writes/scim-resources.js';
-import { applyChange, assertExternalIdFree, checkIfMatch, equalityOf, listPage, metaOf, missingTeam, nowText, versionIn, versionOf, type ScimContext, type ScimDocument, type ScimObject } from './scim-context.js';
+import {
+  applyChange,
+  assertExternalIdFree,
+  checkIfMatch,
+  equalityOf,
+  listPage,
+  metaOf,
+  missingTeam,
+  nowText,
+  versionIn,
+  versionOf,
+  type ScimContext,
+  type ScimDocument,
+  type ScimObject,
+} from './scim-context.js';
 import { assertStorable } from './scim-input.js';
-import { asScimProblem, mapInSlices, matchFilter, normalisePatch, normaliseResource, parseQuery, ScimProblem, scimmy, SCIMMY, sortResources, withoutUnset, type ListQuery } from './scim-protocol.js';
+import {
+  asScimProblem,
+  mapInSlices,
+  matchFilter,
+  normalisePatch,
+  normaliseResource,
+  parseQuery,
+  ScimProblem,
+  scimmy,
+  SCIMMY,
+  sortResources,
+  withoutUnset,
+  type ListQuery,
+} from './scim-protocol.js';
 
 type AttributeFilter = ReturnType<typeof parseQuery>['attributes'];
 
@@ -115,7 +142,15 @@ export class ScimUsers {
   private async userToTakeOver(email: string | undefined) {
     if (email === undefined) return undefined;
     const sameEmail = (await this.context.directory.usersByEmail(this.context.teamId, email)).filter((user) => user.active);
-    const linked = new Set((await this.context.resources.getMany(this.context.teamId, 'User', sameEmail.map((user) => user.id))).map((row) => row.id));
+    const linked = new Set(
+      (
+        await this.context.resources.getMany(
+          this.context.teamId,
+          'User',
+          sameEmail.map((user) => user.id),
+        )
+      ).map((row) => row.id),
+    );
     return sameEmail.find((user) => !linked.has(user.id));
   }
 

@@ -17,8 +17,24 @@ const ROWS_PAGE = 5_000;
 const CHUNK = 500;
 
 const FILE_COLUMNS = [
-  'id', 'name', 'type', 'creator_id', 'team_id', 'created_at', 'updated_at', 'views', 'ext', 'download_url', 'full_url', 'restrict_copy', 'restrict_export', 'status',
-  'anonymous_access', 'restrict_keys', 'name_pinyin', 'name_initials',
+  'id',
+  'name',
+  'type',
+  'creator_id',
+  'team_id',
+  'created_at',
+  'updated_at',
+  'views',
+  'ext',
+  'download_url',
+  'full_url',
+  'restrict_copy',
+  'restrict_export',
+  'status',
+  'anonymous_access',
+  'restrict_keys',
+  'name_pinyin',
+  'name_initials',
 ] as const;
 
 /** The pinyin keys the store computed on write (src/directory/search-keys.ts). */
@@ -54,7 +70,10 @@ async function loadRows(trx: Db, model: DirectoryModel, pageRows: number): Promi
   }
   for (const [userId, departmentIds] of groupBy(await trx.selectFrom('user_departments').select(['user_id as key', 'department_id as value']).execute())) {
     // The model's own id strings, not each row's copy.
-    model.setMemberships(model.users.get(userId)?.id ?? userId, departmentIds.map((id) => model.departments.get(id)?.id ?? id));
+    model.setMemberships(
+      model.users.get(userId)?.id ?? userId,
+      departmentIds.map((id) => model.departments.get(id)?.id ?? id),
+    );
   }
   for (const row of await trx.selectFrom('file_contents').select('file_id').execute()) model.setContent(row.file_id, true);
   for await (const rows of pagesById(pageRows, (after) => trx.selectFrom('files').select(FILE_COLUMNS).where('id', '>', after).orderBy('id').limit(pageRows).execute())) {
@@ -124,7 +143,7 @@ async function loadGrants(trx: Db, model: DirectoryModel, fileIds: readonly stri
 
 /** The pages of a keyset listing by `id` (every id is a non-empty string, so '' is before the first). */
 async function* pagesById<Row extends { id: string }>(pageRows: number, page: (after: string) => Promise<Row[]>): AsyncGenerator<Row[]> {
-  for (let after = ''; ; ) {
+  for (let after = ''; ;) {
     const rows = await page(after);
     if (rows.length > 0) yield rows;
     if (rows.length < pageRows) return;

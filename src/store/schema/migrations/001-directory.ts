@@ -36,11 +36,7 @@ export function directoryMigration(t: ColumnTypes) {
         .addColumn('depth', 'integer', (c) => c.notNull())
         .addPrimaryKeyConstraint('department_ancestors_pk', ['department_id', 'ancestor_id'])
         .execute();
-      await db.schema
-        .createIndex('department_ancestors_by_ancestor')
-        .on('department_ancestors')
-        .columns(['ancestor_id', 'department_id'])
-        .execute();
+      await db.schema.createIndex('department_ancestors_by_ancestor').on('department_ancestors').columns(['ancestor_id', 'department_id']).execute();
 
       await t
         .table(db.schema.createTable('users'))
@@ -66,11 +62,7 @@ export function directoryMigration(t: ColumnTypes) {
         .addColumn('department_id', id, (c) => c.notNull())
         .addPrimaryKeyConstraint('user_departments_pk', ['user_id', 'department_id'])
         .execute();
-      await db.schema
-        .createIndex('user_departments_by_department')
-        .on('user_departments')
-        .columns(['department_id', 'user_id'])
-        .execute();
+      await db.schema.createIndex('user_departments_by_department').on('user_departments').columns(['department_id', 'user_id']).execute();
 
       await t
         .table(db.schema.createTable('files'))
@@ -105,11 +97,7 @@ export function directoryMigration(t: ColumnTypes) {
         .addPrimaryKeyConstraint('file_grants_pk', ['file_id', 'principal_kind', 'principal_id'])
         .execute();
       // The permission join starts from the viewer's principals: (kind, id) -> files.
-      await db.schema
-        .createIndex('file_grants_by_principal')
-        .on('file_grants')
-        .columns(['principal_kind', 'principal_id', 'file_id'])
-        .execute();
+      await db.schema.createIndex('file_grants_by_principal').on('file_grants').columns(['principal_kind', 'principal_id', 'file_id']).execute();
 
       await t
         .table(db.schema.createTable('file_contents'))

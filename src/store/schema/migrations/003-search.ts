@@ -83,9 +83,7 @@ async function sqliteUp(db: Kysely<unknown>): Promise<void> {
 }
 
 function addStatements(k: IndexedKind): string {
-  const values = k.email
-    ? `NEW.name, ${sqliteLocalPart('NEW')}, NEW.name_pinyin, NEW.name_initials`
-    : 'NEW.name, NEW.name_pinyin, NEW.name_initials';
+  const values = k.email ? `NEW.name, ${sqliteLocalPart('NEW')}, NEW.name_pinyin, NEW.name_initials` : 'NEW.name, NEW.name_pinyin, NEW.name_initials';
   const columns = k.email ? 'rowid, name, local, pinyin, initials' : 'rowid, name, pinyin, initials';
   let statements = `
     INSERT OR IGNORE INTO search_docs (kind, entity_id) VALUES ('${k.kind}', NEW.id);

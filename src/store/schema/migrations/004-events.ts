@@ -62,16 +62,8 @@ export function eventsMigration(t: ColumnTypes) {
         .addColumn('last_error', text)
         .addColumn('delivered_at', text)
         .execute();
-      await db.schema
-        .createIndex('deliveries_due')
-        .on('notification_deliveries')
-        .columns(['status', 'next_attempt_ms'])
-        .execute();
-      await db.schema
-        .createIndex('deliveries_by_notification')
-        .on('notification_deliveries')
-        .columns(['notification_id'])
-        .execute();
+      await db.schema.createIndex('deliveries_due').on('notification_deliveries').columns(['status', 'next_attempt_ms']).execute();
+      await db.schema.createIndex('deliveries_by_notification').on('notification_deliveries').columns(['notification_id']).execute();
 
       await t
         .table(db.schema.createTable('reminders'))

@@ -11,11 +11,7 @@ export function searchFilesCoverMigration(t: ColumnTypes) {
     async up(db: Kysely<unknown>): Promise<void> {
       // MySQL: nothing (six text columns pass an index's 768 characters); migration 160 drops it on the others.
       if (t.dialect === 'mysql') return;
-      await db.schema
-        .createIndex('files_search_cover')
-        .on('files')
-        .columns(['id', 'status', 'updated_at', 'name', 'name_pinyin', 'name_initials'])
-        .execute();
+      await db.schema.createIndex('files_search_cover').on('files').columns(['id', 'status', 'updated_at', 'name', 'name_pinyin', 'name_initials']).execute();
     },
   };
 }

@@ -34,14 +34,10 @@ export function searchShortFileGramsMigration(t: ColumnTypes) {
         DELETE FROM search_file_docs WHERE file_id = OLD.id;`;
       await sql.raw(`CREATE TRIGGER files_short_grams_insert AFTER INSERT ON files BEGIN ${add} END`).execute(db);
       await sql.raw(`CREATE TRIGGER files_short_grams_delete AFTER DELETE ON files BEGIN ${remove} END`).execute(db);
-      await sql
-        .raw(`CREATE TRIGGER files_short_grams_update AFTER UPDATE OF id, name, name_pinyin, name_initials ON files BEGIN ${remove} ${add} END`)
-        .execute(db);
+      await sql.raw(`CREATE TRIGGER files_short_grams_update AFTER UPDATE OF id, name, name_pinyin, name_initials ON files BEGIN ${remove} ${add} END`).execute(db);
       // Files written before this migration.
       await sql`INSERT INTO search_file_docs (file_id) SELECT id FROM files`.execute(db);
-      await sql
-        .raw(`INSERT INTO files_short_grams (rowid, grams) SELECT d.docid, ${sqliteFileGrams('f')} FROM files f JOIN search_file_docs d ON d.file_id = f.id`)
-        .execute(db);
+      await sql.raw(`INSERT INTO files_short_grams (rowid, grams) SELECT d.docid, ${sqliteFileGrams('f')} FROM files f JOIN search_file_docs d ON d.file_id = f.id`).execute(db);
     },
   };
 }

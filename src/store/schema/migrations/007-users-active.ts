@@ -7,7 +7,10 @@ import { sql, type Kysely } from 'kysely';
 export function usersActiveMigration() {
   return {
     async up(db: Kysely<unknown>): Promise<void> {
-      await db.schema.alterTable('users').addColumn('active', 'integer', (column) => column.notNull().defaultTo(sql`1`)).execute();
+      await db.schema
+        .alterTable('users')
+        .addColumn('active', 'integer', (column) => column.notNull().defaultTo(sql`1`))
+        .execute();
     },
   };
 }

@@ -25,12 +25,7 @@ export function eventPipelineMigration(t: ColumnTypes) {
       // MySQL has no partial indexes: events_by_outcome serves the pending ones there, and events_by_subject
       // holds every event.
       if (!mysql) {
-        await db.schema
-          .createIndex('events_pending')
-          .on('events')
-          .columns(['id'])
-          .where(sql.ref('outcome'), '=', 'pending')
-          .execute();
+        await db.schema.createIndex('events_pending').on('events').columns(['id']).where(sql.ref('outcome'), '=', 'pending').execute();
       }
       await db.schema.createIndex('events_by_outcome').on('events').columns(['outcome', 'id']).execute();
       const bySubject = db.schema.createIndex('events_by_subject').on('events').columns(['subject', 'id']);
@@ -38,8 +33,14 @@ export function eventPipelineMigration(t: ColumnTypes) {
 
       // A DateMention update or remove names only the reminder: its file is looked up by the reminder id.
       await db.schema.createIndex('reminders_by_id').on('reminders').columns(['id']).execute();
-      await db.schema.alterTable('reminders').addColumn('last_event_id', millis, (c) => c.notNull().defaultTo(0)).execute();
-      await db.schema.alterTable('callback_failures').addColumn('last_event_id', millis, (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema
+        .alterTable('reminders')
+        .addColumn('last_event_id', millis, (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .alterTable('callback_failures')
+        .addColumn('last_event_id', millis, (c) => c.notNull().defaultTo(0))
+        .execute();
       await db.schema.alterTable('activity').addColumn('event_id', millis).execute();
       if (mysql) {
         // No partial indexes: the unique index is over a generated column that holds the event id where

@@ -13,8 +13,14 @@ const BATCH = 50;
 export function fileStorageMigration(t: ColumnTypes) {
   return {
     async up(db: Kysely<unknown>): Promise<void> {
-      await db.schema.alterTable('file_contents').addColumn('sha256', t.key(SHORT), (column) => column.notNull().defaultTo('')).execute();
-      await db.schema.alterTable('file_contents').addColumn('in_database', 'integer', (column) => column.notNull().defaultTo(sql`1`)).execute();
+      await db.schema
+        .alterTable('file_contents')
+        .addColumn('sha256', t.key(SHORT), (column) => column.notNull().defaultTo(''))
+        .execute();
+      await db.schema
+        .alterTable('file_contents')
+        .addColumn('in_database', 'integer', (column) => column.notNull().defaultTo(sql`1`))
+        .execute();
       const rows = db as unknown as Kysely<{ file_contents: { file_id: string; content: Buffer; sha256: string } }>;
       let after = '';
       for (;;) {

@@ -55,7 +55,11 @@ async function sqliteTriggers(db: Kysely<unknown>): Promise<void> {
   for (const { table, area, columns } of WATCHED) {
     const bump = `UPDATE directory_versions SET version = version + 1 WHERE id = ${area};`;
     const update = columns ? `UPDATE OF ${columns.join(', ')}` : 'UPDATE';
-    for (const [name, event] of [['insert', 'INSERT'], ['update', update], ['delete', 'DELETE']] as const) {
+    for (const [name, event] of [
+      ['insert', 'INSERT'],
+      ['update', update],
+      ['delete', 'DELETE'],
+    ] as const) {
       await sql.raw(`CREATE TRIGGER ${table}_version_${name} AFTER ${event} ON ${table} BEGIN ${bump} END`).execute(db);
     }
   }
@@ -66,7 +70,11 @@ async function mysqlTriggers(db: Kysely<unknown>): Promise<void> {
   for (const { table, area, columns } of WATCHED) {
     const bump = `UPDATE directory_versions SET version = version + 1 WHERE id = ${area}`;
     const changed = columns ? columns.map((column) => `NOT (OLD.${column} <=> NEW.${column})`).join(' OR ') : undefined;
-    for (const [name, event] of [['insert', 'INSERT'], ['update', 'UPDATE'], ['delete', 'DELETE']] as const) {
+    for (const [name, event] of [
+      ['insert', 'INSERT'],
+      ['update', 'UPDATE'],
+      ['delete', 'DELETE'],
+    ] as const) {
       const body = name === 'update' && changed ? `IF ${changed} THEN ${bump}; END IF` : bump;
       await sql.raw(`CREATE TRIGGER ${table}_version_${name} AFTER ${event} ON ${table} FOR EACH ROW BEGIN ${body}; END`).execute(db);
     }
@@ -85,8 +93,7 @@ async function postgresTriggers(db: Kysely<unknown>): Promise<void> {
     const update = columns ? `UPDATE OF ${columns.join(', ')}` : 'UPDATE';
     await sql
       .raw(
-        `CREATE TRIGGER ${table}_version AFTER INSERT OR ${update} OR DELETE OR TRUNCATE ON ${table} ` +
-          `FOR EACH STATEMENT EXECUTE FUNCTION ch_bump_directory_version(${area})`,
+        `CREATE TRIGGER ${table}_version AFTER INSERT OR ${update} OR DELETE OR TRUNCATE ON ${table} ` + `FOR EACH STATEMENT EXECUTE FUNCTION ch_bump_directory_version(${area})`,
       )
       .execute(db);
   }

@@ -10,11 +10,7 @@ import type { ColumnTypes } from './column-types.js';
 export function grantsByPrincipalCoverMigration(t: ColumnTypes) {
   return {
     async up(db: Kysely<unknown>): Promise<void> {
-      await db.schema
-        .createIndex('file_grants_by_principal_rank')
-        .on('file_grants')
-        .columns(['principal_kind', 'principal_id', 'file_id', 'role_rank'])
-        .execute();
+      await db.schema.createIndex('file_grants_by_principal_rank').on('file_grants').columns(['principal_kind', 'principal_id', 'file_id', 'role_rank']).execute();
       if (t.dialect === 'mysql') await db.schema.dropIndex('file_grants_by_principal').on('file_grants').execute();
       else await sql`DROP INDEX file_grants_by_principal`.execute(db);
     },

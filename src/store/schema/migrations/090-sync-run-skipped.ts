@@ -5,8 +5,14 @@ import type { ColumnTypes } from './column-types.js';
 export function syncRunSkippedMigration(t: ColumnTypes) {
   return {
     async up(db: Kysely<unknown>): Promise<void> {
-      await db.schema.alterTable('sync_runs').addColumn('skipped', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-      await db.schema.alterTable('sync_runs').addColumn('skipped_entries', t.text, (c) => c.notNull().defaultTo(t.textDefault('[]'))).execute();
+      await db.schema
+        .alterTable('sync_runs')
+        .addColumn('skipped', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .alterTable('sync_runs')
+        .addColumn('skipped_entries', t.text, (c) => c.notNull().defaultTo(t.textDefault('[]')))
+        .execute();
     },
   };
 }

@@ -54,7 +54,10 @@ export function directoryChangesMigration(t: ColumnTypes) {
 }
 
 async function mysqlFeed(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
-  await t.table(db.schema.createTable('directory_changes_seq')).addColumn('id', 'bigint', (c) => c.primaryKey()).execute();
+  await t
+    .table(db.schema.createTable('directory_changes_seq'))
+    .addColumn('id', 'bigint', (c) => c.primaryKey())
+    .execute();
   await sql`INSERT INTO directory_changes_seq (id) VALUES (0)`.execute(db);
   await t
     .table(db.schema.createTable('directory_changes'))
@@ -102,9 +105,7 @@ async function sqliteFeed(db: Kysely<unknown>): Promise<void> {
       ` INSERT INTO directory_changes (subject, key) SELECT '${subject}', ${row}.${key}${when};`;
     await sql.raw(`CREATE TRIGGER ${table}_feed_insert AFTER INSERT ON ${table} BEGIN ${put('NEW')} END`).execute(db);
     await sql.raw(`CREATE TRIGGER ${table}_feed_delete AFTER DELETE ON ${table} BEGIN ${put('OLD')} END`).execute(db);
-    await sql
-      .raw(`CREATE TRIGGER ${table}_feed_update AFTER UPDATE ON ${table} BEGIN ${put('NEW')} ${put('OLD', ` WHERE OLD.${key} IS NOT NEW.${key}`)} END`)
-      .execute(db);
+    await sql.raw(`CREATE TRIGGER ${table}_feed_update AFTER UPDATE ON ${table} BEGIN ${put('NEW')} ${put('OLD', ` WHERE OLD.${key} IS NOT NEW.${key}`)} END`).execute(db);
   }
 }
 
@@ -146,8 +147,7 @@ async function postgresFeed(db: Kysely<unknown>): Promise<void> {
     const args = `'${subject}', '${key}'`;
     await sql
       .raw(
-        `CREATE TRIGGER ${table}_feed_insert AFTER INSERT ON ${table} REFERENCING NEW TABLE AS new_rows ` +
-          `FOR EACH STATEMENT EXECUTE FUNCTION ch_feed_directory_change(${args})`,
+        `CREATE TRIGGER ${table}_feed_insert AFTER INSERT ON ${table} REFERENCING NEW TABLE AS new_rows ` + `FOR EACH STATEMENT EXECUTE FUNCTION ch_feed_directory_change(${args})`,
       )
       .execute(db);
     await sql
@@ -158,8 +158,7 @@ async function postgresFeed(db: Kysely<unknown>): Promise<void> {
       .execute(db);
     await sql
       .raw(
-        `CREATE TRIGGER ${table}_feed_delete AFTER DELETE ON ${table} REFERENCING OLD TABLE AS old_rows ` +
-          `FOR EACH STATEMENT EXECUTE FUNCTION ch_feed_directory_change(${args})`,
+        `CREATE TRIGGER ${table}_feed_delete AFTER DELETE ON ${table} REFERENCING OLD TABLE AS old_rows ` + `FOR EACH STATEMENT EXECUTE FUNCTION ch_feed_directory_change(${args})`,
       )
       .execute(db);
     await sql.raw(`CREATE TRIGGER ${table}_feed_truncate AFTER TRUNCATE ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION ch_feed_directory_change(${args})`).execute(db);

@@ -28,7 +28,11 @@ export function tailXidsMigration(t: ColumnTypes) {
   return {
     async up(db: Kysely<unknown>): Promise<void> {
       if (t.dialect === 'mysql') {
-        await t.table(db.schema.createTable('tail_turns')).addColumn('id', 'integer', (c) => c.primaryKey()).addColumn('n', 'bigint', (c) => c.notNull()).execute();
+        await t
+          .table(db.schema.createTable('tail_turns'))
+          .addColumn('id', 'integer', (c) => c.primaryKey())
+          .addColumn('n', 'bigint', (c) => c.notNull())
+          .execute();
         await sql`INSERT INTO tail_turns (id, n) VALUES (1, 0)`.execute(db);
         for (const { table } of TAILED_TABLES) {
           await sql.raw(`CREATE TRIGGER ${table}_tail_turn BEFORE INSERT ON ${table} FOR EACH ROW ${MYSQL_TAIL_TURN}`).execute(db);

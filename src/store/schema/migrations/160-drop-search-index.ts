@@ -40,10 +40,7 @@ async function sqliteUp(db: Kysely<unknown>): Promise<void> {
 }
 
 async function postgresUp(db: Kysely<unknown>): Promise<void> {
-  const indexes = [
-    ...TABLES.flatMap((table) => [`${table}_name_trgm`, `${table}_pinyin_trgm`, `${table}_initials_trgm`, `${table}_short_grams`]),
-    'users_local_trgm',
-  ];
+  const indexes = [...TABLES.flatMap((table) => [`${table}_name_trgm`, `${table}_pinyin_trgm`, `${table}_initials_trgm`, `${table}_short_grams`]), 'users_local_trgm'];
   for (const index of indexes) await sql`DROP INDEX IF EXISTS ${sql.id(index)}`.execute(db);
   await sql`DROP FUNCTION IF EXISTS ch_search_grams(text, text, text, text)`.execute(db);
 }
