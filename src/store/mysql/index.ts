@@ -8,8 +8,8 @@ import { isMysqlUrl } from './pool.js';
 import { lockUpdateRead } from '../statements/update-forms.js';
 // MySQL's feed ids and tailed sequences commit in order (migration 110's counter row; the append and tail
 // turns), so it reads them as SQLite does.
-import { feedEnd, readFeed } from '../sqlite/change-feed.js';
-import { inTailOrder } from '../sqlite/tail-order.js';
+import { feedEnd, readFeed } from '../change-feed/in-order-feed.js';
+import { inTailOrder } from '../statements/in-order-tail.js';
 import { bulkInsertStatement, insertNewStatement, upsertTail } from './bulk-insert.js';
 import { withIndexesDeferred } from './deferred-indexes.js';
 import { mysqlSql } from './dialect-sql.js';

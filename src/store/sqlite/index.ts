@@ -7,7 +7,7 @@ import { connectSqlite, openSqliteReadSide } from './open.js';
 import { holdServeLock } from './serve-lock.js';
 import { updateThenReturn } from '../statements/update-forms.js';
 import { bulkInsertStatement } from './bulk-insert.js';
-import { feedEnd, inSnapshot, readFeed } from './change-feed.js';
+import { feedEnd, readFeed } from '../change-feed/in-order-feed.js';
 import { withIndexesDeferred } from './deferred-indexes.js';
 import { sqliteSql } from './dialect-sql.js';
 import { sqliteDialectWork } from './dialect-work.js';
@@ -18,7 +18,7 @@ import { backupTables } from './restore.js';
 import { lockDueSeatTasks } from './seat-task-claim.js';
 import { refreshStatistics } from './statistics.js';
 import { openSqliteSnapshot } from './store-snapshot.js';
-import { inTailOrder } from './tail-order.js';
+import { inTailOrder } from '../statements/in-order-tail.js';
 import { lockDirectoryWrites } from './write-lock.js';
 import { SnapshotUnsupportedError } from '../backup/store-snapshot-shape.js';
 
@@ -51,7 +51,8 @@ export const sqliteDialect: StoreDialect = {
   withIndexesDeferred,
   refreshStatistics,
   advanceFileVersions: (db, rows) => sqliteEventEffects.advanceFileVersions(db, rows),
-  inSnapshot,
+  // A transaction reads one state: SQLite has one writer.
+  inSnapshot: (db, work) => db.transaction().execute(work),
   feedEnd,
   readFeed,
   withFeedAsReload,

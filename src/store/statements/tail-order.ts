@@ -9,7 +9,7 @@ export { TAIL_SETTLED, TAIL_XID_COLUMN, type Settled, type TailPosition } from '
  * Orders a listing of a tailed table (migration 150) so that a reader paging on from its last cursor never
  * passes a row that commits later; `tailPage` then cuts the page.
  *
- * Each dialect's `inTailOrder` says how (src/store/sqlite/tail-order.ts, src/store/postgres/tail-order.ts).
+ * Each dialect's `inTailOrder` says how (src/store/statements/in-order-tail.ts for SQLite and MySQL, src/store/postgres/tail-order.ts).
  * A cursor is only ever given at a settled row.
  */
 export function inTailOrder<DB, TB extends keyof DB, O>(

@@ -1,12 +1,12 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { FeedPosition, FeedRead } from '../change-feed/change-feed-position.js';
+import type { Transaction } from 'kysely';
+import type { FeedPosition, FeedRead } from './change-feed-position.js';
 import type { Database } from '../schema/schema.js';
 
-/** SQLite: a transaction reads one state; ids commit in order (one writer), so nothing is ever pending. */
-export function inSnapshot<T>(db: Kysely<Database>, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
-  return db.transaction().execute(work);
-}
-
+/**
+ * The change feed of a dialect whose feed ids commit in order (SQLite: one writer; MySQL: ids taken from a
+ * counter row held until commit, migration 110): a reader is never behind a lower id still to commit, so
+ * nothing is ever pending.
+ */
 export async function feedEnd(trx: Transaction<Database>): Promise<FeedPosition> {
   const row = await trx
     .selectFrom('directory_changes')

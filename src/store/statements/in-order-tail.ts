@@ -1,7 +1,10 @@
 import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
-import { TAIL_SETTLED, type Settled, type TailPosition } from '../statements/tail-position.js';
+import { TAIL_SETTLED, type Settled, type TailPosition } from './tail-position.js';
 
-/** SQLite commits sequence numbers in order (one writer): rows after `after.seq`, by sequence, all settled. */
+/**
+ * Tail order for a dialect that commits sequence numbers in order (SQLite: one writer; MySQL: a turn row
+ * held until commit, migration 150): rows after `after.seq`, by sequence, all settled.
+ */
 export function inTailOrder<DB, TB extends keyof DB, O>(
   query: SelectQueryBuilder<DB, TB, O>,
   table: string,
