@@ -9,7 +9,8 @@ export type StoreQuery = <Row = Record<string, unknown>>(text: string, parameter
  * and statements, so the bench reads SQLite, PostgreSQL and MySQL alike), closed afterwards.
  */
 export async function withStoreQuery<T>(databaseUrl: string, work: (query: StoreQuery) => Promise<T>): Promise<T> {
-  const store = await openDatabase(databaseUrl, { poolSize: 1 });
+  // A reader: it neither migrates nor changes the store it reads.
+  const store = await openDatabase(databaseUrl, { poolSize: 1, migrate: false });
   try {
     return await work((text, parameters = []) => new Statement(text).run(store.db, parameters));
   } finally {
