@@ -25,8 +25,19 @@ export interface OutboxWorkerOptions {
   log?: TaskLog;
   now?: () => number;
   random?: () => number;
+  /**
+   * Runs `renew` every `everyMs` until the returned function is called (by default a timer). Tests pass
+   * one they step themselves, with `now`, so that a lease's life does not depend on the machine's load.
+   */
+  scheduleRenewal?: (everyMs: number, renew: () => Promise<void>) => () => void;
   /** Sends the deliveries of notification channels (`channel:<id>` receivers: e-mail, bots; src/notify/). */
   channels?: Pick<ChannelDispatcher, 'handles' | 'deliver'>;
+}
+
+/** Renews on a timer: `renew` never rejects (a failed renewal is logged by the worker). */
+function renewOnTimer(everyMs: number, renew: () => Promise<void>): () => void {
+  const timer = setInterval(() => void renew(), everyMs);
+  return () => clearInterval(timer);
 }
 
 export const OUTBOX_DEFAULTS = { timeoutMs: 10_000, maxAttempts: 8, baseDelayMs: 1_000, maxDelayMs: 10 * 60_000, pollMs: 500, batchSize: 50, leaseMs: 5_000 };
@@ -52,7 +63,7 @@ export class OutboxWorker extends PollingWorker {
     private readonly store: OpenDatabase,
     options: OutboxWorkerOptions,
   ) {
-    const resolved = { ...OUTBOX_DEFAULTS, log: SILENT_LOG, now: Date.now, random: Math.random, ...options };
+    const resolved = { ...OUTBOX_DEFAULTS, log: SILENT_LOG, now: Date.now, random: Math.random, scheduleRenewal: renewOnTimer, ...options };
     super('outbox-worker', resolved);
     this.options = resolved;
   }
@@ -65,13 +76,10 @@ export class OutboxWorker extends PollingWorker {
     // A short lease, renewed while this worker sends: a live worker keeps its claims (and records its own
     // outcomes) however long a receiver takes; a dead one's run out within leaseMs.
     const claimToken = claims[0]!.claimToken;
-    const renewal = setInterval(
-      () => {
-        outbox
-          .renewClaims(this.store.db, claimToken, this.options.now() + leaseMs)
-          .catch((error: unknown) => this.options.log.warn({ err: error }, 'could not renew the claims of deliveries being sent'));
-      },
-      Math.max(1, Math.floor(leaseMs / 3)),
+    const stopRenewing = this.options.scheduleRenewal(Math.max(1, Math.floor(leaseMs / 3)), () =>
+      outbox
+        .renewClaims(this.store.db, claimToken, this.options.now() + leaseMs)
+        .catch((error: unknown) => this.options.log.warn({ err: error }, 'could not renew the claims of deliveries being sent')),
     );
     try {
       const { channels } = this.options;
@@ -82,7 +90,7 @@ export class OutboxWorker extends PollingWorker {
         channels?.deliver(forChannels, { maxAttempts, timeoutMs, leaseMs, delayAfter: (attempt) => backoffDelay(attempt, baseDelayMs, maxDelayMs, random) }),
       ]);
     } finally {
-      clearInterval(renewal);
+      stopRenewing();
     }
     return claims.length;
   }

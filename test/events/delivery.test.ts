@@ -5,7 +5,7 @@ import { outbox } from '../../src/store/notify/outbox.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
 import { describeEachStore } from '../helpers/stores.js';
 import { ADMIN_KEY, buildEventApp, commentCreate, postEvent, tokenHeaders } from './event-fixtures.js';
-import { startReceiver } from './webhook-receiver.js';
+import { startReceiver, waitFor } from './webhook-receiver.js';
 
 const SECRET = 'webhook-secret-for-tests';
 
@@ -36,6 +36,7 @@ describeEachStore('notification delivery', (store) => {
     receiver.state.respond = () => 200;
     other.state.respond = () => 200;
     receiver.state.delayMs = 0;
+    receiver.state.hold = undefined;
   });
   afterAll(async () => {
     await app.close();
@@ -145,27 +146,39 @@ describeEachStore('notification delivery', (store) => {
 
   it('a live worker renews its lease while a slow receiver answers: another instance does not send it again', async () => {
     const id = await newNotification();
-    // Two and a half leases long; a lease of 3 s, renewed every third of it, leaves a loaded machine
-    // two seconds of slack before another instance could take the delivery (1 s was seen to run out
-    // with a dozen processes on two cores).
-    receiver.state.delayMs = 7_500;
+    // The workers share a clock the test moves, and the sender's renewals run when the test steps them:
+    // the lease's life is counted on that clock, whatever the machine's load.
+    const at = { now: Math.max(clock.now, Date.now()) };
     const leaseMs = 3_000;
-    const sending = new OutboxWorker(store(), { secret: SECRET, leaseMs }).runOnce();
-    let done = false;
-    void sending.finally(() => (done = true));
-    const other = new OutboxWorker(store(), { secret: SECRET, leaseMs });
-    let polls = 0;
-    // The other instance polls the whole time the first one waits for the answer (several leases long).
-    while (!done) {
-      expect(await other.runOnce()).toBe(0);
-      polls += 1;
-      // A turn of the event loop between polls: the first worker's timers and socket get theirs.
-      await new Promise((resolve) => setImmediate(resolve));
+    const renewals: Array<{ everyMs: number; renew: () => Promise<void> }> = [];
+    let stopped = 0;
+    const scheduleRenewal = (everyMs: number, renew: () => Promise<void>) => {
+      renewals.push({ everyMs, renew });
+      return () => (stopped += 1);
+    };
+    let release!: () => void;
+    receiver.state.hold = new Promise<void>((resolve) => (release = resolve));
+    const sending = new OutboxWorker(store(), { secret: SECRET, leaseMs, now: () => at.now, scheduleRenewal }).runOnce();
+    // Both receivers have the request and hold their answers: the sender waits.
+    await waitFor(async () => (receiver.forNotification(id).length === 1 && other.forNotification(id).length === 1 ? true : undefined), 10_000, 'both requests');
+    expect(renewals).toHaveLength(1);
+    expect(renewals[0]!.everyMs).toBe(1_000);
+    const otherInstance = new OutboxWorker(store(), { secret: SECRET, leaseMs, now: () => at.now });
+    // Four leases long: every third of a lease the sender renews, and the other instance polls in between.
+    for (let step = 0; step < 12; step += 1) {
+      at.now += renewals[0]!.everyMs;
+      await renewals[0]!.renew();
+      expect(await otherInstance.runOnce()).toBe(0);
     }
+    release();
     expect(await sending).toBe(2);
-    expect(polls).toBeGreaterThan(1);
+    expect(stopped).toBe(1);
     expect(receiver.forNotification(id)).toHaveLength(1);
+    expect(other.forNotification(id)).toHaveLength(1);
     await settled(id, 'delivered');
+    // Once sent, nothing is left for anyone to take, however late.
+    at.now += 10 * leaseMs;
+    expect(await otherInstance.runOnce()).toBe(0);
   });
 
   it('the management API needs the admin key', async () => {
