@@ -54,7 +54,11 @@ export interface DialectWork {
    * A transaction that is on disk when the promise settles, without holding the event loop while the
    * disk works (SQLite's driver is synchronous: a commit that syncs stops every request meanwhile). On
    * SQLite the commit is written without a sync and the write-ahead log is then synced on the thread
-   * pool; PostgreSQL commits asynchronously already.
+   * pool; PostgreSQL commits asynchronously already. `committed`, when given, is called once the commit is
+   * visible to later transactions, before the wait for the disk (at once after the commit where the
+   * commit itself waits): a caller that orders its transactions may start the next one then, and the
+   * commits that land meanwhile share one disk sync (group commit). The promise still settles only once
+   * this commit is on disk, and a later commit is never on disk before an earlier one.
    */
-  durableTransaction<T>(db: Kysely<Database>, work: (trx: Transaction<Database>) => Promise<T>): Promise<T>;
+  durableTransaction<T>(db: Kysely<Database>, work: (trx: Transaction<Database>) => Promise<T>, committed?: () => void): Promise<T>;
 }

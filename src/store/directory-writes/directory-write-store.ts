@@ -39,7 +39,7 @@ export function sqlDirectoryWriteStore(store: OpenDatabase, turn?: Db): Director
     transaction: (work) =>
       turn
         ? underSavepoint(turn, () => work(directoryTransaction(turn)))
-        : inProcessTurns(store).run(() => dialectWork(store.db).durableTransaction(store.db, (trx) => work(directoryTransaction(trx)))),
+        : inProcessTurns(store).run((committed) => dialectWork(store.db).durableTransaction(store.db, (trx) => work(directoryTransaction(trx)), committed)),
     refreshStatistics: () => dialectOf(db).refreshStatistics(db, DIRECTORY_TABLES),
   };
 }
@@ -48,34 +48,144 @@ export function sqlDirectoryWriteStore(store: OpenDatabase, turn?: Db): Director
  * Runs `work` in one durable transaction that holds the directory write lock from its first statement:
  * what `work` reads is what every earlier directory write committed, and no other write (on any instance
  * or process) commits before this one does. For a write computed from stored state (a read-modify-write).
+ *
+ * The turns of this process queue here, before taking a connection: one transaction waits for the
+ * database's lock at a time, and a burst of writes does not hold the whole pool (reads keep theirs). The
+ * turns that queued meanwhile run one after the other in ONE transaction (group commit: an identity
+ * provider's burst of creates shares one lock, one commit and one disk sync), each under its own
+ * savepoint: one that throws rolls back only itself and is rejected with its error; each is answered only
+ * once the commit is on disk. A turn that ran alone is its own transaction, as before.
  */
 export function openWriteTurn<T>(store: OpenDatabase, work: (trx: Db) => Promise<T>): Promise<T> {
-  // The turns of this process queue here, before taking a connection: one waits for the database's lock
-  // at a time, and a burst of writes does not hold the whole pool (reads keep theirs).
-  return inProcessTurns(store).run(() =>
-    dialectWork(store.db).durableTransaction(store.db, async (trx) => {
-      await lockWrites(trx);
-      return work(trx);
-    }),
-  );
+  return inProcessTurns(store).turn(work);
 }
 
-/** A first-come, first-served queue of work, one at a time. */
-class TurnQueue {
-  private last: Promise<unknown> = Promise.resolve();
+/**
+ * A transaction takes in no more queued turns once it has run this long: SQLite's driver is synchronous,
+ * so a transaction's turns hold the event loop from first to last (requests of every route wait).
+ */
+const TURNS_BUDGET_MS = 20;
 
-  run<T>(work: () => Promise<T>): Promise<T> {
-    const result = this.last.then(work, work);
-    this.last = result.catch(() => undefined);
-    return result;
+interface Job {
+  /** A turn (batched with the turns next to it), or a transaction of its own. */
+  turn?: (trx: Db) => Promise<unknown>;
+  alone?: (committed: () => void) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * A first-come, first-served queue of transactions, one at a time: the next starts when the running one
+ * has committed (while it waits for the disk) or failed, and after the event loop's turn: SQLite's driver
+ * is synchronous, so queued work would otherwise run back to back as one long task, and no answer would
+ * be written nor request read until the queue is empty. Turns next to each other share a transaction.
+ */
+class TurnQueue {
+  private readonly pending: Job[] = [];
+  private busy = false;
+
+  constructor(private readonly store: OpenDatabase) {}
+
+  /** `work` in a transaction of its own; it calls `committed` once its commit is visible (or settles). */
+  run<T>(work: (committed: () => void) => Promise<T>): Promise<T> {
+    return this.add({ alone: work });
+  }
+
+  /** `work` in a transaction that may hold the turns queued next to it too (see openWriteTurn). */
+  turn<T>(work: (trx: Db) => Promise<T>): Promise<T> {
+    return this.add({ turn: work });
+  }
+
+  private add<T>(job: Omit<Job, 'resolve' | 'reject'>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.pending.push({ ...job, resolve: resolve as (value: unknown) => void, reject });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    if (this.busy || this.pending.length === 0) return;
+    this.busy = true;
+    setImmediate(() => this.next());
+  }
+
+  private next(): void {
+    let released = false;
+    const committed = () => {
+      if (released) return;
+      released = true;
+      this.busy = false;
+      this.pump();
+    };
+    const first = this.pending.shift()!;
+    if (first.alone) {
+      first.alone(committed).then(first.resolve, first.reject).finally(committed);
+      return;
+    }
+    const started = performance.now();
+    const more = () => (this.pending[0]?.turn && performance.now() - started < TURNS_BUDGET_MS ? this.pending.shift() : undefined);
+    void runTurns(this.store, first, more, committed).finally(committed);
   }
 }
+
+type Outcome = { value: unknown } | { error: unknown };
+
+/**
+ * `first` and the turns `more` gives (while the queue has turns and the budget lasts) in one durable
+ * transaction (see openWriteTurn); each job settled once it is on disk. A turn alone is the transaction.
+ */
+async function runTurns(store: OpenDatabase, first: Job, more: () => Job | undefined, committed: () => void): Promise<void> {
+  const batch = [first];
+  const outcomes: Outcome[] = [];
+  try {
+    await dialectWork(store.db).durableTransaction(
+      store.db,
+      async (trx) => {
+        await lockWrites(trx);
+        const second = more();
+        if (!second) {
+          outcomes.push({ value: await first.turn!(trx) });
+          return;
+        }
+        batch.push(second);
+        for (let index = 0; index < batch.length; index += 1) {
+          const job = batch[index]!;
+          await TURN_SAVEPOINT.run(trx, []);
+          try {
+            const value = await job.turn!(trx);
+            await RELEASE_TURN.run(trx, []);
+            outcomes.push({ value });
+          } catch (error) {
+            await ROLLBACK_TO_TURN.run(trx, []);
+            await RELEASE_TURN.run(trx, []);
+            outcomes.push({ error });
+          }
+          const next = index === batch.length - 1 ? more() : undefined;
+          if (next) batch.push(next);
+        }
+      },
+      committed,
+    );
+  } catch (error) {
+    for (const job of batch) job.reject(error);
+    return;
+  }
+  batch.forEach((job, index) => {
+    const outcome = outcomes[index]!;
+    if ('error' in outcome) job.reject(outcome.error);
+    else job.resolve(outcome.value);
+  });
+}
+
+const TURN_SAVEPOINT = new Statement('SAVEPOINT write_turn');
+const RELEASE_TURN = new Statement('RELEASE SAVEPOINT write_turn');
+const ROLLBACK_TO_TURN = new Statement('ROLLBACK TO SAVEPOINT write_turn');
 
 const turnQueues = new WeakMap<OpenDatabase['db'], TurnQueue>();
 
 function inProcessTurns(store: OpenDatabase): TurnQueue {
   let queue = turnQueues.get(store.db);
-  if (!queue) turnQueues.set(store.db, (queue = new TurnQueue()));
+  if (!queue) turnQueues.set(store.db, (queue = new TurnQueue(store)));
   return queue;
 }
 

@@ -31,6 +31,10 @@ export const mysqlDialectWork: DialectWork = {
   async takeTailTurn(trx) {
     await sql.raw(TAKE_TAIL_TURN).execute(trx);
   },
-  durableTransaction: (db, work) => db.transaction().execute(work),
+  async durableTransaction(db, work, committed) {
+    const result = await db.transaction().execute(work);
+    committed?.();
+    return result;
+  },
   transactionWithoutDiskWait: (db, work) => db.transaction().execute(work),
 };

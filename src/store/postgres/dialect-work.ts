@@ -36,7 +36,11 @@ export const postgresDialectWork: DialectWork = {
   async takeTailTurn(trx) {
     await sql`SELECT pg_advisory_xact_lock(${schemaLockKey(TAIL_TURN)})`.execute(trx);
   },
-  durableTransaction: (db, work) => db.transaction().execute(work),
+  async durableTransaction(db, work, committed) {
+    const result = await db.transaction().execute(work);
+    committed?.();
+    return result;
+  },
   transactionWithoutDiskWait: (db, work) =>
     db.transaction().execute(async (trx) => {
       await sql`SET LOCAL synchronous_commit = off`.execute(trx);

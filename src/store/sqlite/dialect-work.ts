@@ -95,9 +95,13 @@ export const sqliteDialectWork: DialectWork = {
    * synchronous=FULL, while the event loop serves requests and the next transactions commit; transactions
    * that commit while a sync runs share the next one (WalSync).
    */
-  async durableTransaction(db, work) {
+  async durableTransaction(db, work, committed) {
+    const syncer = await walSyncOf(db);
     const result = await transactionAtLevel(db, NORMAL, work);
-    await (await walSyncOf(db))?.sync();
+    // Asked for before `committed` lets the next transaction in: this sync covers this commit.
+    const synced = syncer?.sync();
+    committed?.();
+    await synced;
     return result;
   },
 };
