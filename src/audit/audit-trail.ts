@@ -136,7 +136,17 @@ export class AuditTrail {
       return;
     }
     this.counts.recorded += 1;
-    const record = { ...entry, at: this.timeText(now) };
+    // Field by field rather than a spread: one object shape for every entry, made on every document open.
+    const record: AuditRecord = {
+      at: this.timeText(now),
+      kind: entry.kind,
+      actorId: entry.actorId,
+      credential: entry.credential,
+      fileId: entry.fileId,
+      action: entry.action,
+      permissions: entry.permissions,
+      details: entry.details,
+    };
     this.buffer.push(record);
     if (key !== undefined) {
       // Bounded: past MAX_GATHERING distinct decisions, the oldest window ends early (its repeats are written).
