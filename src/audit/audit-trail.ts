@@ -60,8 +60,21 @@ const MAX_ACTIONS = 10;
 
 /** The names of the permissions granted, in a fixed order: what an access decision records. */
 export function grantedPermissions(permissions: Permissions): string[] {
-  const order: Array<keyof Permissions> = ['readable', 'commentable', 'editable', 'copyable', 'exportable', 'manageable'];
-  return order.filter((name) => permissions[name]);
+  return RECORDED_PERMISSIONS.filter((name) => permissions[name]);
+}
+
+const RECORDED_PERMISSIONS: ReadonlyArray<keyof Permissions> = ['readable', 'commentable', 'editable', 'copyable', 'exportable', 'manageable'];
+
+/**
+ * The key of an access decision among those being gathered: one string per decision, each part
+ * unambiguous (ids length-prefixed, null apart; a credential and permission names hold no `|`), made
+ * without the array and JSON text a `JSON.stringify` of the parts costs on every document open.
+ */
+function decisionKey(entry: AuditEntry): string {
+  const { actorId, fileId } = entry;
+  const actor = actorId === null ? '-' : `${actorId.length}:${actorId}`;
+  const file = fileId === null ? '-' : `${fileId.length}:${fileId}`;
+  return `${actor}|${file}|${entry.credential}|${entry.permissions === null ? '-' : entry.permissions.join(',')}`;
 }
 
 /**
@@ -102,7 +115,7 @@ export class AuditTrail {
 
   record(entry: AuditEntry): void {
     const now = this.now();
-    const key = entry.kind === 'file_access' && this.coalesceMs > 0 ? JSON.stringify([entry.actorId, entry.credential, entry.fileId, entry.permissions]) : undefined;
+    const key = entry.kind === 'file_access' && this.coalesceMs > 0 ? decisionKey(entry) : undefined;
     if (key !== undefined) {
       const gathering = this.open.get(key);
       if (gathering !== undefined && now < gathering.until) {
@@ -123,7 +136,17 @@ export class AuditTrail {
       return;
     }
     this.counts.recorded += 1;
-    const record = { ...entry, at: this.timeText(now) };
+    // Field by field rather than a spread: one object shape for every entry, made on every document open.
+    const record: AuditRecord = {
+      at: this.timeText(now),
+      kind: entry.kind,
+      actorId: entry.actorId,
+      credential: entry.credential,
+      fileId: entry.fileId,
+      action: entry.action,
+      permissions: entry.permissions,
+      details: entry.details,
+    };
     this.buffer.push(record);
     if (key !== undefined) {
       // Bounded: past MAX_GATHERING distinct decisions, the oldest window ends early (its repeats are written).

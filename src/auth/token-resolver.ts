@@ -7,6 +7,8 @@ import { verifyUserToken, type UserTokenResult } from './user-token.js';
  */
 export type TokenResolver = (token: string) => UserTokenResult | Promise<UserTokenResult>;
 
+type AcceptedToken = Extract<UserTokenResult, { ok: true }>;
+
 /** How many verified tokens the default resolver remembers (about 2 MB of tokens and ids at most). */
 export const VERIFIED_TOKEN_CACHE_SIZE = 10_000;
 
@@ -20,14 +22,15 @@ export const VERIFIED_TOKEN_CACHE_SIZE = 10_000;
  * empties the cache, so its tokens stop working then.
  */
 export function defaultTokenResolver(secrets: string | readonly (string | undefined)[], now: () => number = Date.now, maxEntries = VERIFIED_TOKEN_CACHE_SIZE): TokenResolver {
-  const verified = new Map<string, { userId: string; expiresAt: number; linkId?: string }>();
+  // The accepted result itself is remembered (frozen) and handed out on every hit: no object per request.
+  const verified = new Map<string, Readonly<AcceptedToken>>();
   return async (token) => {
     const hit = verified.get(token);
     if (hit) {
       if (hit.expiresAt > epochSeconds(now())) {
         verified.delete(token);
         verified.set(token, hit);
-        return { ok: true, ...hit };
+        return hit;
       }
       verified.delete(token);
     }
@@ -35,10 +38,12 @@ export function defaultTokenResolver(secrets: string | readonly (string | undefi
     if (result.ok) {
       while (verified.size >= maxEntries && verified.size > 0) verified.delete(verified.keys().next().value as string);
       if (maxEntries < 1) return result;
-      verified.set(
-        token,
-        result.linkId === undefined ? { userId: result.userId, expiresAt: result.expiresAt } : { userId: result.userId, expiresAt: result.expiresAt, linkId: result.linkId },
-      );
+      const accepted: AcceptedToken =
+        result.linkId === undefined
+          ? { ok: true, userId: result.userId, expiresAt: result.expiresAt }
+          : { ok: true, userId: result.userId, expiresAt: result.expiresAt, linkId: result.linkId };
+      verified.set(token, Object.freeze(accepted));
+      return accepted;
     }
     return result;
   };

@@ -47,12 +47,13 @@ export const FINE_PERMISSION_SOURCES: Readonly<Record<FinePermissionKey, keyof C
   imageDownloadable: 'exportable',
 });
 
+/** `FINE_PERMISSION_SOURCES` as pairs, made once (every document open computes permissions). */
+const FINE_PAIRS = Object.entries(FINE_PERMISSION_SOURCES) as Array<[FinePermissionKey, keyof CorePermissions]>;
+
 function withFineKeys(core: CorePermissions): Permissions {
-  const fine = {} as Record<FinePermissionKey, boolean>;
-  for (const [key, source] of Object.entries(FINE_PERMISSION_SOURCES) as Array<[FinePermissionKey, keyof CorePermissions]>) {
-    fine[key] = core[source] && (key !== 'cutable' || core.copyable);
-  }
-  return { ...core, ...fine };
+  const permissions = { ...core } as Permissions;
+  for (const [key, source] of FINE_PAIRS) permissions[key] = core[source] && (key !== 'cutable' || core.copyable);
+  return permissions;
 }
 
 /** The permissions with each key the file's restrictions switch off set to false. */

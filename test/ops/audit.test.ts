@@ -203,6 +203,25 @@ describeEachStore('audit trail', (store) => {
     await gathered.close();
   });
 
+  it('gathers only decisions alike in every part: ids that would run together, or a null actor, stay apart', async () => {
+    const gathered = new AuditTrail(store().db, { now: () => now });
+    const decision = { kind: 'file_access', credential: 'user_token', action: 'GET /files/:fileId', details: null, permissions: ALL } as const;
+    const alike = [
+      { actorId: 'a|b', fileId: 'c' },
+      { actorId: 'a', fileId: 'b|c' },
+      { actorId: '3:a', fileId: 'b' },
+      { actorId: null, fileId: '1:-|b' },
+      { actorId: '-', fileId: 'b' },
+      { actorId: null, fileId: null },
+    ];
+    for (const parts of alike) gathered.record({ ...decision, ...parts });
+    expect(gathered.counts).toMatchObject({ recorded: alike.length, coalesced: 0 });
+    for (const parts of alike) gathered.record({ ...decision, ...parts });
+    expect(gathered.counts).toMatchObject({ recorded: alike.length, coalesced: alike.length });
+    await gathered.close();
+    expect(await rows()).toBe(alike.length * 2);
+  });
+
   it('refuses bad filters with 400 and changes nothing', async () => {
     for (const query of ['?since=yesterday', '?kind=everything', '?limit=0', '?cursor=bogus', '?since=2026-03-02T00:00:00Z&until=2026-03-01T00:00:00Z']) {
       const response = await app.inject({ method: 'GET', url: `/api/audit${query}`, headers: admin });
