@@ -47,10 +47,14 @@ export type Universe = { TEAMS: readonly string[]; DEPARTMENTS: readonly string[
 
 export const FIXED_UNIVERSE: Universe = { TEAMS, DEPARTMENTS, USERS, FILES };
 
-async function universeOf(store: OpenDatabase, universe: Universe) {
-  if (universe !== 'every row') return universe;
+/** Every id the rows hold now, by kind. */
+export async function idsOfRows(store: OpenDatabase) {
   const ids = async (table: 'teams' | 'departments' | 'users' | 'files') => (await store.db.selectFrom(table).select('id').orderBy('id').execute()).map((row) => row.id);
   return { TEAMS: await ids('teams'), DEPARTMENTS: await ids('departments'), USERS: await ids('users'), FILES: await ids('files') };
+}
+
+async function universeOf(store: OpenDatabase, universe: Universe) {
+  return universe === 'every row' ? idsOfRows(store) : universe;
 }
 
 export type Rng = ReturnType<typeof random>;

@@ -1,5 +1,3 @@
-import { createConnection } from 'mysql2/promise';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ModelDirectory } from '../../src/directory/read-model/model-directory.js';
 import { MODEL_SEARCH_BOUNDS } from '../../src/directory/read-model/model-search.js';
@@ -8,6 +6,7 @@ import { importSnapshot } from '../../src/snapshot/import.js';
 import { replaceGrants, upsertTeams, upsertUsers } from '../../src/store/directory-writes/directory-writer.js';
 import { StoreModelSource } from '../../src/store/change-feed/read-model/store-model-source.js';
 import { SqlDirectory } from '../../src/store/directory-reads/sql-directory.js';
+import { rawSession } from '../helpers/raw-session.js';
 import { describeEachStore, dialects } from '../helpers/stores.js';
 import { freshStore } from '../ops/fresh-store.js';
 import { expectModelEqualsReference, expectSearchEqualsReference, KEYWORDS, random, randomWrite } from './read-model-checks.js';
@@ -109,14 +108,6 @@ describeEachStore('the read model, after random directory writes', (store) => {
     paged.close();
   }, 60_000);
 });
-
-/** A session outside collab-host's pools, as a DBA's or another program's: plain SQL statements. */
-async function rawSession(dialect: 'postgres' | 'mysql', url: string): Promise<{ query(text: string): Promise<unknown>; end(): Promise<void> }> {
-  if (dialect === 'mysql') return createConnection(url);
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  return client;
-}
 
 // Two instances on one database: PostgreSQL and MySQL (SQLite has one writing process, docs/scaling.md).
 for (const dialect of ['postgres', 'mysql'] as const)

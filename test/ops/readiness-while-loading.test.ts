@@ -1,9 +1,8 @@
-import { createConnection } from 'mysql2/promise';
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { StoreModelSource } from '../../src/store/change-feed/read-model/store-model-source.js';
 import { upsertTeams, upsertUsers } from '../../src/store/directory-writes/directory-writer.js';
 import { asUser, buildTestApp } from '../helpers/app.js';
+import { rawSession } from '../helpers/raw-session.js';
 import { dialects } from '../helpers/stores.js';
 import { freshStore } from './fresh-store.js';
 
@@ -18,14 +17,7 @@ for (const dialect of ['postgres', 'mysql'] as const)
     it('answers 503 "still loading" until the directory is in memory, then 200; the callbacks answer once it is in', async () => {
       const fresh = await freshStore(dialect);
       const store = await fresh.open();
-      const other: { query(text: string): Promise<unknown>; end(): Promise<void> } =
-        dialect === 'mysql'
-          ? await createConnection(fresh.url)
-          : await (async () => {
-              const client = new pg.Client({ connectionString: fresh.url });
-              await client.connect();
-              return client;
-            })();
+      const other = await rawSession(dialect, fresh.url);
       let source: StoreModelSource | undefined;
       try {
         await upsertTeams(store.db, [{ id: 'acme', name: 'Acme' }]);
