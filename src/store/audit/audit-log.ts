@@ -197,7 +197,8 @@ async function readInTailOrder(db: Db, filter: AuditFilter, count: number) {
         .where((eb) => eb.not(afterMark)),
       filter,
     ),
-    'audit_log',
+    // By the side table's id where the order is the id's: its key (key, id) gives the rows in order, no sort.
+    dialectOf(db).name === 'postgres' ? 'audit_log' : 'indexed',
     'id',
     filter.after,
   )
