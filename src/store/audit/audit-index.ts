@@ -27,6 +27,9 @@ const ACTOR_IDS: RowTable<{ actor_id: string; id: number }> = { table: 'audit_ac
 /** Pairs one statement writes: on SQLite a statement holds the event loop (about 5 ms for 1,000). */
 const CHUNK = 1000;
 
+/** Rows one read of a pass takes: on SQLite a read holds the event loop too (about 10 ms for 10,000). */
+const READ_PAGE = 10_000;
+
 /** What one batch did. */
 export interface IndexedBatch {
   /** Rows indexed (their pairs written, the mark moved past them). */
@@ -54,12 +57,7 @@ export const auditIndex = {
    */
   async indexPending(db: Kysely<Database>, limit: number): Promise<IndexedBatch> {
     const from = await auditIndex.markPosition(db);
-    const read = await inTailOrder(db, db.selectFrom('audit_log').select(['audit_log.id', 'audit_log.file_id', 'audit_log.actor_id']), 'audit_log', 'id', from)
-      .limit(limit)
-      .execute();
-    // Only rows of transactions that no longer run (always all of them on SQLite and MySQL), in order.
-    const firstRunning = read.findIndex((row) => !settled(row.tail_settled));
-    const rows = firstRunning === -1 ? read : read.slice(0, firstRunning);
+    const { rows, more } = await readSettled(db, from, limit);
     if (rows.length === 0) return { rows: 0, more: false };
     const files = rows.filter((row) => row.file_id !== null).map((row) => ({ file_id: row.file_id!, id: Number(row.id) }));
     const actors = rows.filter((row) => row.actor_id !== null).map((row) => ({ actor_id: row.actor_id!, id: Number(row.id) }));
@@ -75,7 +73,7 @@ export const auditIndex = {
     );
     const through = Number(rows.at(-1)!.id);
     await db.updateTable('audit_index_mark').set({ indexed_through: through }).where('id', '=', 1).where('indexed_through', '=', from.seq).execute();
-    return { rows: rows.length, more: rows.length === read.length && read.length === limit };
+    return { rows: rows.length, more };
   },
 
   /** Removes the pairs of rows leaving the log (retention). */
@@ -113,6 +111,28 @@ export const auditIndex = {
     await db.updateTable('audit_index_mark').set({ indexed_through: 0 }).where('id', '=', 1).execute();
   },
 };
+
+/**
+ * Up to `limit` rows after `from` in tail order, of transactions that no longer run (on SQLite and MySQL
+ * all of them), read in pages of READ_PAGE with the event loop's other work between them; `more`: rows
+ * were left.
+ */
+async function readSettled(db: Kysely<Database>, from: TailPosition, limit: number) {
+  const rows: Array<{ id: number | string; file_id: string | null; actor_id: string | null }> = [];
+  let after = from;
+  while (rows.length < limit) {
+    if (rows.length > 0) await new Promise((resolve) => setImmediate(resolve));
+    const page = await inTailOrder(db, db.selectFrom('audit_log').select(['audit_log.id', 'audit_log.file_id', 'audit_log.actor_id']), 'audit_log', 'id', after)
+      .limit(Math.min(READ_PAGE, limit - rows.length))
+      .execute();
+    const firstRunning = page.findIndex((row) => !settled(row.tail_settled));
+    rows.push(...(firstRunning === -1 ? page : page.slice(0, firstRunning)));
+    if (firstRunning !== -1 || page.length < Math.min(READ_PAGE, limit - rows.length + page.length)) return { rows, more: false };
+    // The next page after this one's last row (PostgreSQL takes that row's transaction id).
+    after = { seq: Number(page.at(-1)!.id), xid: null };
+  }
+  return { rows, more: true };
+}
 
 /** Writes sorted pairs in chunks; on SQLite each chunk committed without waiting for the disk (the pairs can be written again from `audit_log`). */
 async function writeSorted<Row>(db: Kysely<Database>, spec: RowTable<Row>, rows: readonly Row[]): Promise<void> {
