@@ -3,6 +3,7 @@ import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../http/app-context.js';
+import { auditIndexer } from '../audit/audit-indexer.js';
 import { AuditTrail } from '../audit/audit-trail.js';
 import { tokenSecrets } from '../auth/key-rotation.js';
 import { defaultTokenResolver, type TokenResolver } from '../auth/token-resolver.js';
@@ -140,6 +141,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Closing writes what is still buffered (the store closes after the app).
     app.addHook('onClose', async () => audit.close());
   }
+  const indexer = auditIndexer(deps.store.db, app.log.child({ component: 'audit-index' }));
+  app.addHook('onReady', async () => void indexer.start());
+  app.addHook('onClose', async () => indexer.stop());
   const directoryChanges = composeDirectoryChanges(config, deps.store, deps.directoryListeners);
   const context: AppContext = Object.freeze({
     config,

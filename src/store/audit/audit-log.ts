@@ -1,9 +1,11 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { dialectOf } from '../dialect/dialect.js';
 import { insertRows, storableText, type RowTable } from '../statements/row-insert.js';
 import type { Database, Db } from '../schema/schema.js';
 import { inTailOrder, readTailPage, type TailPosition } from '../statements/tail-order.js';
 import { inTailTurn } from '../statements/tail-turn.js';
+import { withoutDiskWait } from './without-disk-wait.js';
+import { AUDIT_INDEXES, auditIndex } from './audit-index.js';
 
 /** One entry of the audit log as the domain writes and reads it. */
 export interface AuditRecord {
@@ -87,35 +89,51 @@ export const auditLog = {
     for (let start = 0; start < records.length; start += SQLITE_BATCH_CHUNK) {
       if (start > 0) await new Promise((resolve) => setImmediate(resolve));
       const chunk = records.slice(start, start + SQLITE_BATCH_CHUNK);
-      await insertWithoutDiskWait(db, chunk.map(toRow));
+      await withoutDiskWait(db, (connection) => insertRows(connection, AUDIT_TABLE, chunk.map(toRow)));
       written(chunk.length);
     }
   },
 
-  /** Entries oldest first (in tail order, src/store/statements/tail-order.ts), by the filter; `next` is the position to continue after, or null on the last page. */
+  /**
+   * Entries oldest first (in tail order, src/store/statements/tail-order.ts), by the filter; `next` is the
+   * position to continue after, or null on the last page. By file or actor: the rows up to the audit
+   * index's mark through its side table, then the rows after the mark by a scan (src/store/audit/audit-index.ts).
+   */
   async list(db: Db, filter: AuditFilter): Promise<{ items: StoredAuditRecord[]; next: TailPosition | null }> {
-    let query = db.selectFrom('audit_log').selectAll();
-    if (filter.since !== undefined) query = query.where('at', '>=', filter.since);
-    if (filter.until !== undefined) query = query.where('at', '<', filter.until);
-    if (filter.kind !== undefined) query = query.where('kind', '=', filter.kind);
-    if (filter.actorId !== undefined) query = query.where('actor_id', '=', filter.actorId);
-    if (filter.fileId !== undefined) query = query.where('file_id', '=', filter.fileId);
     const { shown, next } = await readTailPage(
-      () =>
-        inTailOrder(db, query, 'audit_log', 'id', filter.after)
-          .limit(filter.limit + 1)
-          .execute(),
+      () => readInTailOrder(db, filter, filter.limit + 1),
       filter.limit,
       (row) => row.id,
     );
     return { items: shown.map(fromRow), next };
   },
 
-  /** Entries before `before` (at most about `limit`, oldest first), removed; returns how many. */
+  /** Entries before `before` (at most about `limit`, oldest first), removed; returns how many. The row of the audit index's mark stays. */
   async pruneBefore(db: Db, before: string, limit: number): Promise<number> {
-    const ids = (await db.selectFrom('audit_log').select('id').where('at', '<', before).orderBy('at').orderBy('id').limit(limit).execute()).map((row) => row.id);
-    if (ids.length === 0) return 0;
-    return Number((await db.deleteFrom('audit_log').where('id', 'in', ids).executeTakeFirst()).numDeletedRows);
+    const rows = await db
+      .selectFrom('audit_log')
+      .select(['id', 'file_id', 'actor_id'])
+      .where('at', '<', before)
+      .where('id', '<>', await auditIndex.mark(db))
+      .orderBy('at')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    if (rows.length === 0) return 0;
+    const removed = await db
+      .deleteFrom('audit_log')
+      .where(
+        'id',
+        'in',
+        rows.map((row) => row.id),
+      )
+      .executeTakeFirst();
+    // After the rows: pairs left by a crash in between point at nothing and are never listed.
+    await auditIndex.forget(
+      db,
+      rows.map((row) => ({ ...row, id: Number(row.id) })),
+    );
+    return Number(removed.numDeletedRows);
   },
 
   async countBefore(db: Db, before: string): Promise<number> {
@@ -123,28 +141,11 @@ export const auditLog = {
       .selectFrom('audit_log')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('at', '<', before)
+      .where('id', '<>', await auditIndex.mark(db))
       .executeTakeFirstOrThrow();
     return Number(row.n);
   },
 };
-
-/**
- * One SQLite insert statement committed at synchronous=NORMAL (not synced: a power cut may lose it, a
- * killed process does not), the connection held so no other statement runs at that level meanwhile. A
- * single statement rather than `transactionWithoutDiskWait`: the transaction's own statements cost about as
- * much CPU as the rows they would carry.
- */
-function insertWithoutDiskWait(db: Kysely<Database>, rows: readonly AuditRow[]): Promise<void> {
-  return db.connection().execute(async (connection) => {
-    const [current] = (await sql<{ synchronous: number }>`PRAGMA synchronous`.execute(connection)).rows;
-    await sql`PRAGMA synchronous = NORMAL`.execute(connection);
-    try {
-      await insertRows(connection, AUDIT_TABLE, rows);
-    } finally {
-      await sql.raw(`PRAGMA synchronous = ${Number(current?.synchronous ?? 2)}`).execute(connection);
-    }
-  });
-}
 
 function toRow(record: AuditRecord): AuditRow {
   return {
@@ -171,4 +172,52 @@ function fromRow(row: Selectable<Database['audit_log']>): StoredAuditRecord {
     permissions: row.permissions === null ? null : row.permissions === '' ? [] : row.permissions.split(','),
     details: row.details === null ? null : (JSON.parse(row.details) as Record<string, unknown>),
   };
+}
+
+/** Up to `count` rows matching `filter` after `filter.after`, in tail order. */
+async function readInTailOrder(db: Db, filter: AuditFilter, count: number) {
+  const by = filter.fileId !== undefined ? AUDIT_INDEXES.file : filter.actorId !== undefined ? AUDIT_INDEXES.actor : undefined;
+  if (by === undefined) {
+    return inTailOrder(db, filtered(db.selectFrom('audit_log').selectAll('audit_log'), filter), 'audit_log', 'id', filter.after)
+      .limit(count)
+      .execute();
+  }
+  const value = by.key === 'file_id' ? filter.fileId! : filter.actorId!;
+  const mark = await auditIndex.markPosition(db);
+  const afterMark = dialectOf(db).tailAfter('audit_log', 'id', mark);
+  const indexed = await inTailOrder(
+    db,
+    filtered(
+      db
+        .selectFrom('audit_log')
+        // The two side tables have the same shape: (key, id).
+        .innerJoin(`${by.table} as indexed` as 'audit_file_ids as indexed', 'indexed.id', 'audit_log.id')
+        .selectAll('audit_log')
+        .where(sql<SqlBool>`${sql.ref(`indexed.${by.key}`)} = ${value}`)
+        .where((eb) => eb.not(afterMark)),
+      filter,
+    ),
+    // By the side table's id where the order is the id's: its key (key, id) gives the rows in order, no sort.
+    dialectOf(db).name === 'postgres' ? 'audit_log' : 'indexed',
+    'id',
+    filter.after,
+  )
+    .limit(count)
+    .execute();
+  if (indexed.length >= count) return indexed;
+  const tail = await inTailOrder(db, filtered(db.selectFrom('audit_log').selectAll('audit_log').where(afterMark), filter), 'audit_log', 'id', filter.after)
+    .limit(count - indexed.length)
+    .execute();
+  return [...indexed, ...tail];
+}
+
+/** The filter's conditions on `audit_log`'s columns. */
+function filtered<Q extends SelectQueryBuilder<Database, 'audit_log' | never, object>>(query: Q, filter: AuditFilter): Q {
+  let where = query as SelectQueryBuilder<Database, 'audit_log', object>;
+  if (filter.since !== undefined) where = where.where('audit_log.at', '>=', filter.since);
+  if (filter.until !== undefined) where = where.where('audit_log.at', '<', filter.until);
+  if (filter.kind !== undefined) where = where.where('audit_log.kind', '=', filter.kind);
+  if (filter.actorId !== undefined) where = where.where('audit_log.actor_id', '=', filter.actorId);
+  if (filter.fileId !== undefined) where = where.where('audit_log.file_id', '=', filter.fileId);
+  return where as unknown as Q;
 }

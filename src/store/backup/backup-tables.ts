@@ -1,13 +1,16 @@
 /**
  * Which tables a backup carries: every table of the store except Kysely's migration bookkeeping (the
- * manifest lists the migrations instead) and the change feed. Both stores back up the same set of tables.
+ * manifest lists the migrations instead), the change feed and the audit index's mark. Both stores back up the same set of tables.
  */
 
 /**
- * The directory's change feed (migration 110): the triggers on the directory tables write it again as the
- * restore inserts their rows, and its form differs by store (PostgreSQL's rows carry transaction ids).
+ * Tables about this database's own transactions, which a restore makes anew rather than carries:
+ * - the directory's change feed (migration 110): the triggers on the directory tables write it again as
+ *   the restore inserts their rows, and its form differs by store (PostgreSQL's rows carry transaction ids);
+ * - the audit index's mark (migration 190): a tail position, whose meaning on PostgreSQL rests on the
+ *   transaction ids the restore gives the rows; after a restore indexing starts over (src/store/audit/audit-index.ts).
  */
-const CHANGE_FEED = new Set(['directory_changes']);
+const NOT_CARRIED = new Set(['directory_changes', 'audit_index_mark']);
 
 /** A table the migrations create with rows of their own: a restore replaces them with the backup's. */
 export const SEEDED_TABLES: ReadonlySet<string> = new Set(['directory_versions']);
@@ -19,13 +22,13 @@ export const RESTORED_LAST: readonly string[] = ['directory_versions'];
 export function sqliteBackupTables(tables: ReadonlyArray<{ name: string; sql: string | null }>): string[] {
   return tables
     .map((table) => table.name)
-    .filter((name) => !name.startsWith('sqlite_') && !name.startsWith('kysely_') && !CHANGE_FEED.has(name))
+    .filter((name) => !name.startsWith('sqlite_') && !name.startsWith('kysely_') && !NOT_CARRIED.has(name))
     .sort();
 }
 
 /** The tables to back up among a PostgreSQL schema's base tables, sorted by name. */
 export function postgresBackupTables(names: readonly string[]): string[] {
-  return names.filter((name) => !name.startsWith('kysely_') && !CHANGE_FEED.has(name)).sort();
+  return names.filter((name) => !name.startsWith('kysely_') && !NOT_CARRIED.has(name)).sort();
 }
 
 /** The SQLite query listing tables for sqliteBackupTables. */

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { quoteTable, SEEDED_TABLES } from './backup-tables.js';
 import { dialectOf } from '../dialect/dialect.js';
+import { auditIndex } from '../audit/audit-index.js';
 import type { Database } from '../schema/schema.js';
 import type { StoreRow } from './store-snapshot-shape.js';
 
@@ -39,7 +40,8 @@ export class RestoreTarget {
 
   /**
    * Runs `restore` in one transaction: all of the backup is in the store, or (on any error) none of it.
-   * The id generators are then moved past the restored ids (where the dialect needs it), so new rows get fresh ones.
+   * The id generators are then moved past the restored ids (where the dialect needs it), so new rows get fresh ones,
+   * and the audit log's indexing by file and actor starts over.
    */
   async run(restore: (writer: RestoreWriter) => Promise<void>): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
@@ -51,6 +53,9 @@ export class RestoreTarget {
         count: (table) => countRows(trx, table),
       });
       await dialectOf(trx).afterRestore(trx);
+      // The audit log's rows now have other transaction ids (PostgreSQL) than when its side tables were
+      // filled: indexing starts over, skipping the pairs the backup brought (src/store/audit/audit-index.ts).
+      await auditIndex.restart(trx);
     });
   }
 }

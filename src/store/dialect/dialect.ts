@@ -9,7 +9,7 @@ import type { FeedPosition, FeedRead } from '../change-feed/change-feed-position
 import type { PreparedReads } from '../statements/prepared-reads.js';
 import type { Database, Db } from '../schema/schema.js';
 import type { StoreSnapshot } from '../backup/store-snapshot-shape.js';
-import type { InTailOrder } from '../statements/tail-position.js';
+import type { InTailOrder, TailAfter } from '../statements/tail-position.js';
 
 /** The SQL dialects collab-host runs on (MySQL covers MariaDB). */
 export type DialectName = 'sqlite' | 'postgres' | 'mysql';
@@ -150,6 +150,8 @@ export interface StoreDialect {
   // Tailed listings (src/store/statements/tail-order.ts)
   /** Orders a listing of a tailed table so that a reader paging on never passes a row that commits later. */
   readonly inTailOrder: InTailOrder;
+  /** The condition `inTailOrder` pages by: rows after a position in tail order. */
+  readonly tailAfter: TailAfter;
 
   // Backups and operations
   /** A consistent snapshot of the store for a backup taken beside the running service. */

@@ -9,7 +9,7 @@ import { lockUpdateRead } from '../statements/update-forms.js';
 // MySQL's feed ids and tailed sequences commit in order (migration 110's counter row; the append and tail
 // turns), so it reads them as SQLite does.
 import { feedEnd, readFeed } from '../change-feed/in-order-feed.js';
-import { inTailOrder } from '../statements/in-order-tail.js';
+import { inTailOrder, tailAfter } from '../statements/in-order-tail.js';
 import { bulkInsertStatement, insertNewStatement, upsertTail } from './bulk-insert.js';
 import { withIndexesDeferred } from './deferred-indexes.js';
 import { mysqlSql } from './dialect-sql.js';
@@ -64,6 +64,7 @@ export const mysqlDialect: StoreDialect = {
   // No notifications: other instances see directory writes at their next poll.
   listenForDirectoryChanges: () => undefined,
   inTailOrder,
+  tailAfter,
   openSnapshot: (opened) => openMysqlSnapshot(opened.db),
   backupTables,
   afterRestore,

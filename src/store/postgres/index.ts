@@ -19,7 +19,7 @@ import { advanceSequences, backupTables } from './restore.js';
 import { lockDueSeatTasks } from './seat-task-claim.js';
 import { refreshStatistics } from './statistics.js';
 import { openPostgresSnapshot } from './store-snapshot.js';
-import { inTailOrder } from './tail-order.js';
+import { inTailOrder, tailAfter } from './tail-order.js';
 import { lockDirectoryWrites } from './write-lock.js';
 
 /** Rows from which a plain insert is a COPY (below, its extra round trip is not worth it). */
@@ -67,6 +67,7 @@ export const postgresDialect: StoreDialect = {
     return pool ? listenForDirectoryChanges(pool, wake, onError) : undefined;
   },
   inTailOrder,
+  tailAfter,
   async openSnapshot(opened) {
     const pool = poolOf(opened);
     if (!pool) throw new Error('a PostgreSQL store opened without its pool');

@@ -1,4 +1,4 @@
-import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { sql, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { TAIL_SETTLED, TAIL_XID_COLUMN, type Settled, type TailPosition } from '../statements/tail-position.js';
 
 /**
@@ -16,17 +16,21 @@ export function inTailOrder<DB, TB extends keyof DB, O>(
 ): Settled<DB, TB, O> {
   const seq = sql.ref(`${table}.${seqColumn}`);
   const xid = sql.ref(`${table}.${TAIL_XID_COLUMN}`);
-  let later = query;
-  if (after !== undefined) {
-    // A cursor without a transaction id: the one of its row (or of the nearest row below it).
-    const afterXid =
-      after.xid === null
-        ? sql`COALESCE((SELECT ${sql.ref(TAIL_XID_COLUMN)} FROM ${sql.table(table)} WHERE ${sql.ref(seqColumn)} <= ${after.seq} ORDER BY ${sql.ref(seqColumn)} DESC LIMIT 1), '0'::xid8)`
-        : sql`${after.xid}::xid8`;
-    later = later.where(sql<SqlBool>`(${xid}, ${seq}) > (${afterXid}, ${after.seq}::bigint)`);
-  }
+  const later = after === undefined ? query : query.where(tailAfter(table, seqColumn, after));
   return later
     .select(sql<unknown>`${xid} < pg_snapshot_xmin(pg_current_snapshot())`.as(TAIL_SETTLED))
     .orderBy(sql`${xid}`)
     .orderBy(sql`${seq}`) as Settled<DB, TB, O>;
+}
+
+/** Rows after `position` in tail order: by (`tail_xid`, sequence). */
+export function tailAfter(table: string, seqColumn: string, position: TailPosition): RawBuilder<SqlBool> {
+  const seq = sql.ref(`${table}.${seqColumn}`);
+  const xid = sql.ref(`${table}.${TAIL_XID_COLUMN}`);
+  // A position without a transaction id: the one of its row (or of the nearest row below it).
+  const afterXid =
+    position.xid === null
+      ? sql`COALESCE((SELECT ${sql.ref(TAIL_XID_COLUMN)} FROM ${sql.table(table)} WHERE ${sql.ref(seqColumn)} <= ${position.seq} ORDER BY ${sql.ref(seqColumn)} DESC LIMIT 1), '0'::xid8)`
+      : sql`${position.xid}::xid8`;
+  return sql<SqlBool>`(${xid}, ${seq}) > (${afterXid}, ${position.seq}::bigint)`;
 }

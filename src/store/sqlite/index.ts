@@ -18,7 +18,7 @@ import { backupTables } from './restore.js';
 import { lockDueSeatTasks } from './seat-task-claim.js';
 import { refreshStatistics } from './statistics.js';
 import { openSqliteSnapshot } from './store-snapshot.js';
-import { inTailOrder } from '../statements/in-order-tail.js';
+import { inTailOrder, tailAfter } from '../statements/in-order-tail.js';
 import { lockDirectoryWrites } from './write-lock.js';
 import { SnapshotUnsupportedError } from '../backup/store-snapshot-shape.js';
 
@@ -58,6 +58,7 @@ export const sqliteDialect: StoreDialect = {
   withFeedAsReload,
   listenForDirectoryChanges: () => undefined,
   inTailOrder,
+  tailAfter,
   async openSnapshot(_opened, url) {
     const path = url.slice('sqlite:'.length);
     if (path === ':memory:') throw new SnapshotUnsupportedError('an in-memory SQLite store (sqlite::memory:) cannot be backed up from another process');

@@ -1,4 +1,4 @@
-import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { sql, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { TAIL_SETTLED, type Settled, type TailPosition } from './tail-position.js';
 
 /**
@@ -12,6 +12,11 @@ export function inTailOrder<DB, TB extends keyof DB, O>(
   after: TailPosition | undefined,
 ): Settled<DB, TB, O> {
   const seq = sql.ref(`${table}.${seqColumn}`);
-  const later = after === undefined ? query : query.where(sql<SqlBool>`${seq} > ${after.seq}`);
+  const later = after === undefined ? query : query.where(tailAfter(table, seqColumn, after));
   return later.select(sql<unknown>`1`.as(TAIL_SETTLED)).orderBy(sql`${seq}`) as Settled<DB, TB, O>;
+}
+
+/** Rows after `position` in tail order (here: by sequence). */
+export function tailAfter(table: string, seqColumn: string, position: TailPosition): RawBuilder<SqlBool> {
+  return sql<SqlBool>`${sql.ref(`${table}.${seqColumn}`)} > ${position.seq}`;
 }

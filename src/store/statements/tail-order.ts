@@ -69,7 +69,8 @@ export async function readTailPage<R extends { tail_settled: unknown }>(
   }
 }
 
-function settled(value: unknown): boolean {
+/** Whether a listed row's `tail_settled` mark says its transaction no longer runs (each driver spells true its own way). */
+export function settled(value: unknown): boolean {
   return value === true || value === 1 || value === 't';
 }
 

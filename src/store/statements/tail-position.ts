@@ -1,4 +1,4 @@
-import type { SelectQueryBuilder } from 'kysely';
+import type { RawBuilder, SelectQueryBuilder, SqlBool } from 'kysely';
 
 /**
  * Where a listing that pages "after the last row shown" stands: the last row's sequence number and, on
@@ -25,3 +25,6 @@ export type InTailOrder = <DB, TB extends keyof DB, O>(
   seqColumn: string,
   after: TailPosition | undefined,
 ) => Settled<DB, TB, O>;
+
+/** A dialect's condition "after `position` in tail order" on a tailed table's rows. */
+export type TailAfter = (table: string, seqColumn: string, position: TailPosition) => RawBuilder<SqlBool>;

@@ -29,6 +29,7 @@ import { tailXidsMigration } from './150-tail-xids.js';
 import { dropSearchIndexMigration } from './160-drop-search-index.js';
 import { deliveryMessageKeyMigration } from './180-delivery-message-key.js';
 import { usersTeamEmailMigration } from './185-users-team-email.js';
+import { auditIndexBatchesMigration } from './190-audit-index-batches.js';
 
 /**
  * Every migration, by name; names sort in the order they apply (Kysely applies them by name: the two
@@ -68,5 +69,6 @@ export function allMigrations(t: ColumnTypes): Record<string, Migration> {
     '160-drop-search-index': dropSearchIndexMigration(t),
     '180-delivery-message-key': deliveryMessageKeyMigration(t),
     '185-users-team-email': usersTeamEmailMigration(t),
+    '190-audit-index-batches': auditIndexBatchesMigration(t),
   };
 }

@@ -20,4 +20,10 @@ export interface AuditTables {
     /** JSON: the answer's status, the record id, … */
     details: string | null;
   };
+  /** `audit_log` rows by file, written in sorted batches (migration 190, src/store/audit/audit-index.ts). */
+  audit_file_ids: { file_id: string; id: number };
+  /** `audit_log` rows by actor, as `audit_file_ids`. */
+  audit_actor_ids: { actor_id: string; id: number };
+  /** One row: the `audit_log` row up to which (in tail order) both tables above hold every row. */
+  audit_index_mark: { id: number; indexed_through: number };
 }
