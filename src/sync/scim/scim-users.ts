@@ -109,7 +109,10 @@ export class ScimUsers {
   }
 
   async create(body: unknown): Promise<ScimDocument> {
-    const user = scimmy(() => new SCIMMY.Schemas.User(normaliseResource(body), 'in')) as unknown as ScimObject;
+    const validated = scimmy(() => new SCIMMY.Schemas.User(normaliseResource(body), 'in')) as unknown as ScimObject;
+    // From here on the validated input as plain data, as it will be stored (each read of scimmy's values
+    // goes through an accessor or a proxy; this reads them once). The same JSON, so the same version.
+    const user = JSON.parse(JSON.stringify({ ...validated })) as ScimObject;
     assertStorable('User', user);
     const nameKey = String(user.userName).trim().toLowerCase();
     if (nameKey === '') throw new ScimProblem(400, 'invalidValue', 'userName must not be empty');
