@@ -62,14 +62,16 @@ export async function applyChange(context: ApplyContext, change: DirectoryChange
 
       const { diff, facts } = await diffChange(tx, { snapshot, remove, replace, contents: new Map(contents.map((content) => [content.fileId, content.bytes])) });
       const watched = options.allowEmpty ? undefined : await teamsThatMayEmpty(tx, diff, replace, leaversOf(snapshot, remove, replace));
-      const before = watched && { users: watched.activeBefore, leavers: watched.leaversBefore, teams: await tx.teamCount() };
+      // Only a replace or a team's removal can take the last team (counted only then; 0 = not watched).
+      const teamCount = async () => (replace || remove.teams.length > 0 ? tx.teamCount() : 0);
+      const before = watched && { users: watched.activeBefore, leavers: watched.leaversBefore, teams: await teamCount() };
       throwIf(missingRemovals(facts, remove));
       if (!replace) throwIf(await crossTeamMoves(tx, snapshot, facts));
       throwIf(ownershipRefusal(context.owners, options.source, { snapshot, remove, replace }, diff, facts));
 
       await tx.write(snapshot, contents, { replace, ...(progress ? { progress } : {}) });
       if (!replace) throwIf(await removeAll(tx, remove));
-      if (before) throwIf(emptinessRefusal(before, { users: await activeUsersAfter(tx, watched), teams: await tx.teamCount() }, diff));
+      if (before) throwIf(emptinessRefusal(before, { users: await activeUsersAfter(tx, watched), teams: await teamCount() }, diff));
 
       if (options.dryRun) throw new Rollback({ ok: true, diff, dryRun: true });
       progress?.step('recording the change');

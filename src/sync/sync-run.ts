@@ -76,8 +76,9 @@ function listedChanges(diff: DirectoryDiff): Record<string, Record<string, strin
 
 /**
  * Runs one sync run and records it (source, mode, start, duration, counts, errors): a row `running`
- * first, so a run that dies half way is still listed. A failure of the work is recorded and reported,
- * not thrown.
+ * first, so a run that dies half way is still listed. Inside a write turn's transaction (a SCIM request)
+ * that row would never be seen, as the turn commits or drops both: the run is written once, at its end.
+ * A failure of the work is recorded and reported, not thrown.
  */
 export async function recordedRun(
   runs: SyncRunStore,
@@ -86,17 +87,17 @@ export async function recordedRun(
   now: () => number = Date.now,
 ): Promise<RunReport> {
   const started = now();
-  const runId = await runs.start({ ...run, startedAt: formatTime(started) });
-  let report: RunReport;
+  const start = { ...run, startedAt: formatTime(started) };
+  const startedId = runs.insideTransaction ? undefined : await runs.start(start);
+  let report: Omit<RunReport, 'runId'>;
   try {
     const outcome = await work();
     if ('unchangedAtSource' in outcome) {
-      report = { runId, status: 'unchanged', dryRun: run.dryRun, diff: undefined, refusal: undefined, errors: [], detail: outcome.unchangedAtSource, skipped: [] };
+      report = { status: 'unchanged', dryRun: run.dryRun, diff: undefined, refusal: undefined, errors: [], detail: outcome.unchangedAtSource, skipped: [] };
     } else if (!outcome.result.ok) {
       const { result } = outcome;
       const errors = result.problems.length > 0 ? result.problems.map((problem) => `${problem.path} ${problem.message}`) : [`${result.code}: ${result.message}`];
       report = {
-        runId,
         status: 'failed',
         dryRun: run.dryRun,
         diff: outcome.applied,
@@ -108,11 +109,10 @@ export async function recordedRun(
     } else {
       const { diff } = outcome.result;
       const status = isEmptyDiff(diff) ? 'unchanged' : 'ok';
-      report = { runId, status, dryRun: run.dryRun, diff, refusal: undefined, errors: [], detail: outcome.detail ?? run.detail, skipped: outcome.skipped ?? [] };
+      report = { status, dryRun: run.dryRun, diff, refusal: undefined, errors: [], detail: outcome.detail ?? run.detail, skipped: outcome.skipped ?? [] };
     }
   } catch (error) {
     report = {
-      runId,
       status: 'failed',
       dryRun: run.dryRun,
       diff: undefined,
@@ -123,7 +123,7 @@ export async function recordedRun(
     };
   }
   const diff = report.diff;
-  await runs.finish(runId, {
+  const end = {
     status: report.status,
     detail: report.detail,
     durationMs: now() - started,
@@ -131,6 +131,8 @@ export async function recordedRun(
     changes: diff ? listedChanges(diff) : {},
     skipped: report.skipped.slice(0, LISTED_IDS),
     errors: report.errors,
-  });
-  return report;
+  };
+  if (startedId === undefined) return { runId: await runs.record(start, end), ...report };
+  await runs.finish(startedId, end);
+  return { runId: startedId, ...report };
 }

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { IdListStatement } from '../../src/store/statements/id-list-statement.js';
 import { Statement } from '../../src/store/statements/statement.js';
 import { openDatabase } from '../../src/store/connection/database.js';
 import { createTestSchema, describeEachStore, postgresUrl } from '../helpers/stores.js';
@@ -9,6 +10,19 @@ describeEachStore('Statement', (store) => {
     const statement = new Statement('SELECT $2 AS first, $1 AS second, $2 AS again');
     const [row] = await statement.run<{ first: string; second: string; again: string }>(store().db, ['one', 'two']);
     expect(row).toEqual({ first: 'two', second: 'one', again: 'two' });
+  });
+
+  it('runs a list statement for lists of any length, the same length twice included', async () => {
+    const teams = Array.from({ length: 40 }, (_, index) => ({ id: `list-${String(index).padStart(2, '0')}`, name: `Team ${index}` }));
+    await store().db.insertInto('teams').values(teams).execute();
+    const statement = new IdListStatement('SELECT id FROM teams WHERE id IN ($ids) ORDER BY id');
+    const ids = async (asked: string[]) => (await statement.run<{ id: string }>(store().db, asked)).map((row) => row.id);
+    expect(await ids([])).toEqual([]);
+    expect(await ids(['list-03'])).toEqual(['list-03']);
+    expect(await ids(['list-05'])).toEqual(['list-05']);
+    expect(await ids(['list-07', 'nobody', 'list-01'])).toEqual(['list-01', 'list-07']);
+    expect(await ids([...teams.map((team) => team.id), 'nobody'])).toEqual(teams.map((team) => team.id));
+    await store().db.deleteFrom('teams').where('id', 'like', 'list-%').execute();
   });
 
   it('reads BIGINT counts as numbers', async () => {

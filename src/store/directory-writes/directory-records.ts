@@ -3,7 +3,9 @@ import type { Department, Grant, PrincipalKind, Team } from '../../directory/typ
 import type { DirectoryRecordReader, DirectorySection, StoredFile, StoredRecords, StoredUser } from '../../directory-changes/directory-store.js';
 import { chunks } from '../directory-reads/directory-lookups.js';
 import { toFile, toUser } from '../directory-reads/directory-rows.js';
-import type { Db } from '../schema/schema.js';
+import type { Selectable } from 'kysely';
+import type { Database, Db } from '../schema/schema.js';
+import { IdListStatement } from '../statements/id-list-statement.js';
 
 /** The page size when none is asked for: export and the diff of a replace read every id, page by page. */
 const ALL = 10_000;
@@ -55,14 +57,15 @@ async function readDepartments(db: Db, ids: string[]): Promise<Department[]> {
   return rows.map((row) => ({ id: row.id, name: row.name, teamId: row.team_id, parentId: row.parent_id }));
 }
 
+/** Every change that names users reads them (the diff): fixed statements. */
+const USERS = new IdListStatement('SELECT * FROM users WHERE id IN ($ids)');
+const MEMBERSHIPS = new IdListStatement(
+  'SELECT ud.user_id, ud.department_id FROM user_departments ud INNER JOIN departments d ON d.id = ud.department_id WHERE ud.user_id IN ($ids)',
+);
+
 async function readUsers(db: Db, ids: string[]): Promise<StoredUser[]> {
-  const rows = await db.selectFrom('users').selectAll().where('id', 'in', ids).execute();
-  const memberships = await db
-    .selectFrom('user_departments as ud')
-    .innerJoin('departments as d', 'd.id', 'ud.department_id')
-    .select(['ud.user_id', 'ud.department_id'])
-    .where('ud.user_id', 'in', ids)
-    .execute();
+  const rows = await USERS.run<Selectable<Database['users']>>(db, ids);
+  const memberships = await MEMBERSHIPS.run<{ user_id: string; department_id: string }>(db, ids);
   const departmentIds = groupBy(
     memberships,
     (row) => row.user_id,

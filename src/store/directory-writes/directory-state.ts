@@ -1,5 +1,6 @@
 import type { DepartmentRecord, TeamRecord, UserRecord } from '../../directory-changes/records.js';
 import type { Db } from '../schema/schema.js';
+import { Statement } from '../statements/statement.js';
 
 /** A user record as the snapshot writes it, with the `active` flag of `users.active`. */
 export type UserState = UserRecord & { active: boolean };
@@ -78,11 +79,11 @@ export async function readTeamState(db: Db, teamId: string): Promise<TeamState> 
   return { team, departments, users, fileCreators: new Set(creators.map((row) => row.creator_id)) };
 }
 
-/** The teams among `ids`. */
-export async function readTeams(db: Db, ids: readonly string[]): Promise<TeamRecord[]> {
-  const found: TeamRecord[] = [];
-  for (const chunk of chunks(ids)) found.push(...(await db.selectFrom('teams').select(['id', 'name']).where('id', 'in', chunk).execute()));
-  return found;
+const TEAM = new Statement('SELECT id, name FROM teams WHERE id = $1');
+
+/** The team, if it exists (one fixed statement: every SCIM write asks). */
+export async function readTeam(db: Db, id: string): Promise<TeamRecord | undefined> {
+  return (await TEAM.run<TeamRecord>(db, [id]))[0];
 }
 
 /** The departments among `ids`. */
@@ -103,15 +104,11 @@ export async function readUsers(db: Db, ids: readonly string[]): Promise<UserSta
 
 /** The team's users whose e-mail is `email` (case-insensitive), with memberships and `active`. */
 export async function readTeamUsersByEmail(db: Db, teamId: string, email: string): Promise<UserState[]> {
-  const rows = await db
-    .selectFrom('users')
-    .select(USER_COLUMNS)
-    .where('team_id', '=', teamId)
-    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
-    .orderBy('id')
-    .execute();
-  return userStates(db, rows);
+  return userStates(db, await USERS_BY_EMAIL.run<UserRow>(db, [teamId, email.toLowerCase()]));
 }
+
+/** One fixed statement: every SCIM create asks (migration 185 indexes it where the dialect can). */
+const USERS_BY_EMAIL = new Statement(`SELECT ${USER_COLUMNS.join(', ')} FROM users WHERE team_id = $1 AND lower(email) = $2 ORDER BY id`);
 
 /** The ids among `ids` of users who created at least one file. */
 export async function readFileCreators(db: Db, ids: readonly string[]): Promise<Set<string>> {

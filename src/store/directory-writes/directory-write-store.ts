@@ -28,7 +28,7 @@ const REMOVERS: Record<DirectorySection, (db: Db, id: string) => Promise<Removal
 /**
  * The one validated path's store side over collab-host's own database. Given `turn` (a transaction that
  * holds the directory write lock already, see openWriteTurn), each change runs inside it under a savepoint:
- * a refused change rolls back only itself, and the turn's other work stays.
+ * a refused change rolls back only itself, and the turn's other work stays; the lock is not taken again.
  */
 export function sqlDirectoryWriteStore(store: OpenDatabase, turn?: Db): DirectoryWriteStore {
   const db = turn ?? store.db;
@@ -38,8 +38,8 @@ export function sqlDirectoryWriteStore(store: OpenDatabase, turn?: Db): Director
     // that commit meanwhile (an identity provider's burst of creates).
     transaction: (work) =>
       turn
-        ? underSavepoint(turn, () => work(directoryTransaction(turn)))
-        : inProcessTurns(store).run((committed) => dialectWork(store.db).durableTransaction(store.db, (trx) => work(directoryTransaction(trx)), committed)),
+        ? underSavepoint(turn, () => work(directoryTransaction(turn, { locked: true })))
+        : inProcessTurns(store).run((committed) => dialectWork(store.db).durableTransaction(store.db, (trx) => work(directoryTransaction(trx, { locked: false })), committed)),
     refreshStatistics: () => dialectOf(db).refreshStatistics(db, DIRECTORY_TABLES),
   };
 }
@@ -209,12 +209,13 @@ const SAVEPOINT = new Statement('SAVEPOINT directory_change');
 const RELEASE = new Statement('RELEASE SAVEPOINT directory_change');
 const ROLLBACK_TO = new Statement('ROLLBACK TO SAVEPOINT directory_change');
 
-function directoryTransaction(db: Db): DirectoryTransaction {
+/** `locked`: the transaction is a write turn's, which took the directory write lock first. */
+function directoryTransaction(db: Db, { locked }: { locked: boolean }): DirectoryTransaction {
   return {
     ...storedRecords(db),
     db,
     existing: storeDirectory(db),
-    lockWrites: () => lockWrites(db),
+    lockWrites: locked ? async () => undefined : () => lockWrites(db),
     async departmentDependents(ids) {
       const dependents = new Map<string, DepartmentDependents>();
       const tally = async (field: keyof DepartmentDependents, rows: Promise<Array<{ id: string | null; count: number }>>) => {

@@ -5,14 +5,18 @@ import type { Department, FileRecord, Grant, Team, User } from '../../directory/
 import { bulkInsertRows, type RowTable } from '../statements/bulk-insert.js';
 import { writeInlineContent } from '../files/file-objects.js';
 import type { Database, Db } from '../schema/schema.js';
+import { IdListStatement } from '../statements/id-list-statement.js';
 
 /** Ids per DELETE … IN (…) statement: well under both dialects' bound-parameter limits. */
 const ID_CHUNK = 1_000;
 
+/** Every upsert of users replaces their memberships: a fixed statement. */
+const DELETE_MEMBERSHIPS = new IdListStatement('DELETE FROM user_departments WHERE user_id IN ($ids)');
+
 async function deleteIn(db: Db, table: 'user_departments' | 'file_grants', column: 'user_id' | 'file_id', ids: readonly string[]): Promise<void> {
   for (let start = 0; start < ids.length; start += ID_CHUNK) {
     const chunk = ids.slice(start, start + ID_CHUNK);
-    if (table === 'user_departments') await db.deleteFrom('user_departments').where('user_id', 'in', chunk).execute();
+    if (table === 'user_departments') await DELETE_MEMBERSHIPS.run(db, chunk);
     else
       await db
         .deleteFrom('file_grants')

@@ -1,5 +1,7 @@
 import { dialectOf } from '../dialect/dialect.js';
 import type { Db } from '../schema/schema.js';
+import type { ConflictSyntax } from '../statements/bulk-table.js';
+import { Statement } from '../statements/statement.js';
 
 export type ScimKind = 'User' | 'Group';
 
@@ -23,6 +25,11 @@ export interface ScimResourceStore {
   get(kind: ScimKind, id: string): Promise<ScimResourceRow | undefined>;
   /** The team's resources of a kind, oldest first; narrowed to one name key or external id when given. */
   list(teamId: string, kind: ScimKind, narrow?: { nameKey?: string; externalId?: string }): Promise<ScimResourceRow[]>;
+  /**
+   * Which of the team's resources of a kind hold `nameKey`, and which hold `externalId` (when given): the
+   * ids of each, in one statement (a create checks both before anything else).
+   */
+  holders(teamId: string, kind: ScimKind, keys: { nameKey: string; externalId: string | undefined }): Promise<{ byName: string[]; byExternalId: string[] }>;
   /** The team's resources of a kind among `ids`. */
   getMany(teamId: string, kind: ScimKind, ids: readonly string[]): Promise<ScimResourceRow[]>;
   /** Creates or replaces the resource. */
@@ -66,6 +73,22 @@ function toRow(row: ScimResourceRow) {
   };
 }
 
+/** The two uniqueness keys' holders, each lookup on its own index; `held` says which key a row holds. */
+const HOLDERS_OF_NAME = new Statement(`SELECT id, 'name' AS held FROM scim_resources WHERE team_id = $1 AND kind = $2 AND name_key = $3`);
+const HOLDERS = new Statement(
+  `SELECT id, 'name' AS held FROM scim_resources WHERE team_id = $1 AND kind = $2 AND name_key = $3
+   UNION ALL SELECT id, 'external' AS held FROM scim_resources WHERE team_id = $1 AND kind = $2 AND external_id = $4`,
+);
+
+const ROW_COLUMNS = ['kind', 'id', 'team_id', 'name_key', 'external_id', 'attributes', 'created_at', 'updated_at'] as const;
+const INSERT_ROW = `INTO scim_resources (${ROW_COLUMNS.join(', ')}) VALUES (${ROW_COLUMNS.map((_, index) => `$${index + 1}`).join(', ')})`;
+
+/** A new resource unless its id or its name key is taken (no conflict target: the primary key and the unique name index both count). */
+const CREATE: Readonly<Record<ConflictSyntax, Statement>> = {
+  'on-conflict': new Statement(`INSERT ${INSERT_ROW} ON CONFLICT DO NOTHING`),
+  'on-duplicate-key': new Statement(`INSERT IGNORE ${INSERT_ROW}`),
+};
+
 export function sqlScimResources(db: Db): ScimResourceStore {
   return {
     async get(kind, id) {
@@ -77,6 +100,14 @@ export function sqlScimResources(db: Db): ScimResourceStore {
       if (narrow.nameKey !== undefined) query = query.where('name_key', '=', narrow.nameKey);
       if (narrow.externalId !== undefined) query = query.where('external_id', '=', narrow.externalId);
       return (await query.orderBy('created_at').orderBy('id').execute()).map(fromRow);
+    },
+    async holders(teamId, kind, { nameKey, externalId }) {
+      const byName: string[] = [];
+      const byExternalId: string[] = [];
+      const statement = externalId === undefined ? HOLDERS_OF_NAME : HOLDERS;
+      const rows = await statement.run<{ id: string; held: string }>(db, externalId === undefined ? [teamId, kind, nameKey] : [teamId, kind, nameKey, externalId]);
+      for (const row of rows) (row.held === 'name' ? byName : byExternalId).push(row.id);
+      return { byName, byExternalId };
     },
     async getMany(teamId, kind, ids) {
       const found: ScimResourceRow[] = [];
@@ -94,11 +125,15 @@ export function sqlScimResources(db: Db): ScimResourceStore {
         .execute();
     },
     async create(row) {
-      // No conflict target: the primary key and the unique name index both count.
-      const inserted = await dialectOf(db)
-        .conflicts.insertOrKeep(db.insertInto('scim_resources').values(toRow(row)), [])
-        .executeTakeFirst();
-      return Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
+      const values = toRow(row);
+      const statement = CREATE[dialectOf(db).conflictSyntax];
+      const result = await db.executeQuery(
+        statement.compile(
+          db,
+          ROW_COLUMNS.map((column) => values[column]),
+        ),
+      );
+      return Number(result.numAffectedRows ?? 0) === 1;
     },
     async remove(kind, id) {
       await db.deleteFrom('scim_resources').where('kind', '=', kind).where('id', '=', id).execute();

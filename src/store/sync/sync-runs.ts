@@ -3,6 +3,7 @@ import type { SyncRunRow } from '../../sync/sync-run-shape.js';
 import type { Kysely, Selectable } from 'kysely';
 import { dialectWork } from '../dialect/dialect-work-for.js';
 import type { Database, Db } from '../schema/schema.js';
+import { Statement } from '../statements/statement.js';
 import type { SyncTables } from '../schema/tables/sync.js';
 
 export type { SyncRunRow } from '../../sync/sync-run-shape.js';
@@ -18,12 +19,28 @@ export interface SyncRunEnd {
   errors: string[];
 }
 
+/** A run as it starts. */
+export interface SyncRunStart {
+  source: string;
+  mode: string;
+  dryRun: boolean;
+  detail: string | null;
+  startedAt: string;
+}
+
 /** The record of sync runs and the sources' bookkeeping between runs. */
 export interface SyncRunStore {
+  /**
+   * Whether this store writes inside a transaction that commits its records together (a directory
+   * write turn's): a run's `running` row would never be seen before its end, nor kept without it.
+   */
+  readonly insideTransaction: boolean;
   /** Records a run that starts now; returns its id. */
-  start(run: { source: string; mode: string; dryRun: boolean; detail: string | null; startedAt: string }): Promise<number>;
+  start(run: SyncRunStart): Promise<number>;
   /** Records how the run ended. */
   finish(id: number, end: SyncRunEnd): Promise<void>;
+  /** Records a run that has ended, in one write; returns its id. */
+  record(run: SyncRunStart, end: SyncRunEnd): Promise<number>;
   /** Runs newest first, after the cursor position (a run id), optionally of one source. */
   list(query: { source?: string; before?: number; limit: number }): Promise<SyncRunRow[]>;
   /** A source's newest finished run that was not a dry run, and its newest one that did not fail (ok or unchanged). */
@@ -45,32 +62,23 @@ function bookkeeping<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
 
 export function sqlSyncRuns(db: Db): SyncRunStore {
   return {
+    insideTransaction: db.isTransaction,
     async start(run) {
-      const row = await bookkeeping(db, (trx) =>
-        trx
-          .insertInto('sync_runs')
-          .values({ source: run.source, mode: run.mode, dry_run: run.dryRun ? 1 : 0, status: 'running', detail: run.detail, started_at: run.startedAt })
-          .returning('id')
-          .executeTakeFirstOrThrow(),
-      );
+      const row = await bookkeeping(db, (trx) => trx.insertInto('sync_runs').values(startColumns(run)).returning('id').executeTakeFirstOrThrow());
       return Number(row.id);
     },
     async finish(id, end) {
-      await bookkeeping(db, (trx) =>
-        trx
-          .updateTable('sync_runs')
-          .set({
-            status: end.status,
-            ...(end.detail === undefined ? {} : { detail: end.detail }),
-            duration_ms: Math.round(end.durationMs),
-            ...end.counts,
-            changes: JSON.stringify(end.changes),
-            skipped_entries: JSON.stringify(end.skipped),
-            errors: JSON.stringify(end.errors),
-          })
-          .where('id', '=', id)
-          .execute(),
+      await bookkeeping(db, (trx) => trx.updateTable('sync_runs').set(endColumns(end)).where('id', '=', id).execute());
+    },
+    async record(run, end) {
+      const values = { ...startColumns(run), detail: run.detail, ...endColumns(end) };
+      const [row] = await bookkeeping(db, (trx) =>
+        RECORD_RUN.run<{ id: number | string }>(
+          trx,
+          RECORD_COLUMNS.map((column) => values[column]),
+        ),
       );
+      return Number(row!.id);
     },
     async list(query) {
       let select = db.selectFrom('sync_runs').selectAll().orderBy('id', 'desc').limit(query.limit);
@@ -95,6 +103,46 @@ export function sqlSyncRuns(db: Db): SyncRunStore {
     },
   };
 }
+
+function startColumns(run: SyncRunStart) {
+  return { source: run.source, mode: run.mode, dry_run: run.dryRun ? 1 : 0, status: 'running', detail: run.detail, started_at: run.startedAt };
+}
+
+function endColumns(end: SyncRunEnd) {
+  return {
+    status: end.status,
+    ...(end.detail === undefined ? {} : { detail: end.detail }),
+    duration_ms: Math.round(end.durationMs),
+    ...end.counts,
+    changes: JSON.stringify(end.changes),
+    skipped_entries: JSON.stringify(end.skipped),
+    errors: JSON.stringify(end.errors),
+  };
+}
+
+const RECORD_COLUMNS = [
+  'source',
+  'mode',
+  'dry_run',
+  'status',
+  'detail',
+  'started_at',
+  'duration_ms',
+  'created',
+  'updated',
+  'removed',
+  'deactivated',
+  'reactivated',
+  'skipped',
+  'changes',
+  'skipped_entries',
+  'errors',
+] as const;
+
+/** A finished run in one statement, built once (a SCIM write records one per request). */
+const RECORD_RUN = new Statement(
+  `INSERT INTO sync_runs (${RECORD_COLUMNS.map((column) => `"${column}"`).join(', ')}) VALUES (${RECORD_COLUMNS.map((_, index) => `$${index + 1}`).join(', ')}) RETURNING id`,
+);
 
 function runOf(row: Selectable<SyncTables['sync_runs']>): SyncRunRow {
   return {

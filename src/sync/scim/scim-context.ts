@@ -120,7 +120,12 @@ export { equalityOf } from './scim-filter-match.js';
 export async function assertExternalIdFree(context: ScimContext, kind: 'User' | 'Group', externalId: unknown, ownId: string | undefined): Promise<void> {
   if (typeof externalId !== 'string') return;
   const holders = await context.resources.list(context.teamId, kind, { externalId });
-  if (holders.some((row) => row.id !== ownId)) throw new ScimProblem(409, 'uniqueness', `another ${kind === 'User' ? 'user' : 'group'} has this externalId`);
+  if (holders.some((row) => row.id !== ownId)) throw externalIdTaken(kind);
+}
+
+/** The refusal of an `externalId` another resource of the kind holds. */
+export function externalIdTaken(kind: 'User' | 'Group'): ScimProblem {
+  return new ScimProblem(409, 'uniqueness', `another ${kind === 'User' ? 'user' : 'group'} has this externalId`);
 }
 
 /** The current time in the store's text form. */

@@ -1,6 +1,6 @@
 import type { ScimConfig } from '../../config/sync.js';
 import type { OpenDatabase } from '../../store/connection/database.js';
-import { readDepartmentMemberIds, readDepartments, readFileCreators, readTeams, readTeamUsersByEmail, readUsers } from '../../store/directory-writes/directory-state.js';
+import { readDepartmentMemberIds, readDepartments, readFileCreators, readTeam, readTeamUsersByEmail, readUsers } from '../../store/directory-writes/directory-state.js';
 import { sqlScimResources } from '../../store/directory-writes/scim-resources.js';
 import { sqlSyncRuns } from '../../store/sync/sync-runs.js';
 import type { DirectoryChanges, DirectoryWriteTurn } from '../../directory-changes/directory-changes.js';
@@ -127,7 +127,7 @@ function scimContext(config: ScimConfig, db: Db, changes: DirectoryChanges, publ
       usersByEmail: (teamId, email) => readTeamUsersByEmail(db, teamId, email),
       department: async (id) => (await readDepartments(db, [id]))[0],
       departmentMembers: (id) => readDepartmentMemberIds(db, id),
-      team: async (id) => (await readTeams(db, [id]))[0],
+      team: (id) => readTeam(db, id),
     },
     now,
   };

@@ -8,6 +8,7 @@ import {
   applyChange,
   assertExternalIdFree,
   checkIfMatch,
+  externalIdTaken,
   equalityOf,
   listPage,
   metaOf,
@@ -19,6 +20,7 @@ import {
   type ScimDocument,
   type ScimObject,
 } from './scim-context.js';
+import { answerOf } from './scim-answer.js';
 import { assertStorable } from './scim-input.js';
 import {
   asScimProblem,
@@ -107,14 +109,17 @@ export class ScimUsers {
   }
 
   async create(body: unknown): Promise<ScimDocument> {
-    const user = scimmy(() => new SCIMMY.Schemas.User(normaliseResource(body), 'in')) as unknown as ScimObject;
+    const validated = scimmy(() => new SCIMMY.Schemas.User(normaliseResource(body), 'in')) as unknown as ScimObject;
+    // From here on the validated input as plain data, as it will be stored (each read of scimmy's values
+    // goes through an accessor or a proxy; this reads them once). The same JSON, so the same version.
+    const user = JSON.parse(JSON.stringify({ ...validated })) as ScimObject;
     assertStorable('User', user);
     const nameKey = String(user.userName).trim().toLowerCase();
     if (nameKey === '') throw new ScimProblem(400, 'invalidValue', 'userName must not be empty');
-    if ((await this.context.resources.list(this.context.teamId, 'User', { nameKey })).length > 0) {
-      throw new ScimProblem(409, 'uniqueness', `a user with userName "${String(user.userName)}" exists`);
-    }
-    await assertExternalIdFree(this.context, 'User', user.externalId, undefined);
+    const externalId = typeof user.externalId === 'string' ? user.externalId : undefined;
+    const holders = await this.context.resources.holders(this.context.teamId, 'User', { nameKey, externalId });
+    if (holders.byName.length > 0) throw new ScimProblem(409, 'uniqueness', `a user with userName "${String(user.userName)}" exists`);
+    if (holders.byExternalId.length > 0) throw externalIdTaken('User');
     const existing = await this.userToTakeOver(this.record(nameKey, user, undefined, true).email);
     const id = existing?.id ?? randomUUID();
     const now = nowText(this.context);
@@ -131,7 +136,8 @@ export class ScimUsers {
       await this.context.resources.remove('User', id);
       throw error;
     }
-    return this.shape((await this.represent([row]))[0]!, undefined);
+    // Answered from the validated input: the resource as stored, `active` as just written.
+    return answerOf(SCIMMY.Schemas.User.definition, this.representation(row, user.active !== false), `${this.context.baseUrl}/Users`) as ScimDocument;
   }
 
   /**
@@ -266,14 +272,16 @@ export class ScimUsers {
   /** Full representations (before attribute selection), `active` from the directory. */
   private async represent(rows: ScimResourceRow[]): Promise<ScimObject[]> {
     const users = new Map((await this.context.directory.users(rows.map((row) => row.id))).map((user) => [user.id, user]));
-    return rows.map((row) => {
-      const active = users.get(row.id)?.active ?? false;
-      const data: ScimObject = { ...row.attributes, id: row.id, meta: { ...metaOf(this.context, row), version: versionOf([row.attributes, row.updatedAt, active]) }, active };
-      const schemas = new Set((data.schemas as string[] | undefined) ?? []);
-      if (data[ENTERPRISE] !== undefined) schemas.add(ENTERPRISE);
-      data.schemas = [SCIMMY.Schemas.User.id, ...[...schemas].filter((schema) => schema !== SCIMMY.Schemas.User.id)];
-      return data;
-    });
+    return rows.map((row) => this.representation(row, users.get(row.id)?.active ?? false));
+  }
+
+  /** The full representation of a stored resource whose directory user is `active` (or not). */
+  private representation(row: ScimResourceRow, active: boolean): ScimObject {
+    const data: ScimObject = { ...row.attributes, id: row.id, meta: { ...metaOf(this.context, row), version: versionOf([row.attributes, row.updatedAt, active]) }, active };
+    const schemas = new Set((data.schemas as string[] | undefined) ?? []);
+    if (data[ENTERPRISE] !== undefined) schemas.add(ENTERPRISE);
+    data.schemas = [SCIMMY.Schemas.User.id, ...[...schemas].filter((schema) => schema !== SCIMMY.Schemas.User.id)];
+    return data;
   }
 
   /** The resource as answered (a scimmy schema instance; attributes selected when asked). */
