@@ -251,6 +251,8 @@ export class ScimUsers {
     delete attributes.meta;
     delete attributes.active; // read from the directory, the one truth
     delete attributes.groups; // read-only: memberships come from Groups
+    // Write-only (RFC 7643 §4.1) and never used here: not kept, so no store, backup or log holds it.
+    delete attributes.password;
     return {
       kind: 'User',
       id,

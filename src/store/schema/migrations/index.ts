@@ -30,6 +30,7 @@ import { dropSearchIndexMigration } from './160-drop-search-index.js';
 import { deliveryMessageKeyMigration } from './180-delivery-message-key.js';
 import { usersTeamEmailMigration } from './185-users-team-email.js';
 import { auditIndexBatchesMigration } from './190-audit-index-batches.js';
+import { scimPasswordScrubMigration } from './195-scim-password-scrub.js';
 
 /**
  * Every migration, by name; names sort in the order they apply (Kysely applies them by name: the two
@@ -70,5 +71,6 @@ export function allMigrations(t: ColumnTypes): Record<string, Migration> {
     '180-delivery-message-key': deliveryMessageKeyMigration(t),
     '185-users-team-email': usersTeamEmailMigration(t),
     '190-audit-index-batches': auditIndexBatchesMigration(t),
+    '195-scim-password-scrub': scimPasswordScrubMigration(),
   };
 }
