@@ -4,10 +4,16 @@ import { NameIndex, type IndexedName, type Posting } from './name-index.js';
 /** A keyword's postings in the current index, and what was written since (see `ChangingNames.lookup`). */
 export interface ChangingPosting extends Posting {
   index: NameIndex;
-  /** Entries changed since the index was built (their postings are stale): 1, else 0. */
+  /**
+   * Per entry: 0 as built; 1 changed since (its postings are stale: checked one by one by id, in
+   * `changed`); 2 moved (its texts are the index's but its place in the order of entries is not, a
+   * file's `updatedAt`: checked one by one by entry, in `moved`).
+   */
   stale: Uint8Array;
   /** The ids changed since: each to check one by one. */
   changed: ReadonlySet<string>;
+  /** The entries moved since (see `stale`; an entry changed after it moved is in `changed` instead). */
+  moved: readonly number[];
 }
 
 /** Changes kept beside a built index before it is built again: at least this many, or an eighth of it. */
@@ -21,6 +27,7 @@ const CHANGES_KEPT = 512;
 export class ChangingNames {
   private index: NameIndex | undefined;
   private readonly changed = new Set<string>();
+  private readonly moved: number[] = [];
   private stale = new Uint8Array(0);
 
   constructor(private readonly entries: () => IndexedName[]) {}
@@ -31,7 +38,25 @@ export class ChangingNames {
     this.changed.add(id);
     const number = this.index.numberOf(id);
     if (number !== undefined) this.stale[number] = 1;
-    if (this.changed.size > Math.max(CHANGES_KEPT, this.index.size / 8)) this.forget();
+    this.forgetWhenMany();
+  }
+
+  /**
+   * The candidate `id` keeps its texts but no longer has its place in the order the index numbers its
+   * entries by (a file's `updatedAt`, search-state.ts): it is checked one by one until the next build.
+   */
+  move(id: string): void {
+    if (!this.index) return;
+    const number = this.index.numberOf(id);
+    // Not in the index (added since) or changed already: checked one by one anyway.
+    if (number === undefined || this.stale[number] !== 0) return;
+    this.stale[number] = 2;
+    this.moved.push(number);
+    this.forgetWhenMany();
+  }
+
+  private forgetWhenMany(): void {
+    if (this.changed.size + this.moved.length > Math.max(CHANGES_KEPT, this.index!.size / 8)) this.forget();
   }
 
   /** Builds the index now (after a load), so no search pays for it. */
@@ -50,12 +75,13 @@ export class ChangingNames {
 
   /** The index, its stale entries and the ids changed since it was built. */
   current(): Omit<ChangingPosting, keyof Posting> {
-    return { index: this.prepare(), stale: this.stale, changed: this.changed };
+    return { index: this.prepare(), stale: this.stale, changed: this.changed, moved: this.moved };
   }
 
   forget(): void {
     this.index = undefined;
     this.changed.clear();
+    this.moved.length = 0;
   }
 
   /** How many candidates `candidates` would give without a bound (cheap: no id is read). */
