@@ -7,7 +7,7 @@ import { MATCH_TIERS, matchTier, type MatchTier } from '../search-ranking.js';
 import type { FileRecord, FileWithGrant, PageRequest, User } from '../types.js';
 import type { DirectoryModel } from './directory-model.js';
 import { FileAccess } from './file-access.js';
-import { tierRuns, type NameIndex, type Posting } from './name-index.js';
+import { floorOf, tierRuns, type NameIndex, type Posting } from './name-index.js';
 import { byNewest, newestFirst } from './file-order.js';
 import { ReadablePositions } from './readable-entries.js';
 import type { ModelSource } from './model-source.js';
@@ -122,10 +122,11 @@ export class ModelSearch implements DirectorySearch {
       let matches = 0;
       walk: for (let run = 0; run < 5 && checked <= this.bounds.peopleScan; run += 1) {
         const inRun = [0, 0, 0, 0, 0];
+        const floor = floorOf(posting, run);
         for (let position = runs[run]!; position < runs[run + 1]! && checked <= this.bounds.peopleScan; position += 1) {
           const entry = entries[position]!;
           if (stale[entry] !== 0 || (skipAside && aside.has(entry)) || ++checked > this.bounds.peopleScan) continue;
-          const tier = index.tierOf(entry, keyword);
+          const tier = index.tierOf(entry, keyword, floor);
           if (tier === null) continue;
           perTier[tier] = perTier[tier]! + 1;
           if (inRun[tier]! < need) shown[tier]!.push(entry);
@@ -326,6 +327,7 @@ export class ModelSearch implements DirectorySearch {
     walk: for (let run = 0; run < 5; run += 1) {
       const candidates = entries.subarray(runs[run]!, runs[run + 1]!);
       const inRun = [0, 0, 0, 0, 0];
+      const floor = floorOf(posting, run);
       const readable = new ReadablePositions(candidates, lists);
       for (let stretch = FIRST_STRETCH; !readable.done; stretch *= 2) {
         found.length = 0;
@@ -339,7 +341,7 @@ export class ModelSearch implements DirectorySearch {
           const entry = candidates[position]!;
           if (stale[entry] !== 0 || (skipAside && aside.has(entry))) continue;
           // A short keyword's tier is the run's; a longer one's is checked on the index's texts.
-          const tier = exact ? run : index.tierOf(entry, keyword);
+          const tier = exact ? run : index.tierOf(entry, keyword, floor);
           if (tier === null) continue;
           perTier[tier] = perTier[tier]! + 1;
           if (inRun[tier]! < need) shown[tier]!.push(entry);
