@@ -305,13 +305,6 @@ export class ModelSearch implements DirectorySearch {
       const tier = this.fileTier(keyword, file);
       if (tier !== null) ranked.push({ file, tier, lastAt: touched.get(id) ?? null });
     }
-    // Files whose `updatedAt` changed since: their texts are the index's, their place in time is not.
-    for (const entry of posting.moved) {
-      if (stale[entry] !== 2 || aside.has(entry)) continue;
-      const tier = index.tierOf(entry, keyword);
-      const file = tier === null ? undefined : model.files.get(index.ids[entry]!);
-      if (file !== undefined && file.status === 'active' && access.mayRead(file.id)) ranked.push({ file, tier: tier!, lastAt: null });
-    }
     const oneByOne = ranked.length;
     const lists = this.readableLists(index, viewerId);
     const skipAside = aside.size > 0;
@@ -322,8 +315,13 @@ export class ModelSearch implements DirectorySearch {
     const perTier = [0, 0, 0, 0, 0];
     const shown: number[][] = [[], [], [], [], []];
     const found: number[] = [];
+    // Files whose `updatedAt` changed since (stale 2): their texts are the index's, their place in time
+    // is not. The walk counts those it meets and ranks them by their records; past a walk that stopped
+    // early, the others are checked one by one (a common keyword; its count is past the cap already).
+    const moved: number[] = [];
     let budget = this.bounds.fileScan;
     let truncated = false;
+    let stopped = false;
     walk: for (let run = 0; run < 5; run += 1) {
       const candidates = entries.subarray(runs[run]!, runs[run + 1]!);
       const inRun = [0, 0, 0, 0, 0];
@@ -339,17 +337,43 @@ export class ModelSearch implements DirectorySearch {
           }
           budget -= 1;
           const entry = candidates[position]!;
-          if (stale[entry] !== 0 || (skipAside && aside.has(entry))) continue;
+          const state = stale[entry]!;
+          if (state === 1 || (skipAside && aside.has(entry))) continue;
           // A short keyword's tier is the run's; a longer one's is checked on the index's texts.
           const tier = exact ? run : index.tierOf(entry, keyword, floor);
           if (tier === null) continue;
           perTier[tier] = perTier[tier]! + 1;
+          if (state === 2) {
+            moved.push(entry, tier);
+            continue;
+          }
           if (inRun[tier]! < need) shown[tier]!.push(entry);
           inRun[tier] = inRun[tier]! + 1;
         }
-        if (oneByOne + sum(perTier) > SEARCH_COUNT_CAP && runSettled(perTier, inRun, run, need, posting)) break walk;
+        if (oneByOne + sum(perTier) > SEARCH_COUNT_CAP && runSettled(perTier, inRun, run, need, posting)) {
+          stopped = true;
+          break walk;
+        }
       }
-      if (pageSettled(perTier, run, need, posting) && oneByOne + sum(perTier) > SEARCH_COUNT_CAP) break;
+      if (run < 4 && pageSettled(perTier, run, need, posting) && oneByOne + sum(perTier) > SEARCH_COUNT_CAP) {
+        stopped = true;
+        break;
+      }
+    }
+    let unseen = 0;
+    if (stopped || truncated) {
+      const seen = new Set<number>();
+      for (let at = 0; at < moved.length; at += 2) seen.add(moved[at]!);
+      for (const entry of posting.moved) {
+        if (stale[entry] !== 2 || aside.has(entry) || seen.has(entry)) continue;
+        const tier = index.tierOf(entry, keyword);
+        if (tier === null || !access.mayRead(index.ids[entry]!)) continue;
+        moved.push(entry, tier);
+        unseen += 1;
+      }
+    }
+    for (let at = 0; at < moved.length; at += 2) {
+      ranked.push({ file: model.files.get(index.ids[moved[at]!]!)!, tier: moved[at + 1]! as MatchTier, lastAt: null });
     }
     // Each tier's first `need` files by time (entry numbers): no later one can displace them.
     for (let tier = 0, taken = 0; tier < 5 && taken < need; tier += 1) {
@@ -358,7 +382,7 @@ export class ModelSearch implements DirectorySearch {
         ranked.push({ file: model.files.get(index.ids[entriesOfTier[at]!]!)!, tier: tier as MatchTier, lastAt: null });
       }
     }
-    return { total: oneByOne + sum(perTier), truncated };
+    return { total: oneByOne + sum(perTier) + unseen, truncated };
   }
 
   /** Per principal of the viewer, and for the files they created: their entries in `index`, ascending. */
