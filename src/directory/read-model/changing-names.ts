@@ -7,7 +7,7 @@ export interface ChangingPosting extends Posting {
   /**
    * Per entry: 0 as built; 1 changed since (its postings are stale: checked one by one by id, in
    * `changed`); 2 moved (its texts are the index's but its place in the order of entries is not, a
-   * file's `updatedAt`: checked one by one by entry, in `moved`).
+   * file's `updatedAt`: ranked by its record, in `moved`).
    */
   stale: Uint8Array;
   /** The ids changed since: each to check one by one. */
@@ -43,7 +43,7 @@ export class ChangingNames {
 
   /**
    * The candidate `id` keeps its texts but no longer has its place in the order the index numbers its
-   * entries by (a file's `updatedAt`, search-state.ts): it is checked one by one until the next build.
+   * entries by (a file's `updatedAt`, search-state.ts): it is ranked by its record until the next build.
    */
   move(id: string): void {
     if (!this.index) return;

@@ -38,7 +38,7 @@ export class SearchState {
     this.newestCreated = new NewestFiles(source.files, 'createdAt');
     // Files are numbered newest first (`byNewest`), so within a tier of a posting the first readable
     // entries are a page: a search stops once it has its page and the count's cap. A file whose
-    // `updatedAt` changes since is `moved` (checked one by one) until the index is built again.
+    // `updatedAt` changes since is `moved` (ranked by its record) until the index is built again.
     this.fileNames = new ChangingNames(() => {
       const active: FileRecord[] = [];
       for (const file of source.files.values()) if (file.status === 'active') active.push(file);
