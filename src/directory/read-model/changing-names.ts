@@ -12,8 +12,13 @@ export interface ChangingPosting extends Posting {
   stale: Uint8Array;
   /** The ids changed since: each to check one by one. */
   changed: ReadonlySet<string>;
-  /** The entries moved since (see `stale`; an entry changed after it moved is in `changed` instead). */
+  /**
+   * The entries moved since, newest first by `movedAt`, the time each moved to (see `stale`; an entry
+   * changed after it moved is in `changed` instead; one moved again is there again, its older place
+   * holding a time its record no longer has).
+   */
   moved: readonly number[];
+  movedAt: readonly string[];
 }
 
 /** Changes kept beside a built index before it is built again: at least this many, or an eighth of it. */
@@ -28,6 +33,7 @@ export class ChangingNames {
   private index: NameIndex | undefined;
   private readonly changed = new Set<string>();
   private readonly moved: number[] = [];
+  private readonly movedAt: string[] = [];
   private stale = new Uint8Array(0);
 
   constructor(private readonly entries: () => IndexedName[]) {}
@@ -45,13 +51,22 @@ export class ChangingNames {
    * The candidate `id` keeps its texts but no longer has its place in the order the index numbers its
    * entries by (a file's `updatedAt`, search-state.ts): it is ranked by its record until the next build.
    */
-  move(id: string): void {
+  move(id: string, at: string): void {
     if (!this.index) return;
     const number = this.index.numberOf(id);
     // Not in the index (added since) or changed already: checked one by one anyway.
-    if (number === undefined || this.stale[number] !== 0) return;
+    if (number === undefined || this.stale[number] === 1) return;
     this.stale[number] = 2;
-    this.moved.push(number);
+    // Newest first: edits move files to now, so this is mostly the front.
+    let low = 0;
+    let high = this.movedAt.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (this.movedAt[middle]! >= at) low = middle + 1;
+      else high = middle;
+    }
+    this.moved.splice(low, 0, number);
+    this.movedAt.splice(low, 0, at);
     this.forgetWhenMany();
   }
 
@@ -75,13 +90,14 @@ export class ChangingNames {
 
   /** The index, its stale entries and the ids changed since it was built. */
   current(): Omit<ChangingPosting, keyof Posting> {
-    return { index: this.prepare(), stale: this.stale, changed: this.changed, moved: this.moved };
+    return { index: this.prepare(), stale: this.stale, changed: this.changed, moved: this.moved, movedAt: this.movedAt };
   }
 
   forget(): void {
     this.index = undefined;
     this.changed.clear();
     this.moved.length = 0;
+    this.movedAt.length = 0;
   }
 
   /** How many candidates `candidates` would give without a bound (cheap: no id is read). */

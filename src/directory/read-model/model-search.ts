@@ -316,12 +316,14 @@ export class ModelSearch implements DirectorySearch {
     const shown: number[][] = [[], [], [], [], []];
     const found: number[] = [];
     // Files whose `updatedAt` changed since (stale 2): their texts are the index's, their place in time
-    // is not. The walk counts those it meets and ranks them by their records; past a walk that stopped
-    // early, the others are checked one by one (a common keyword; its count is past the cap already).
+    // is not. The walk counts those it meets and ranks them by their records; see below for the others.
     const moved: number[] = [];
     let budget = this.bounds.fileScan;
     let truncated = false;
-    let stopped = false;
+    /** The walk stopped in the middle of a run: the tier the entries left in it may have at best. */
+    let stoppedAt: MatchTier | undefined;
+    /** ...and the last entry it walked there (those left come after it). */
+    let stoppedAfter = -1;
     walk: for (let run = 0; run < 5; run += 1) {
       const candidates = entries.subarray(runs[run]!, runs[run + 1]!);
       const inRun = [0, 0, 0, 0, 0];
@@ -351,25 +353,42 @@ export class ModelSearch implements DirectorySearch {
           inRun[tier] = inRun[tier]! + 1;
         }
         if (oneByOne + sum(perTier) > SEARCH_COUNT_CAP && runSettled(perTier, inRun, run, need, posting)) {
-          stopped = true;
+          if (!readable.done) {
+            stoppedAt = lowestOf(posting, run);
+            stoppedAfter = candidates[readable.walked - 1]!;
+          }
           break walk;
         }
       }
-      if (run < 4 && pageSettled(perTier, run, need, posting) && oneByOne + sum(perTier) > SEARCH_COUNT_CAP) {
-        stopped = true;
-        break;
-      }
+      // Settled at a run's end: the later runs' entries, moved or not, rank after `need` matches.
+      if (pageSettled(perTier, run, need, posting) && oneByOne + sum(perTier) > SEARCH_COUNT_CAP) break;
     }
     let unseen = 0;
-    if (stopped || truncated) {
+    if (truncated || stoppedAt !== undefined) {
+      // Moved files the walk did not meet (its count is past the cap, or bounded): past a stop in a run,
+      // only those left in it (after the last entry walked) of the tier it stopped at may rank into the
+      // page, and only the newest `need` of them (`movedAt` is newest first); past the bound, each is
+      // checked.
       const seen = new Set<number>();
       for (let at = 0; at < moved.length; at += 2) seen.add(moved[at]!);
-      for (const entry of posting.moved) {
-        if (stale[entry] !== 2 || aside.has(entry) || seen.has(entry)) continue;
+      let taken = 0;
+      let lastAt: string | undefined;
+      for (let at = 0; at < posting.moved.length; at += 1) {
+        const entry = posting.moved[at]!;
+        const time = posting.movedAt[at]!;
+        if (!truncated && taken >= need && time !== lastAt) break;
+        if ((!truncated && entry <= stoppedAfter) || stale[entry] !== 2 || aside.has(entry) || seen.has(entry)) continue;
         const tier = index.tierOf(entry, keyword);
-        if (tier === null || !access.mayRead(index.ids[entry]!)) continue;
+        if (tier === null || (!truncated && tier !== stoppedAt)) continue;
+        const id = index.ids[entry]!;
+        // An older place of a file moved again.
+        if (model.files.get(id)?.updatedAt !== time) continue;
+        seen.add(entry);
+        if (!access.mayRead(id)) continue;
         moved.push(entry, tier);
         unseen += 1;
+        taken += 1;
+        lastAt = time;
       }
     }
     for (let at = 0; at < moved.length; at += 2) {
@@ -539,10 +558,15 @@ const FIRST_STRETCH = 256;
  */
 function runSettled(perTier: readonly number[], inRun: readonly number[], run: number, need: number, posting: Posting): boolean {
   if (!posting.exact && (!posting.bounding || run === 0)) return false;
-  const lowest = posting.exact || run >= 2 ? run : 0;
+  const lowest = lowestOf(posting, run);
   let before = inRun[lowest]!;
   for (let tier = 0; tier < lowest; tier += 1) before += perTier[tier]!;
   return before >= need;
+}
+
+/** The best tier an entry of run `run` may have, for `runSettled` (exact or bounding postings). */
+function lowestOf(posting: Posting, run: number): MatchTier {
+  return (posting.exact || run >= 2 ? run : 0) as MatchTier;
 }
 
 function addNumber(numbers: Set<number>, index: NameIndex, id: string): void {

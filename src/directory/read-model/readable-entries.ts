@@ -91,6 +91,11 @@ export class ReadablePositions {
     return this.position >= this.candidates.length;
   }
 
+  /** How many candidates were walked. */
+  get walked(): number {
+    return this.position;
+  }
+
   /** Appends the readable positions among the next `count` candidates to `out`, ascending, each once. */
   next(count: number, out: number[]): void {
     const { candidates, lists, places } = this;

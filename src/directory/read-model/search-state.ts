@@ -121,7 +121,7 @@ export class SearchState {
     setKeys(this.fileKeys, id, after, keys);
     // A change of name or status changes what the name index finds; of `updatedAt`, where it ranks.
     if (before?.name !== after?.name || before?.status !== after?.status) this.fileNames.touch(id);
-    else if (before?.updatedAt !== after?.updatedAt) this.fileNames.move(id);
+    else if (after && before?.updatedAt !== after.updatedAt) this.fileNames.move(id, after.updatedAt);
     if (before?.updatedAt !== after?.updatedAt || before?.status !== after?.status || !before || !after) this.newestUpdated.touch(id);
     if (before?.createdAt !== after?.createdAt || before?.status !== after?.status || !before || !after) this.newestCreated.touch(id);
   }
