@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ChangingNames } from '../../src/directory/read-model/changing-names.js';
 import { NameIndex, tierRuns, type IndexedName } from '../../src/directory/read-model/name-index.js';
 import { ReadablePositions } from '../../src/directory/read-model/readable-entries.js';
 import { normaliseKeyword } from '../../src/directory/search-keyword.js';
@@ -105,5 +106,25 @@ describe('the readable candidates of a keyword', () => {
         expect(found, `${size} in stretches ${stretches.join(',')}`).toEqual(expected);
       }
     }
+  });
+});
+
+describe('names that change beside a built index', () => {
+  it('lists a file moved again once, at its last time, and does not rebuild for one file saved many times', () => {
+    const names = new ChangingNames(() => entries);
+    const built = names.prepare();
+    names.move('u1', '2026-03-01T09:00:00Z');
+    names.move('u3', '2026-03-01T09:00:05Z');
+    names.move('u2', '2026-03-01T09:00:00Z');
+    // The same file saved again and again (more times than the changes kept beside the index).
+    for (let second = 10; second < 2_000; second += 1)
+      names.move('u1', `2026-03-01T10:${String(Math.floor(second / 60)).padStart(2, '0')}:${String(second % 60).padStart(2, '0')}Z`);
+    const { index, moved, movedAt } = names.current();
+    expect(index).toBe(built);
+    expect(moved.map((number) => index.ids[number])).toEqual(['u1', 'u3', 'u2']);
+    expect(movedAt).toEqual(['2026-03-01T10:33:19Z', '2026-03-01T09:00:05Z', '2026-03-01T09:00:00Z']);
+    // Moved back to a time another entry holds: listed after it, once.
+    names.move('u1', '2026-03-01T09:00:00Z');
+    expect(names.current().moved.map((number) => index.ids[number])).toEqual(['u3', 'u2', 'u1']);
   });
 });

@@ -14,8 +14,7 @@ export interface ChangingPosting extends Posting {
   changed: ReadonlySet<string>;
   /**
    * The entries moved since, newest first by `movedAt`, the time each moved to (see `stale`; an entry
-   * changed after it moved is in `changed` instead; one moved again is there again, its older place
-   * holding a time its record no longer has).
+   * changed after it moved is in `changed` instead; one moved again is listed once, at its last time).
    */
   moved: readonly number[];
   movedAt: readonly string[];
@@ -34,6 +33,8 @@ export class ChangingNames {
   private readonly changed = new Set<string>();
   private readonly moved: number[] = [];
   private readonly movedAt: string[] = [];
+  /** Per moved entry, the time it is listed at in `movedAt`: a file moved again is listed once, at its last time. */
+  private readonly movedTo = new Map<number, string>();
   private stale = new Uint8Array(0);
 
   constructor(private readonly entries: () => IndexedName[]) {}
@@ -56,7 +57,11 @@ export class ChangingNames {
     const number = this.index.numberOf(id);
     // Not in the index (added since) or changed already: checked one by one anyway.
     if (number === undefined || this.stale[number] === 1) return;
+    // Moved again (a file saved many times): its earlier place goes, so edits of one file never add up
+    // to a rebuild of the whole index.
+    if (this.stale[number] === 2) this.unlist(number);
     this.stale[number] = 2;
+    this.movedTo.set(number, at);
     // Newest first: edits move files to now, so this is mostly the front.
     let low = 0;
     let high = this.movedAt.length;
@@ -68,6 +73,26 @@ export class ChangingNames {
     this.moved.splice(low, 0, number);
     this.movedAt.splice(low, 0, at);
     this.forgetWhenMany();
+  }
+
+  /** Takes the moved entry `number` out of `moved` and `movedAt`. */
+  private unlist(number: number): void {
+    const at = this.movedTo.get(number);
+    if (at === undefined) return;
+    // The first place listed at `at` or older (`movedAt` is newest first), then along the places at `at`.
+    let low = 0;
+    let high = this.movedAt.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (this.movedAt[middle]! > at) low = middle + 1;
+      else high = middle;
+    }
+    for (let place = low; place < this.moved.length && this.movedAt[place] === at; place += 1) {
+      if (this.moved[place] !== number) continue;
+      this.moved.splice(place, 1);
+      this.movedAt.splice(place, 1);
+      return;
+    }
   }
 
   private forgetWhenMany(): void {
@@ -98,6 +123,7 @@ export class ChangingNames {
     this.changed.clear();
     this.moved.length = 0;
     this.movedAt.length = 0;
+    this.movedTo.clear();
   }
 
   /** How many candidates `candidates` would give without a bound (cheap: no id is read). */
