@@ -40,14 +40,17 @@ export function matchTier(keyword: SearchKeyword, fields: MatchFields): MatchTie
 /**
  * `matchTier` on texts already in lower case (`name`, and `local` the e-mail local part or null) and
  * the pinyin keys: what the name indexes keep per entry, so a candidate is checked with no allocation.
- * The keyword is not empty.
+ * The keyword is not empty. `floor`: a tier the caller knows the candidate cannot beat (a name index
+ * knows it from where the keyword's first 3 characters occur), whose better tiers are not checked.
  */
-export function textsTier(keyword: SearchKeyword, name: string, local: string | null, pinyin: string, initials: string): MatchTier | null {
+export function textsTier(keyword: SearchKeyword, name: string, local: string | null, pinyin: string, initials: string, floor: MatchTier = MATCH_TIERS.exact): MatchTier | null {
   const k = keyword.text;
-  if (name === k || local === k) return MATCH_TIERS.exact;
-  if (name.startsWith(k) || (local !== null && local.startsWith(k))) return MATCH_TIERS.prefix;
-  if (name.includes(k) || (local !== null && local.includes(k))) return MATCH_TIERS.substring;
-  if ((pinyin !== '' && pinyin.startsWith(k)) || (initials !== '' && initials.startsWith(k))) return MATCH_TIERS.pinyinPrefix;
+  if (floor <= MATCH_TIERS.prefix) {
+    if (name === k || local === k) return MATCH_TIERS.exact;
+    if (name.startsWith(k) || (local !== null && local.startsWith(k))) return MATCH_TIERS.prefix;
+  }
+  if (floor <= MATCH_TIERS.substring && (name.includes(k) || (local !== null && local.includes(k)))) return MATCH_TIERS.substring;
+  if (floor <= MATCH_TIERS.pinyinPrefix && ((pinyin !== '' && pinyin.startsWith(k)) || (initials !== '' && initials.startsWith(k)))) return MATCH_TIERS.pinyinPrefix;
   if (!isShortKeyword(keyword) && ((pinyin !== '' && pinyin.includes(k)) || (initials !== '' && initials.includes(k)))) return MATCH_TIERS.pinyinSubstring;
   return null;
 }

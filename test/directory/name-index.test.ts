@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { ChangingNames } from '../../src/directory/read-model/changing-names.js';
 import { NameIndex, tierRuns, type IndexedName } from '../../src/directory/read-model/name-index.js';
-import { readablePositions } from '../../src/directory/read-model/readable-entries.js';
+import { ReadablePositions } from '../../src/directory/read-model/readable-entries.js';
 import { normaliseKeyword } from '../../src/directory/search-keyword.js';
 import { nameKeys } from '../../src/directory/search-keys.js';
 import { emailLocalPart, matchTier } from '../../src/directory/search-ranking.js';
@@ -79,7 +80,7 @@ describe('the name index', () => {
 });
 
 describe('the readable candidates of a keyword', () => {
-  it('are the positions of the candidates held by any list, ascending, each once, at most the limit', () => {
+  it('are the positions of the candidates held by any list, ascending, each once, in stretches of any length', () => {
     let state = 11;
     const next = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
     const sortedSample = (size: number, share: number) => Int32Array.from(Array.from({ length: size }, (_, n) => n).filter(() => next() < share));
@@ -88,16 +89,42 @@ describe('the readable candidates of a keyword', () => {
       [50, 0.5, [0.1, 0.5, 0.9]],
       [5000, 0.3, [0.001, 0.05, 0.2]],
       [5000, 0.01, [0.9, 0.001]],
+      [5000, 0.5, []],
     ] as const) {
       const candidates = sortedSample(size, candidateShare);
       const lists = listShares.map((share) => sortedSample(size, share));
       const expected = [...candidates.keys()].filter((position) => lists.some((list) => list.includes(candidates[position]!)));
-      expect([...readablePositions(candidates, lists, 1e9).positions], `${size}`).toEqual(expected);
-      const bounded = readablePositions(candidates, lists, 10);
-      expect(bounded.positions.length, `${size} bounded`).toBe(Math.min(10, expected.length));
-      // More than the limit: it says so (it may also say so when lists overlap, having met more).
-      if (expected.length > 10) expect(bounded.truncated, `${size} bounded`).toBe(true);
-      else expect(bounded.positions.length).toBe(expected.length);
+      for (const stretches of [[1e9], [1, 1, 2, 3, 5, 8, 13], [7], [256, 512]]) {
+        const readable = new ReadablePositions(candidates, lists);
+        const found: number[] = [];
+        for (let at = 0; !readable.done; at += 1) {
+          const before = found.length;
+          readable.next(stretches[Math.min(at, stretches.length - 1)]!, found);
+          // Each stretch adds only positions past those before it.
+          if (before > 0 && found.length > before) expect(found[before]!, `${size}`).toBeGreaterThan(found[before - 1]!);
+        }
+        expect(found, `${size} in stretches ${stretches.join(',')}`).toEqual(expected);
+      }
     }
+  });
+});
+
+describe('names that change beside a built index', () => {
+  it('lists a file moved again once, at its last time, and does not rebuild for one file saved many times', () => {
+    const names = new ChangingNames(() => entries);
+    const built = names.prepare();
+    names.move('u1', '2026-03-01T09:00:00Z');
+    names.move('u3', '2026-03-01T09:00:05Z');
+    names.move('u2', '2026-03-01T09:00:00Z');
+    // The same file saved again and again (more times than the changes kept beside the index).
+    for (let second = 10; second < 2_000; second += 1)
+      names.move('u1', `2026-03-01T10:${String(Math.floor(second / 60)).padStart(2, '0')}:${String(second % 60).padStart(2, '0')}Z`);
+    const { index, moved, movedAt } = names.current();
+    expect(index).toBe(built);
+    expect(moved.map((number) => index.ids[number])).toEqual(['u1', 'u3', 'u2']);
+    expect(movedAt).toEqual(['2026-03-01T10:33:19Z', '2026-03-01T09:00:05Z', '2026-03-01T09:00:00Z']);
+    // Moved back to a time another entry holds: listed after it, once.
+    names.move('u1', '2026-03-01T09:00:00Z');
+    expect(names.current().moved.map((number) => index.ids[number])).toEqual(['u3', 'u2', 'u1']);
   });
 });

@@ -59,6 +59,33 @@ describeEachStore('search bounds and the count cap', (store) => {
     expect({ total: few.total, capped: few.capped, ids: few.items.map((user) => user.id) }).toEqual({ total: 3, capped: false, ids: ['z0', 'z1', 'z2'] });
   });
 
+  it('a longer keyword matching more people than the cap: the first pages by name, then id, and the cap', async () => {
+    const directory = new ModelDirectory(source, new SqlDirectory(store().db));
+    // `wangxiao` starts every name (tier 1), `angxiao` is inside them (tier 2), `wangxiao 1` matches 200.
+    for (const [keyword, matching] of [
+      ['wangxiao', people],
+      ['angxiao', people],
+      ['wangxiao 1', people.filter((person) => person.name.startsWith('Wangxiao 1'))],
+    ] as const) {
+      for (const [offset, limit] of [
+        [0, 6],
+        [6, 6],
+        [0, 50],
+        [190, 20],
+        [994, 6],
+        // The last page before the cap (the route asks for no row past it).
+        [996, 4],
+      ] as const) {
+        const found = await search(directory, keyword, offset, limit);
+        expect({ total: found.total, capped: found.capped, ids: found.items.map((user) => user.id) }, `${keyword} ${offset}+${limit}`).toEqual({
+          total: Math.min(matching.length, SEARCH_COUNT_CAP),
+          capped: matching.length > SEARCH_COUNT_CAP,
+          ids: matching.slice(offset, offset + limit).map((person) => person.id),
+        });
+      }
+    }
+  });
+
   it('a keyword whose candidates pass the bound answers from those checked, ranked alike, and says so', async () => {
     const unbounded = new ModelDirectory(source, new SqlDirectory(store().db));
     const exact = await search(unbounded, 'wangxiao 01', 0, 200);

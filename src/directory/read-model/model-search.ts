@@ -7,8 +7,9 @@ import { MATCH_TIERS, matchTier, type MatchTier } from '../search-ranking.js';
 import type { FileRecord, FileWithGrant, PageRequest, User } from '../types.js';
 import type { DirectoryModel } from './directory-model.js';
 import { FileAccess } from './file-access.js';
-import { tierRuns, type NameIndex, type Posting } from './name-index.js';
-import { readablePositions } from './readable-entries.js';
+import { floorOf, tierRuns, type NameIndex, type Posting } from './name-index.js';
+import { byNewest, newestFirst } from './file-order.js';
+import { ReadablePositions } from './readable-entries.js';
 import type { ModelSource } from './model-source.js';
 import { compareText } from './text-order.js';
 import { topRanked } from './top-ranked.js';
@@ -110,27 +111,35 @@ export class ModelSearch implements DirectorySearch {
     if (!posting.exact) {
       // A longer keyword: its 3-gram's candidates checked one by one (on the index's texts), tier by
       // tier, at most `peopleScan`. Within a tier the posting's people rank by name, then id: their
-      // entry numbers (the contacts, ranked by last contact, are checked above), so only each tier's
-      // `need` smallest entries may reach the page.
+      // entry numbers (the contacts, ranked by last contact, are checked above), so only each run's
+      // first `need` matches of each tier may reach the page, and the walk stops once the page is
+      // settled and more than the count's cap match.
       const runs = tierRuns(tiers);
       const perTier = [0, 0, 0, 0, 0];
-      const matched: number[][] = [[], [], [], [], []];
+      const shown: number[][] = [[], [], [], [], []];
+      const skipAside = aside.size > 0;
       let checked = 0;
-      for (let run = 0; run < 5 && checked <= this.bounds.peopleScan; run += 1) {
+      let matches = 0;
+      walk: for (let run = 0; run < 5 && checked <= this.bounds.peopleScan; run += 1) {
+        const inRun = [0, 0, 0, 0, 0];
+        const floor = floorOf(posting, run);
         for (let position = runs[run]!; position < runs[run + 1]! && checked <= this.bounds.peopleScan; position += 1) {
           const entry = entries[position]!;
-          if (stale[entry] !== 0 || aside.has(entry) || ++checked > this.bounds.peopleScan) continue;
-          const tier = index.tierOf(entry, keyword);
+          if (stale[entry] !== 0 || (skipAside && aside.has(entry)) || ++checked > this.bounds.peopleScan) continue;
+          const tier = index.tierOf(entry, keyword, floor);
           if (tier === null) continue;
           perTier[tier] = perTier[tier]! + 1;
-          matched[tier]!.push(entry);
+          if (inRun[tier]! < need) shown[tier]!.push(entry);
+          inRun[tier] = inRun[tier]! + 1;
+          matches += 1;
+          if (total + matches > SEARCH_COUNT_CAP && runSettled(perTier, inRun, run, need, posting)) break walk;
         }
         if (pageSettled(perTier, run, need, posting) && total + sum(perTier) > SEARCH_COUNT_CAP) break;
       }
-      for (let tier = 0, shown = 0; tier < 5 && shown < need; tier += 1) {
-        for (const entry of topRanked(matched[tier]!, need, ascending)) {
-          ranked.push({ user: model.users.get(index.ids[entry]!)!, tier: tier as MatchTier, lastAt: null, source: 0 });
-          shown += 1;
+      for (let tier = 0, taken = 0; tier < 5 && taken < need; tier += 1) {
+        const entriesOfTier = shown[tier]!.sort(ascending);
+        for (let at = 0; at < entriesOfTier.length && taken < need; at += 1, taken += 1) {
+          ranked.push({ user: model.users.get(index.ids[entriesOfTier[at]!]!)!, tier: tier as MatchTier, lastAt: null, source: 0 });
         }
       }
       return counted(
@@ -267,12 +276,13 @@ export class ModelSearch implements DirectorySearch {
   }
 
   /**
-   * The readable files matching a non-empty keyword, into `ranked`: those the page may show (every match
-   * of the tiers up to the one that fills the page), and how many match (exact up to the count's cap).
-   * The keyword's candidates in the file-name index are merged with the viewer's principals' sorted
-   * entries; a keyword of up to three characters has its tiers in the postings, so only the shown tiers
-   * read a file record. Files written since the index was built and the files the viewer worked on are
-   * checked one by one.
+   * The readable files matching a non-empty keyword, into `ranked`: those the page may show (each
+   * tier's first `need` by time), and how many match (exact up to the count's cap). The keyword's
+   * candidates in the file-name index are merged with the viewer's principals' sorted entries, a
+   * stretch at a time: the index numbers its files newest first, so within a tier the first matches
+   * walked are the tier's newest and the walk stops once the page is settled and more than the cap
+   * match. Files written or moved in time since the index was built and the files the viewer worked on
+   * are checked one by one.
    */
   private readableMatches(
     query: SearchQuery & { excludeFileId?: string },
@@ -296,45 +306,102 @@ export class ModelSearch implements DirectorySearch {
       if (tier !== null) ranked.push({ file, tier, lastAt: touched.get(id) ?? null });
     }
     const oneByOne = ranked.length;
-    const readable = this.readableLists(index, viewerId);
-    const usable = (entry: number) => stale[entry] === 0 && !aside.has(entry);
-    // Tier by tier (the postings are grouped by tier): a tier's readable candidates are a merge of its
-    // run with the viewer's sorted lists. Records are read only while the page is not full, and the
-    // walk stops once the page is full and more than the count's cap match (see `pageSettled`).
+    const lists = this.readableLists(index, viewerId);
+    const skipAside = aside.size > 0;
+    // Tier by tier (the postings are grouped by tier), each run newest first: `shown` keeps each tier's
+    // first `need` matches of each run, which hold the tier's `need` newest.
     const runs = tierRuns(tiers);
     const need = page.offset + page.limit;
     const perTier = [0, 0, 0, 0, 0];
-    const matched: number[][] = [[], [], [], [], []];
+    const shown: number[][] = [[], [], [], [], []];
+    const found: number[] = [];
+    // Files whose `updatedAt` changed since (stale 2): their texts are the index's, their place in time
+    // is not. The walk counts those it meets and ranks them by their records; see below for the others.
+    const moved: number[] = [];
     let budget = this.bounds.fileScan;
     let truncated = false;
-    for (let run = 0; run < 5 && !truncated; run += 1) {
+    /** The walk stopped in the middle of a run: the tier the entries left in it may have at best. */
+    let stoppedAt: MatchTier | undefined;
+    /** ...and the last entry it walked there (those left come after it). */
+    let stoppedAfter = -1;
+    walk: for (let run = 0; run < 5; run += 1) {
       const candidates = entries.subarray(runs[run]!, runs[run + 1]!);
-      const found = readablePositions(candidates, readable, budget);
-      budget -= found.positions.length;
-      truncated = found.truncated;
-      // Files are read only for the tiers that may reach the page: a short keyword's tiers come run by
-      // run, so none past the one that fills the page; a longer one's come in any run.
-      const keep = !exact || sum(perTier) < need;
-      for (const position of found.positions) {
-        const entry = candidates[position]!;
-        if (!usable(entry)) continue;
-        // A short keyword's tier is the run's; a longer one's is checked on the index's texts.
-        const tier = exact ? run : index.tierOf(entry, keyword);
-        if (tier === null) continue;
-        perTier[tier] = perTier[tier]! + 1;
-        if (keep) matched[tier]!.push(entry);
+      const inRun = [0, 0, 0, 0, 0];
+      const floor = floorOf(posting, run);
+      const readable = new ReadablePositions(candidates, lists);
+      for (let stretch = FIRST_STRETCH; !readable.done; stretch *= 2) {
+        found.length = 0;
+        readable.next(stretch, found);
+        for (const position of found) {
+          if (budget === 0) {
+            truncated = true;
+            break walk;
+          }
+          budget -= 1;
+          const entry = candidates[position]!;
+          const state = stale[entry]!;
+          if (state === 1 || (skipAside && aside.has(entry))) continue;
+          // A short keyword's tier is the run's; a longer one's is checked on the index's texts.
+          const tier = exact ? run : index.tierOf(entry, keyword, floor);
+          if (tier === null) continue;
+          perTier[tier] = perTier[tier]! + 1;
+          if (state === 2) {
+            moved.push(entry, tier);
+            continue;
+          }
+          if (inRun[tier]! < need) shown[tier]!.push(entry);
+          inRun[tier] = inRun[tier]! + 1;
+        }
+        if (oneByOne + sum(perTier) > SEARCH_COUNT_CAP && runSettled(perTier, inRun, run, need, posting)) {
+          if (!readable.done) {
+            stoppedAt = lowestOf(posting, run);
+            stoppedAfter = candidates[readable.walked - 1]!;
+          }
+          break walk;
+        }
       }
+      // Settled at a run's end: the later runs' entries, moved or not, rank after `need` matches.
       if (pageSettled(perTier, run, need, posting) && oneByOne + sum(perTier) > SEARCH_COUNT_CAP) break;
     }
-    // Each tier's first `need` files by the order within a tier: no later one can displace them.
-    const byEntry = model.search.filesByEntry(index);
-    for (let tier = 0, shown = 0; tier < 5 && shown < need; tier += 1) {
-      for (const file of newestOf(matched[tier]!, (entry) => byEntry[entry]!, need)) {
-        ranked.push({ file: model.files.get(file.id)!, tier: tier as MatchTier, lastAt: null });
-        shown += 1;
+    let unseen = 0;
+    if (truncated || stoppedAt !== undefined) {
+      // Moved files the walk did not meet (its count is past the cap, or bounded): past a stop in a run,
+      // only those left in it (after the last entry walked) of the tier it stopped at may rank into the
+      // page, and only the newest `need` of them (`movedAt` is newest first); past the bound, each is
+      // checked.
+      const seen = new Set<number>();
+      for (let at = 0; at < moved.length; at += 2) seen.add(moved[at]!);
+      let taken = 0;
+      let lastAt: string | undefined;
+      for (let at = 0; at < posting.moved.length; at += 1) {
+        const entry = posting.moved[at]!;
+        const time = posting.movedAt[at]!;
+        if (!truncated && taken >= need && time !== lastAt) break;
+        if ((!truncated && entry <= stoppedAfter) || stale[entry] !== 2 || aside.has(entry) || seen.has(entry)) continue;
+        const tier = index.tierOf(entry, keyword);
+        if (tier === null || (!truncated && tier !== stoppedAt)) continue;
+        const id = index.ids[entry]!;
+        // An older place of a file moved again.
+        if (model.files.get(id)?.updatedAt !== time) continue;
+        seen.add(entry);
+        if (!access.mayRead(id)) continue;
+        moved.push(entry, tier);
+        unseen += 1;
+        taken += 1;
+        lastAt = time;
       }
     }
-    return { total: oneByOne + sum(perTier), truncated };
+    for (let at = 0; at < moved.length; at += 2) {
+      ranked.push({ file: model.files.get(index.ids[moved[at]!]!)!, tier: moved[at + 1]! as MatchTier, lastAt: null });
+    }
+    // Each tier's first `need` files by time (entry numbers): no later one can displace them.
+    for (let tier = 0, taken = 0; tier < 5 && taken < need; tier += 1) {
+      const entriesOfTier = shown[tier]!.sort(ascending);
+      for (let at = 0; at < entriesOfTier.length && taken < need; at += 1, taken += 1) {
+        ranked.push({ file: model.files.get(index.ids[entriesOfTier[at]!]!)!, tier: tier as MatchTier, lastAt: null });
+      }
+    }
+    return { total: oneByOne + sum(perTier) + unseen, truncated };
   }
 
   /** Per principal of the viewer, and for the files they created: their entries in `index`, ascending. */
@@ -348,9 +415,10 @@ export class ModelSearch implements DirectorySearch {
   /** How many active files the viewer may read, `excludeFileId` left out: exact up to past the count's cap. */
   private readableCount(viewerId: string, access: FileAccess, excludeFileId: string | undefined): number {
     const model = this.model;
+    // Moved entries (stale 2) are the same active files: counted from the lists.
     const { index, stale, changed } = model.search.fileNames.current();
     const excluded = excludeFileId === undefined ? undefined : index.numberOf(excludeFileId);
-    let count = model.search.readable.countDistinct(this.readableLists(index, viewerId), (entry) => stale[entry] !== 0 || entry === excluded, SEARCH_COUNT_CAP);
+    let count = model.search.readable.countDistinct(this.readableLists(index, viewerId), (entry) => stale[entry] === 1 || entry === excluded, SEARCH_COUNT_CAP);
     for (const id of changed) {
       if (count > SEARCH_COUNT_CAP) break;
       const file = model.files.get(id);
@@ -477,6 +545,30 @@ function pageSettled(perTier: readonly number[], run: number, need: number, post
   return sum(perTier.slice(0, run + 1)) >= need;
 }
 
+/** The candidates walked first in a run of a file posting; each next stretch doubles. */
+const FIRST_STRETCH = 256;
+
+/**
+ * Whether the page is settled in the middle of a posting's run `run`, in an index numbered in the order
+ * within a tier (people by name, files newest first): every entry left in the run has a tier of at least
+ * `lowest` (the run's; in a bounding posting's run 1, 0) and comes after those walked, and the later
+ * runs' entries have worse tiers, so `need` matches of a better tier, or of that tier walked in this
+ * run (`inRun`), rank before all of them. A bounding posting's run 0 never is: run 1 may hold earlier
+ * matches of tier 0.
+ */
+function runSettled(perTier: readonly number[], inRun: readonly number[], run: number, need: number, posting: Posting): boolean {
+  if (!posting.exact && (!posting.bounding || run === 0)) return false;
+  const lowest = lowestOf(posting, run);
+  let before = inRun[lowest]!;
+  for (let tier = 0; tier < lowest; tier += 1) before += perTier[tier]!;
+  return before >= need;
+}
+
+/** The best tier an entry of run `run` may have, for `runSettled` (exact or bounding postings). */
+function lowestOf(posting: Posting, run: number): MatchTier {
+  return (posting.exact || run >= 2 ? run : 0) as MatchTier;
+}
+
 function addNumber(numbers: Set<number>, index: NameIndex, id: string): void {
   const number = index.numberOf(id);
   if (number !== undefined) numbers.add(number);
@@ -498,38 +590,6 @@ function ascending(a: number, b: number): number {
   return a - b;
 }
 
-/** Pages up to this long are picked by `newestOf` with a sorted array, longer ones with `topRanked`. */
-const SHORT_PAGE = 64;
-
-/**
- * The first `need` of the entries' files by `byNewest`, sorted. For a short page, a sorted array that
- * most files skip with one comparison of `updatedAt` (each tier may hold thousands of files).
- */
-function newestOf(entries: readonly number[], fileOf: (entry: number) => FileRecord, need: number): FileRecord[] {
-  if (need > SHORT_PAGE || entries.length <= need * 4) return topRanked(entries.map(fileOf), need, byNewest);
-  const best: FileRecord[] = [];
-  for (const entry of entries) {
-    const file = fileOf(entry);
-    if (best.length === need && file.updatedAt < best[need - 1]!.updatedAt) continue;
-    let low = 0;
-    let high = best.length;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if (byNewest(best[middle]!, file) <= 0) low = middle + 1;
-      else high = middle;
-    }
-    if (low >= need) continue;
-    best.splice(low, 0, file);
-    if (best.length > need) best.pop();
-  }
-  return best;
-}
-
-/** Files within a tier, past the ones worked on: `updatedAt` (newest first), name, id. */
-function byNewest(a: FileRecord, b: FileRecord): number {
-  return newestFirst(a.updatedAt, b.updatedAt) || compareText(a.name, b.name) || compareText(a.id, b.id);
-}
-
 /** People by tier, last contact (newest first, none last), name, id. */
 function byContact(a: RankedUser, b: RankedUser): number {
   return a.tier - b.tier || newestFirst(a.lastAt, b.lastAt) || compareText(a.user.name, b.user.name) || compareText(a.user.id, b.user.id);
@@ -538,12 +598,4 @@ function byContact(a: RankedUser, b: RankedUser): number {
 /** The count a kind reports (at most the cap), and whether more may match. */
 function counted<T>(found: number, more: boolean, items: T[]): SearchHits<T> {
   return { total: Math.min(found, SEARCH_COUNT_CAP), items, capped: more || found > SEARCH_COUNT_CAP };
-}
-
-/** Newest first, none last. */
-function newestFirst(a: string | null, b: string | null): number {
-  if (a === b) return 0;
-  if (a === null) return 1;
-  if (b === null) return -1;
-  return a > b ? -1 : 1;
 }

@@ -108,9 +108,12 @@ export class NameIndex {
     );
   }
 
-  /** The tier of entry `entry` for a non-empty keyword, or null (`matchTier` on the texts it was built from). */
-  tierOf(entry: number, keyword: SearchKeyword): MatchTier | null {
-    return textsTier(keyword, this.names[entry]!, this.locals[entry] ?? null, this.pinyins[entry]!, this.initials[entry]!);
+  /**
+   * The tier of entry `entry` for a non-empty keyword, or null (`matchTier` on the texts it was built
+   * from); `floor`, a tier it cannot beat (see `floorOf`), spares the checks of the better ones.
+   */
+  tierOf(entry: number, keyword: SearchKeyword, floor: MatchTier = MATCH_TIERS.exact): MatchTier | null {
+    return textsTier(keyword, this.names[entry]!, this.locals[entry] ?? null, this.pinyins[entry]!, this.initials[entry]!, floor);
   }
 
   get size(): number {
@@ -150,6 +153,15 @@ export class NameIndex {
   private posting(gram: string, exact: boolean, bounding: boolean): Posting {
     return { entries: this.postings.get(gram) ?? EMPTY, tiers: this.tiers.get(gram) ?? NO_TIERS, exact, bounding };
   }
+}
+
+/**
+ * The best tier an entry of run `run` of a longer keyword's posting may have for the keyword: for a
+ * bounding posting (of the keyword's first 3-gram), the run's (runs 0 and 1 as one: a text that
+ * starts with the gram may start with the keyword); for another, none known.
+ */
+export function floorOf(posting: Posting, run: number): MatchTier {
+  return posting.bounding && run >= MATCH_TIERS.substring ? (run as MatchTier) : MATCH_TIERS.exact;
 }
 
 /** Where each tier's run starts in a posting's `tiers` (ascending), and where the last ends: 6 numbers. */

@@ -69,74 +69,107 @@ export class ReadableEntries {
 }
 
 /**
- * The positions in `candidates` (ascending entry numbers) of the entries in any of `lists`, ascending,
- * each once; at most `limit` of them (`truncated` when more were met). Each list is merged along the
- * candidates, or galloped into them when it is much shorter.
+ * The positions in `candidates` (ascending entry numbers) of the entries in any of `lists` (each
+ * ascending), a stretch of candidates at a time, so a search that has what it needs stops walking. Each
+ * list keeps its place between stretches; it is merged along the candidates, or galloped into them when
+ * it is much shorter.
  */
-export function readablePositions(candidates: Int32Array, lists: readonly Int32Array[], limit: number): { positions: Int32Array; truncated: boolean } {
-  const found: number[] = [];
-  let truncated = false;
-  let contributing = 0;
-  for (const list of lists) {
-    if (list.length === 0 || candidates.length === 0) continue;
-    const before = found.length;
-    if (list.length * 16 < candidates.length) gallop(list, candidates, found);
-    else merge(list, candidates, found);
-    if (found.length > before) contributing += 1;
-    if (found.length > limit) {
-      truncated = true;
-      break;
+export class ReadablePositions {
+  /** Per list, the first item not yet matched against the candidates. */
+  private readonly places: Int32Array;
+  /** The first position not yet walked. */
+  private position = 0;
+
+  constructor(
+    private readonly candidates: Int32Array,
+    private readonly lists: readonly Int32Array[],
+  ) {
+    this.places = new Int32Array(lists.length);
+  }
+
+  get done(): boolean {
+    return this.position >= this.candidates.length;
+  }
+
+  /** How many candidates were walked. */
+  get walked(): number {
+    return this.position;
+  }
+
+  /** Appends the readable positions among the next `count` candidates to `out`, ascending, each once. */
+  next(count: number, out: number[]): void {
+    const { candidates, lists, places } = this;
+    const from = this.position;
+    const end = Math.min(candidates.length, from + count);
+    this.position = end;
+    if (from >= end) return;
+    const start = out.length;
+    let contributing = 0;
+    for (let index = 0; index < lists.length; index += 1) {
+      const list = lists[index]!;
+      if (places[index]! >= list.length) continue;
+      const before = out.length;
+      places[index] = list.length * 16 < candidates.length ? gallop(list, places[index]!, candidates, from, end, out) : merge(list, places[index]!, candidates, from, end, out);
+      if (out.length > before) contributing += 1;
+    }
+    if (contributing > 1) {
+      const found = out.splice(start).sort(ascending);
+      for (let index = 0; index < found.length; index += 1) if (index === 0 || found[index] !== found[index - 1]) out.push(found[index]!);
     }
   }
-  let positions = Int32Array.from(found);
-  if (contributing > 1) {
-    positions.sort();
-    let kept = 0;
-    for (let index = 0; index < positions.length; index += 1) if (index === 0 || positions[index] !== positions[index - 1]) positions[kept++] = positions[index]!;
-    positions = positions.subarray(0, kept);
-  }
-  if (positions.length > limit) positions = positions.subarray(0, limit);
-  return { positions, truncated };
 }
 
-function merge(list: Int32Array, candidates: Int32Array, found: number[]): void {
-  let i = 0;
-  let j = 0;
-  while (i < list.length && j < candidates.length) {
+function ascending(a: number, b: number): number {
+  return a - b;
+}
+
+/** Merges `list` from `place` with `candidates[from, end)`; returns the list's place after. */
+function merge(list: Int32Array, place: number, candidates: Int32Array, from: number, end: number, out: number[]): number {
+  let i = place;
+  let j = from;
+  while (i < list.length && j < end) {
     const a = list[i]!;
     const b = candidates[j]!;
     if (a < b) i += 1;
     else if (a > b) j += 1;
     else {
-      found.push(j);
+      out.push(j);
       i += 1;
       j += 1;
     }
   }
+  return i;
 }
 
-/** For each of the few in `list`, an exponential then binary search in `candidates` from the last place. */
-function gallop(list: Int32Array, candidates: Int32Array, found: number[]): void {
-  let low = 0;
-  for (let i = 0; i < list.length && low < candidates.length; i += 1) {
+/**
+ * For each item of `list` from `place` up to the last candidate of the stretch, an exponential then
+ * binary search in `candidates[from, end)` from the last place found; returns the list's place after.
+ */
+function gallop(list: Int32Array, place: number, candidates: Int32Array, from: number, end: number, out: number[]): number {
+  const last = candidates[end - 1]!;
+  let low = from;
+  let i = place;
+  for (; i < list.length && low < end; i += 1) {
     const wanted = list[i]!;
+    if (wanted > last) break;
     let step = 1;
     let high = low;
-    while (high < candidates.length && candidates[high]! < wanted) {
+    while (high < end && candidates[high]! < wanted) {
       low = high + 1;
       high += step;
       step *= 2;
     }
-    if (high > candidates.length - 1) high = candidates.length - 1;
+    if (high > end - 1) high = end - 1;
     // The first position in [low, high] holding at least `wanted`.
     while (low < high) {
       const middle = (low + high) >> 1;
       if (candidates[middle]! < wanted) low = middle + 1;
       else high = middle;
     }
-    if (low < candidates.length && candidates[low] === wanted) {
-      found.push(low);
+    if (low < end && candidates[low] === wanted) {
+      out.push(low);
       low += 1;
     }
   }
+  return i;
 }

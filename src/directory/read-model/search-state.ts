@@ -2,7 +2,8 @@ import { emailLocalPart } from '../search-ranking.js';
 import { nameKeys, type NameKeys } from '../search-keys.js';
 import type { Department, FileRecord, User } from '../types.js';
 import { ChangingNames } from './changing-names.js';
-import type { IndexedName, NameIndex } from './name-index.js';
+import { byNewest } from './file-order.js';
+import type { IndexedName } from './name-index.js';
 import { NewestFiles } from './newest-files.js';
 import { ReadableEntries } from './readable-entries.js';
 
@@ -31,16 +32,17 @@ export class SearchState {
   readonly fileNames: ChangingNames;
   /** Per principal: its files' entries in `fileNames` (the model drops a principal's on a grant change). */
   readonly readable = new ReadableEntries();
-  /** Per entry of the file-name index, the file's record as of its last change (see `filesByEntry`). */
-  private fileRecords: { index: NameIndex; records: Array<FileRecord | undefined> } | undefined;
 
   constructor(private readonly source: SearchSource) {
     this.newestUpdated = new NewestFiles(source.files, 'updatedAt');
     this.newestCreated = new NewestFiles(source.files, 'createdAt');
+    // Files are numbered newest first (`byNewest`), so within a tier of a posting the first readable
+    // entries are a page: a search stops once it has its page and the count's cap. A file whose
+    // `updatedAt` changes since is `moved` (ranked by its record) until the index is built again.
     this.fileNames = new ChangingNames(() => {
-      const entries: IndexedName[] = [];
-      for (const file of source.files.values()) if (file.status === 'active') entries.push(this.fileEntry(file));
-      return entries;
+      const active: FileRecord[] = [];
+      for (const file of source.files.values()) if (file.status === 'active') active.push(file);
+      return active.sort(byNewest).map((file) => this.fileEntry(file));
     });
   }
 
@@ -54,17 +56,6 @@ export class SearchState {
   }
   keysOfFile(file: FileRecord): NameKeys {
     return keysOf(this.fileKeys, file.id, file.name);
-  }
-
-  /**
-   * Each entry's file in `index` (the current file-name index), by entry number: a search ranks
-   * thousands of a keyword's files by time, and reading them by number costs less than by id. A record
-   * may lag in what search does not rank on (the model sets `hasStoredContent` without telling), so the
-   * files a page shows are read by id again.
-   */
-  filesByEntry(index: NameIndex): ReadonlyArray<FileRecord | undefined> {
-    if (this.fileRecords?.index !== index) this.fileRecords = { index, records: index.ids.map((id) => this.source.files.get(id)) };
-    return this.fileRecords.records;
   }
 
   // ---- indexes ----
@@ -128,10 +119,9 @@ export class SearchState {
 
   fileChanged(id: string, before: FileRecord | undefined, after: FileRecord | undefined, keys: NameKeys | undefined): void {
     setKeys(this.fileKeys, id, after, keys);
-    const number = this.fileRecords?.index.numberOf(id);
-    if (number !== undefined) this.fileRecords!.records[number] = after;
-    // Only a change of name or status changes what the name index finds.
+    // A change of name or status changes what the name index finds; of `updatedAt`, where it ranks.
     if (before?.name !== after?.name || before?.status !== after?.status) this.fileNames.touch(id);
+    else if (after && before?.updatedAt !== after.updatedAt) this.fileNames.move(id, after.updatedAt);
     if (before?.updatedAt !== after?.updatedAt || before?.status !== after?.status || !before || !after) this.newestUpdated.touch(id);
     if (before?.createdAt !== after?.createdAt || before?.status !== after?.status || !before || !after) this.newestCreated.touch(id);
   }
@@ -141,7 +131,6 @@ export class SearchState {
     this.teamPeople.clear();
     this.teamDepartments.clear();
     this.fileNames.forget();
-    this.fileRecords = undefined;
     this.readable.clear();
     this.newestUpdated.forget();
     this.newestCreated.forget();
