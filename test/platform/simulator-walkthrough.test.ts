@@ -31,9 +31,19 @@ describe('the simulator walkthrough after a plain npm start', { timeout: 180_000
         const created = await runCli(['create-doc', '--user', 'zhangsan', '--type', 'documentPro', '--name', '试用', '--file-id', 'trial'], { cwd: dir, env: withPlatform });
         expect({ code: created.code, stdout: created.stdout }).toEqual({ code: 0, stdout: 'trial\n' });
 
-        const page = await fetch(`${simUrl}/editor?fileId=trial&token=${encodeURIComponent(token!)}`);
-        const html = await page.text();
-        expect(page.status).toBe(200);
+        // The command wrote the document from a process of its own: the server's directory in memory sees
+        // it within its poll of the change feed (250 ms on SQLite, docs/scaling.md), as a newcomer's browser would.
+        const open = async () => {
+          const answer = await fetch(`${simUrl}/editor?fileId=trial&token=${encodeURIComponent(token!)}`);
+          return { status: answer.status, html: await answer.text() };
+        };
+        let { status, html } = await open();
+        for (let look = 0; status === 404 || (status === 400 && html.includes('GET /files/trial failed (404)')); look += 1) {
+          if (look === 40) break;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          ({ status, html } = await open());
+        }
+        expect(status, html).toBe(200);
         expect(html).toContain('<h1 id="title">试用</h1>');
         expect(html).toContain('Opened by <strong>张三</strong>');
         expect(html).toContain('<td>manageable</td><td class="yes">true</td>');
