@@ -3,7 +3,7 @@ import { dialectOf } from '../dialect/dialect.js';
 import { bulkInsertRows, type RowTable } from '../statements/bulk-insert.js';
 import type { Database, Db } from '../schema/schema.js';
 import { inTailOrder, settled, type TailPosition } from '../statements/tail-order.js';
-import { withoutDiskWait } from './without-disk-wait.js';
+import { dialectWork } from '../dialect/dialect-work-for.js';
 
 /**
  * The audit log's listings by file and by actor (migration 190). Each access decision is a row of
@@ -144,7 +144,7 @@ async function writeSorted<Row>(db: Kysely<Database>, spec: RowTable<Row>, rows:
       continue;
     }
     if (start > 0) await new Promise((resolve) => setImmediate(resolve));
-    await withoutDiskWait(db, (connection) => bulkInsertRows(connection, spec, chunk));
+    await dialectWork(db).writeWithoutDiskWait(db, (connection) => bulkInsertRows(connection, spec, chunk));
   }
 }
 

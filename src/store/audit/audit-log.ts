@@ -4,7 +4,7 @@ import { insertRows, storableText, type RowTable } from '../statements/row-inser
 import type { Database, Db } from '../schema/schema.js';
 import { inTailOrder, readTailPage, type TailPosition } from '../statements/tail-order.js';
 import { inTailTurn } from '../statements/tail-turn.js';
-import { withoutDiskWait } from './without-disk-wait.js';
+import { dialectWork } from '../dialect/dialect-work-for.js';
 import { AUDIT_INDEXES, auditIndex } from './audit-index.js';
 
 /** One entry of the audit log as the domain writes and reads it. */
@@ -89,7 +89,7 @@ export const auditLog = {
     for (let start = 0; start < records.length; start += SQLITE_BATCH_CHUNK) {
       if (start > 0) await new Promise((resolve) => setImmediate(resolve));
       const chunk = records.slice(start, start + SQLITE_BATCH_CHUNK);
-      await withoutDiskWait(db, (connection) => insertRows(connection, AUDIT_TABLE, chunk.map(toRow)));
+      await dialectWork(db).writeWithoutDiskWait(db, (connection) => insertRows(connection, AUDIT_TABLE, chunk.map(toRow)));
       written(chunk.length);
     }
   },

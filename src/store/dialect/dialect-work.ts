@@ -51,6 +51,13 @@ export interface DialectWork {
    */
   transactionWithoutDiskWait<T>(db: Kysely<Database>, work: (trx: Transaction<Database>) => Promise<T>): Promise<T>;
   /**
+   * `write` (a statement committed on its own) without waiting for the disk, for rows that may be lost in
+   * a crash anyway: SQLite runs it at synchronous=NORMAL (a power cut may lose it, a killed process does
+   * not), without a transaction of its own, whose statements would cost about as much CPU as the rows it
+   * carries; the other stores run it as it is.
+   */
+  writeWithoutDiskWait(db: Kysely<Database>, write: (connection: Db) => Promise<void>): Promise<void>;
+  /**
    * A transaction that is on disk when the promise settles, without holding the event loop while the
    * disk works (SQLite's driver is synchronous: a commit that syncs stops every request meanwhile). On
    * SQLite the commit is written without a sync and the write-ahead log is then synced on the thread

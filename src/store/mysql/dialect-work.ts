@@ -36,5 +36,6 @@ export const mysqlDialectWork: DialectWork = {
     committed?.();
     return result;
   },
+  writeWithoutDiskWait: (db, write) => write(db),
   transactionWithoutDiskWait: (db, work) => db.transaction().execute(work),
 };

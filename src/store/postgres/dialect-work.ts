@@ -41,6 +41,7 @@ export const postgresDialectWork: DialectWork = {
     committed?.();
     return result;
   },
+  writeWithoutDiskWait: (db, write) => write(db),
   transactionWithoutDiskWait: (db, work) =>
     db.transaction().execute(async (trx) => {
       await sql`SET LOCAL synchronous_commit = off`.execute(trx);

@@ -7,20 +7,25 @@ import type { Database } from '../schema/schema.js';
 const NORMAL = 1;
 
 /**
- * Runs `work` in a transaction committed at the safety level `level`. The level cannot change inside a
- * transaction, so the connection is held for the pragma, the transaction and the pragma that puts the
- * level back: no other transaction runs on it in between at the changed level.
+ * Runs `work` on one connection at the safety level `level`. The level cannot change inside a
+ * transaction, so the connection is held for the pragma, the work and the pragma that puts the level
+ * back: no other statement runs on it in between at the changed level.
  */
-function transactionAtLevel<T>(db: Kysely<Database>, level: number, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+function atLevel<T>(db: Kysely<Database>, level: number, work: (connection: Kysely<Database>) => Promise<T>): Promise<T> {
   return db.connection().execute(async (connection) => {
     const [current] = (await sql<{ synchronous: number }>`PRAGMA synchronous`.execute(connection)).rows;
     await sql.raw(`PRAGMA synchronous = ${level}`).execute(connection);
     try {
-      return await connection.transaction().execute(work);
+      return await work(connection);
     } finally {
       await sql.raw(`PRAGMA synchronous = ${Number(current?.synchronous ?? 2)}`).execute(connection);
     }
   });
+}
+
+/** Runs `work` in a transaction committed at the safety level `level` (see `atLevel`). */
+function transactionAtLevel<T>(db: Kysely<Database>, level: number, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  return atLevel(db, level, (connection) => connection.transaction().execute(work));
 }
 
 /**
@@ -89,6 +94,7 @@ export const sqliteDialectWork: DialectWork = {
   takeAppendTurn: async () => {},
   takeTailTurn: async () => {},
   transactionWithoutDiskWait: (db, work) => transactionAtLevel(db, NORMAL, work),
+  writeWithoutDiskWait: (db, write) => atLevel(db, NORMAL, write),
   /**
    * Committed without a sync (the commit's frames are in the write-ahead log, in the operating system's
    * cache), then the log file is synced on the thread pool before the promise settles: as durable as
