@@ -1,23 +1,12 @@
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { auditLog, type AuditRecord } from '../../src/store/audit/audit-log.js';
+import { auditLog } from '../../src/store/audit/audit-log.js';
 import { auditIndex } from '../../src/store/audit/audit-index.js';
 import { openDatabase, type OpenDatabase } from '../../src/store/connection/database.js';
 import type { Database, Db } from '../../src/store/schema/schema.js';
 import type { TailPosition } from '../../src/store/statements/tail-order.js';
 import { createTestSchema, describeEachStore, postgresUrl } from '../helpers/stores.js';
-
-/** An access decision of `actorId` on `fileId` at `at`, told apart by `action`. */
-const decision = (at: string, actorId: string, fileId: string, action: string): AuditRecord => ({
-  at,
-  kind: 'file_access',
-  actorId,
-  credential: 'user_token',
-  fileId,
-  action,
-  permissions: ['readable'],
-  details: null,
-});
+import { accessDecision as decision } from './access-decision.js';
 
 /** Every entry of a listing, page by page (`limit` a page), as their actions. */
 async function listAll(db: Db, filter: { fileId?: string; actorId?: string; since?: string }, limit = 2): Promise<string[]> {

@@ -3,6 +3,7 @@ import { auditLog } from '../../src/store/audit/audit-log.js';
 import { auditIndex } from '../../src/store/audit/audit-index.js';
 import { storeBefore } from '../helpers/store-before.js';
 import { dialects } from '../helpers/stores.js';
+import { accessDecision } from './access-decision.js';
 
 /**
  * Migration 190 replaces the audit log's file and actor indexes with tables filled in passes: the entries
@@ -12,16 +13,7 @@ describe.each(dialects)('migration 190 on the audit log [%s]', (dialect) => {
   it('indexes the entries already logged, so listing by file and actor finds them through the side tables', async () => {
     const store = await storeBefore(dialect, '190-audit-index-batches');
     try {
-      const entry = (action: string, actorId: string, fileId: string | null) => ({
-        at: '2026-03-01T09:00:00Z',
-        kind: 'file_access',
-        actorId,
-        credential: 'user_token',
-        fileId,
-        action,
-        permissions: ['readable'],
-        details: null,
-      });
+      const entry = (action: string, actorId: string, fileId: string | null) => accessDecision('2026-03-01T09:00:00Z', actorId, fileId, action);
       await auditLog.append(store.db, [entry('a1', 'zhang', 'plan'), entry('a2', 'lilei', 'plan'), entry('a3', 'zhang', null)]);
       await store.migrateAll();
       // PostgreSQL indexes only rows of transactions older than every one running on the server (other tests' too).

@@ -21,8 +21,14 @@ import { dialectWork } from '../dialect/dialect-work-for.js';
 /** The side tables and the column each is keyed by. */
 export const AUDIT_INDEXES = { file: { table: 'audit_file_ids', key: 'file_id' }, actor: { table: 'audit_actor_ids', key: 'actor_id' } } as const;
 
-const FILE_IDS: RowTable<{ file_id: string; id: number }> = { table: 'audit_file_ids', columns: { file_id: 'text', id: 'bigint' }, conflictKey: ['file_id', 'id'] };
-const ACTOR_IDS: RowTable<{ actor_id: string; id: number }> = { table: 'audit_actor_ids', columns: { actor_id: 'text', id: 'bigint' }, conflictKey: ['actor_id', 'id'] };
+/** A side table's row: the key column (`file_id` or `actor_id`) and the log row's id. */
+type Pair = Record<string, string | number>;
+
+/** Each side table as written in bulk: its key and id, the pair a unique key (a repeated pair is skipped). */
+const SIDE_TABLES = Object.values(AUDIT_INDEXES).map(({ table, key }) => ({
+  key,
+  spec: { table, columns: { [key]: 'text', id: 'bigint' }, conflictKey: [key, 'id'] } as RowTable<Pair>,
+}));
 
 /** Pairs one statement writes: on SQLite a statement holds the event loop (about 5 ms for 1,000). */
 const CHUNK = 1000;
@@ -59,18 +65,15 @@ export const auditIndex = {
     const from = await auditIndex.markPosition(db);
     const { rows, more } = await readSettled(db, from, limit);
     if (rows.length === 0) return { rows: 0, more: false };
-    const files = rows.filter((row) => row.file_id !== null).map((row) => ({ file_id: row.file_id!, id: Number(row.id) }));
-    const actors = rows.filter((row) => row.actor_id !== null).map((row) => ({ actor_id: row.actor_id!, id: Number(row.id) }));
-    await writeSorted(
-      db,
-      FILE_IDS,
-      files.sort((a, b) => compare(a.file_id, b.file_id) || a.id - b.id),
-    );
-    await writeSorted(
-      db,
-      ACTOR_IDS,
-      actors.sort((a, b) => compare(a.actor_id, b.actor_id) || a.id - b.id),
-    );
+    for (const { key, spec } of SIDE_TABLES) {
+      const pairs = rows.flatMap((row) => (row[key] === null ? [] : [{ key: row[key], id: Number(row.id) }]));
+      pairs.sort((a, b) => compare(a.key, b.key) || a.id - b.id);
+      await writeSorted(
+        db,
+        spec,
+        pairs.map((pair): Pair => ({ [key]: pair.key, id: pair.id })),
+      );
+    }
     const through = Number(rows.at(-1)!.id);
     await db.updateTable('audit_index_mark').set({ indexed_through: through }).where('id', '=', 1).where('indexed_through', '=', from.seq).execute();
     return { rows: rows.length, more };
@@ -78,28 +81,17 @@ export const auditIndex = {
 
   /** Removes the pairs of rows leaving the log (retention). */
   async forget(db: Db, rows: ReadonlyArray<{ id: number; file_id: string | null; actor_id: string | null }>): Promise<void> {
-    const files = rows.filter((row) => row.file_id !== null);
-    const actors = rows.filter((row) => row.actor_id !== null);
-    if (files.length > 0) {
+    for (const { table, key } of Object.values(AUDIT_INDEXES)) {
+      const leaving = rows.filter((row) => row[key] !== null);
+      if (leaving.length === 0) continue;
+      // The two side tables have the same shape: (key, id).
       await db
-        .deleteFrom('audit_file_ids')
+        .deleteFrom(table as 'audit_file_ids')
         .where((eb) =>
           eb(
-            eb.refTuple('file_id', 'id'),
+            eb.refTuple(key as 'file_id', 'id'),
             'in',
-            files.map((row) => eb.tuple(row.file_id!, row.id)),
-          ),
-        )
-        .execute();
-    }
-    if (actors.length > 0) {
-      await db
-        .deleteFrom('audit_actor_ids')
-        .where((eb) =>
-          eb(
-            eb.refTuple('actor_id', 'id'),
-            'in',
-            actors.map((row) => eb.tuple(row.actor_id!, row.id)),
+            leaving.map((row) => eb.tuple(row[key]!, row.id)),
           ),
         )
         .execute();
