@@ -7,4 +7,9 @@ export interface DialectSql {
   idList(placeholder: string): string;
   /** The value to bind to the placeholder of `idList`. */
   idListValue(ids: readonly string[]): unknown;
+  /**
+   * A condition on `users` that holds when its e-mail, lower-cased, is the value bound to `placeholder`
+   * (already lower-case), written so that the index `users_team_email` serves it after `team_id = …`.
+   */
+  emailIs(placeholder: string): string;
 }

@@ -1,4 +1,5 @@
 import type { DepartmentRecord, TeamRecord, UserRecord } from '../../directory-changes/records.js';
+import { dialectSql } from '../dialect/dialect-sql-for.js';
 import type { Db } from '../schema/schema.js';
 import { Statement } from '../statements/statement.js';
 
@@ -104,11 +105,21 @@ export async function readUsers(db: Db, ids: readonly string[]): Promise<UserSta
 
 /** The team's users whose e-mail is `email` (case-insensitive), with memberships and `active`. */
 export async function readTeamUsersByEmail(db: Db, teamId: string, email: string): Promise<UserState[]> {
-  return userStates(db, await USERS_BY_EMAIL.run<UserRow>(db, [teamId, email.toLowerCase()]));
+  return userStates(db, await usersByEmail(db).run<UserRow>(db, [teamId, email.toLowerCase()]));
 }
 
-/** One fixed statement: every SCIM create asks (migration 185 indexes it where the dialect can). */
-const USERS_BY_EMAIL = new Statement(`SELECT ${USER_COLUMNS.join(', ')} FROM users WHERE team_id = $1 AND lower(email) = $2 ORDER BY id`);
+/** One fixed statement per dialect: every SCIM create asks (served by index users_team_email, migrations 185 and 200). */
+const USERS_BY_EMAIL = new Map<string, Statement>();
+
+function usersByEmail(db: Db): Statement {
+  const condition = dialectSql(db).emailIs('$2');
+  let statement = USERS_BY_EMAIL.get(condition);
+  if (!statement) {
+    statement = new Statement(`SELECT ${USER_COLUMNS.join(', ')} FROM users WHERE team_id = $1 AND ${condition} ORDER BY id`);
+    USERS_BY_EMAIL.set(condition, statement);
+  }
+  return statement;
+}
 
 /** The ids among `ids` of users who created at least one file. */
 export async function readFileCreators(db: Db, ids: readonly string[]): Promise<Set<string>> {

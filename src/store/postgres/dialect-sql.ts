@@ -4,4 +4,5 @@ import type { DialectSql } from '../dialect/dialect-sql.js';
 export const postgresSql: DialectSql = {
   idList: (placeholder) => `(SELECT unnest(${placeholder}::text[]))`,
   idListValue: (ids) => [...ids],
+  emailIs: (placeholder) => `lower(email) = ${placeholder}`,
 };

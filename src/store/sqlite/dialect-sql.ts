@@ -4,4 +4,5 @@ import type { DialectSql } from '../dialect/dialect-sql.js';
 export const sqliteSql: DialectSql = {
   idList: (placeholder) => `(SELECT value FROM json_each(${placeholder}))`,
   idListValue: (ids) => JSON.stringify(ids),
+  emailIs: (placeholder) => `lower(email) = ${placeholder}`,
 };

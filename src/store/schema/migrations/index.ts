@@ -31,6 +31,7 @@ import { deliveryMessageKeyMigration } from './180-delivery-message-key.js';
 import { usersTeamEmailMigration } from './185-users-team-email.js';
 import { auditIndexBatchesMigration } from './190-audit-index-batches.js';
 import { scimPasswordScrubMigration } from './195-scim-password-scrub.js';
+import { usersEmailKeyMigration } from './200-users-email-key.js';
 
 /**
  * Every migration, by name; names sort in the order they apply (Kysely applies them by name: the two
@@ -72,5 +73,6 @@ export function allMigrations(t: ColumnTypes): Record<string, Migration> {
     '185-users-team-email': usersTeamEmailMigration(t),
     '190-audit-index-batches': auditIndexBatchesMigration(t),
     '195-scim-password-scrub': scimPasswordScrubMigration(),
+    '200-users-email-key': usersEmailKeyMigration(t),
   };
 }
