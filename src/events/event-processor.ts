@@ -24,6 +24,11 @@ export interface EventProcessorOptions {
   lanes?: number;
   /** How often the log is looked at when nothing woke the processor (events of other instances, restarts). */
   pollMs?: number;
+  /**
+   * How long a wake waits for more events to join the step (0: none): under load, one step (its reads, its
+   * statements, its commit) then serves the events of several appends instead of each append's few.
+   */
+  gatherMs?: number;
   now?: () => number;
   log?: TaskLog;
   /** Called after a step that made notifications (the server wakes the outbox worker with it). */
@@ -42,6 +47,8 @@ interface Plan {
 
 /** Events per processing transaction, by default. */
 const DEFAULT_BATCH = 500;
+/** How long a wake waits for more events, by default (effects lag by up to this much more). */
+const DEFAULT_GATHER_MS = 20;
 /** A body this long (bytes of text) is parsed on a turn of the event loop of its own. */
 const LARGE_BODY = 64 * 1024;
 /** A problem text is kept to this length. */
@@ -60,6 +67,8 @@ export class EventProcessor extends PollingWorker {
   private readonly batchSize: number;
   private readonly log: TaskLog;
   private readonly lanes: number;
+  private readonly gatherMs: number;
+  private gathering: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -71,6 +80,26 @@ export class EventProcessor extends PollingWorker {
     this.batchSize = options.batchSize ?? DEFAULT_BATCH;
     this.log = options.log ?? SILENT_LOG;
     this.lanes = options.lanes ?? eventLog.lanes(db);
+    this.gatherMs = options.gatherMs ?? DEFAULT_GATHER_MS;
+  }
+
+  /**
+   * Runs the next step once the events appended in the next `gatherMs` have joined the first that woke
+   * it (the wakes in between change nothing): the step's fixed cost is shared by all of them.
+   */
+  override wake(): void {
+    if (this.gatherMs <= 0) return super.wake();
+    this.gathering ??= setTimeout(() => {
+      this.gathering = undefined;
+      super.wake();
+    }, this.gatherMs);
+    this.gathering.unref();
+  }
+
+  override async stop(): Promise<void> {
+    clearTimeout(this.gathering);
+    this.gathering = undefined;
+    await super.stop();
   }
 
   /**

@@ -18,12 +18,18 @@ export interface RowTable<Row> {
   onConflict?: ConflictClauses;
 }
 
+/** Each spec's positional form, made once (the dialects keep their statement texts by it). */
+const bulkTables = new WeakMap<object, BulkTable>();
+
 function positional<Row>(spec: RowTable<Row>, rows: readonly Row[]): { bulk: BulkTable; values: unknown[][] } {
-  const names = Object.keys(spec.columns) as Array<keyof Row & string>;
-  return {
-    bulk: { table: spec.table, columns: names, pgTypes: names.map((name) => spec.columns[name]), ...(spec.onConflict ? { onConflict: spec.onConflict } : {}) },
-    values: rows.map((row) => names.map((name) => row[name] ?? null)),
-  };
+  let bulk = bulkTables.get(spec);
+  if (!bulk) {
+    const columns = Object.keys(spec.columns) as Array<keyof Row & string>;
+    bulk = { table: spec.table, columns, pgTypes: columns.map((name) => spec.columns[name]), ...(spec.onConflict ? { onConflict: spec.onConflict } : {}) };
+    bulkTables.set(spec, bulk);
+  }
+  const names = bulk.columns as Array<keyof Row & string>;
+  return { bulk, values: rows.map((row) => names.map((name) => row[name] ?? null)) };
 }
 
 /** Inserts the rows with as few statements as the dialect allows. */
