@@ -24,7 +24,7 @@ for (const dialect of dialects) {
       store = await openTestStore(dialect);
       await store.db
         .insertInto('users')
-        .values(users.map((user) => ({ ...user, name: user.id, avatar: null, watermark: null })))
+        .values(users.map((user) => ({ ...user, name: user.id, name_pinyin: '', name_initials: '', avatar: null, watermark: null })))
         .execute();
     });
     afterAll(async () => store?.close());
