@@ -1,5 +1,7 @@
 import type { DialectSql } from '../dialect/dialect-sql.js';
-import { EMAIL_KEY_LENGTH } from '../schema/migrations/200-users-email-key.js';
+
+/** Characters of the lower-cased e-mail that `users.email_key` holds, as migration 200 made it. */
+const EMAIL_KEY_LENGTH = 191;
 
 /** MySQL: an id list as one JSON array parameter, read as rows by JSON_TABLE (MariaDB 10.6+, MySQL 8). */
 export const mysqlSql: DialectSql = {

@@ -10,7 +10,7 @@ import type { ColumnTypes } from './column-types.js';
  * SQLite and PostgreSQL index `lower(email)` since 185: nothing to do there.
  */
 /** Characters of a lower-cased e-mail that `users.email_key` keeps (the index key stays under InnoDB's limit in utf8mb4). */
-export const EMAIL_KEY_LENGTH = 191;
+const EMAIL_KEY_LENGTH = 191;
 
 export function usersEmailKeyMigration(t: ColumnTypes) {
   return {
