@@ -8,13 +8,6 @@ import { errorResponses, FileSummarySchema } from '../http/schemas.js';
 import { directoryServiceFor, recordAccess, requireUserToken } from './callback-kit.js';
 import { CollaboratorSchema, FileDocumentSchema, FilePreviewSchema, toFileDocument, toFilePreview, toFileSummary, toUserBody } from './wire-shapes.js';
 
-/** What Fastify sends JSON as (the union's serializer set it; a serializer of the route's own does not). */
-const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
-
-/** The two shapes of `GET /files/{fileId}`, as Fastify's serializer compiler takes a schema. */
-const DOCUMENT_SCHEMA = FileDocumentSchema as unknown as Record<string, unknown>;
-const PREVIEW_SCHEMA = FilePreviewSchema as unknown as Record<string, unknown>;
-
 const FileParams = Type.Object({ fileId: Type.String({ minLength: 1, maxLength: 256 }) });
 
 /**
@@ -60,20 +53,18 @@ export const fileRoutes: FastifyPluginAsync<{ context: AppContext }> = async (pl
         response: { 200: Type.Union([FilePreviewSchema, FileDocumentSchema]), ...errorResponses(400, 401, 404) },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       const { guest } = request;
       const fileId = request.params.fileId;
       const anonymousMay = guest?.anonymous === true && (await context.sharing.guests.anonymousMayRead(fileId));
       const view = guest ? await service.fileAsSeenByGuest(anonymousMay ? { fileId, role: 'view' } : guest, fileId) : await service.fileAsSeenBy(fileId, request.viewer.id);
       if (!view) throw notFound(`no file ${request.params.fileId}`, 'file_not_found');
       recordAccess(context, request, { actorId: request.viewer.id, credential: 'user_token', fileId: view.file.id, permissions: view.permissions });
-      // The shape is known here: its own serializer, not the union's (which tries each branch with a validator).
-      reply.header('content-type', JSON_CONTENT_TYPE);
-      if (view.file.type !== 'file') return reply.serializer(reply.compileSerializationSchema(DOCUMENT_SCHEMA, '200')).send(toFileDocument(view));
+      if (view.file.type !== 'file') return toFileDocument(view);
       // Only a readable file without an external address links to its stored bytes (presigning is async).
       const { file } = view;
       const stored = view.permissions.readable && file.downloadUrl === null && file.hasStoredContent ? await context.storedContent.downloadUrl(file) : '';
-      return reply.serializer(reply.compileSerializationSchema(PREVIEW_SCHEMA, '200')).send(toFilePreview(view, () => stored));
+      return toFilePreview(view, () => stored);
     },
   );
 
