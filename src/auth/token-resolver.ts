@@ -24,7 +24,8 @@ export const VERIFIED_TOKEN_CACHE_SIZE = 10_000;
 export function defaultTokenResolver(secrets: string | readonly (string | undefined)[], now: () => number = Date.now, maxEntries = VERIFIED_TOKEN_CACHE_SIZE): TokenResolver {
   // The accepted result itself is remembered (frozen) and handed out on every hit: no object per request.
   const verified = new Map<string, Readonly<AcceptedToken>>();
-  return async (token) => {
+  // A hit is answered at once (no promise: the guard awaits only a miss's verification).
+  return (token) => {
     const hit = verified.get(token);
     if (hit) {
       if (hit.expiresAt > epochSeconds(now())) {
@@ -34,6 +35,10 @@ export function defaultTokenResolver(secrets: string | readonly (string | undefi
       }
       verified.delete(token);
     }
+    return verifyAndRemember(token);
+  };
+
+  async function verifyAndRemember(token: string): Promise<UserTokenResult> {
     const result = await verifyUserToken(token, secrets, now());
     if (result.ok) {
       while (verified.size >= maxEntries && verified.size > 0) verified.delete(verified.keys().next().value as string);
@@ -46,5 +51,5 @@ export function defaultTokenResolver(secrets: string | readonly (string | undefi
       return accepted;
     }
     return result;
-  };
+  }
 }

@@ -7,6 +7,11 @@ import { errorResponses, PathNodeSchema, UserSchema } from '../http/schemas.js';
 import { directoryServiceFor, requireUserToken } from './callback-kit.js';
 import { CurrentUserSchema, TeamSchema, toCurrentUserBody, toTeamBody, toUserBody } from './wire-shapes.js';
 
+/** What Fastify sends JSON as (its serializer sets it; a route that sends text of its own sets it itself). */
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+const asJson = (value: unknown): string => JSON.stringify(value);
+
 /** `POST /users/batch/get` answers at most this many ids; a longer list is a 400. */
 export const MAX_USER_BATCH = 500;
 
@@ -58,9 +63,12 @@ export const userRoutes: FastifyPluginAsync<{ context: AppContext }> = async (pl
         response: { 200: Type.Array(UserSchema), ...errorResponses(400, 401, 413, 415) },
       },
     },
-    async (request) => {
-      if (request.guest) return request.body.ids.filter((id) => id === request.viewer.id).map(() => toUserBody(request.viewer));
-      return (await service.usersInOrder(request.body.ids)).map(toUserBody);
+    async (request, reply) => {
+      const users = request.guest ? request.body.ids.filter((id) => id === request.viewer.id).map(() => request.viewer) : await service.usersInOrder(request.body.ids);
+      // Users (2.4) hold strings only, in the schema's order (toUserBody): JSON.stringify writes the bytes the
+      // schema's serializer would, faster for 50 users (test/callbacks/users.test.ts holds them equal).
+      reply.header('content-type', JSON_CONTENT_TYPE).serializer(asJson);
+      return users.map(toUserBody);
     },
   );
 

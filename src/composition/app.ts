@@ -34,7 +34,7 @@ import { scimRoutes } from '../scim/scim-routes.js';
 import { scimService } from '../sync/scim/scim-service.js';
 import { platformHeaders } from '../http/headers.js';
 import { installValidators } from '../http/validators.js';
-import { loggerOptions, QuietRequestLog, type LogStream } from '../http/logger.js';
+import { loggerOptions, QuietRequestLog, requestLogger, type LogStream } from '../http/logger.js';
 import { platformServices } from './platform-wiring.js';
 import type { OpenDatabase } from '../store/connection/database.js';
 import { operationsStats } from '../store/connection/operations-stats.js';
@@ -95,6 +95,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.logger === false ? false : loggerOptions(config.logLevel, deps.logStream),
     ...(config.production ? {} : { logController: new QuietRequestLog() }),
+    childLoggerFactory: requestLogger,
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();

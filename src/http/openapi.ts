@@ -57,7 +57,9 @@ export async function installOpenApi(app: FastifyInstance, config: Config): Prom
   });
   // Swagger UI's pages: a strict CSP (docsCsp) and no framing; the base security headers come from the root.
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true, transformStaticCSP: docsCsp });
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback hook, not an async one: it runs on every request, so no promise per request.
+  app.addHook('onRequest', (request, reply, done) => {
     if (request.url === '/docs' || request.url.startsWith('/docs/')) reply.header('x-frame-options', 'DENY');
+    done();
   });
 }

@@ -1,4 +1,6 @@
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { UserSchema } from '../../src/http/schemas.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { formatTime } from '../../src/directory/time.js';
 import { asUser, buildTestApp } from '../helpers/app.js';
@@ -60,6 +62,27 @@ describeEachStore('user callbacks', (store) => {
     expect(status).toBe(200);
     expect(body).toEqual([profile('wang', '王小明'), profile('zhang', '张三'), profile('olga', 'Olga Petrova')]);
     expect(await batch('{"ids":[]}')).toEqual({ status: 200, body: [] });
+  });
+
+  it('POST /users/batch/get answers the bytes and content type its response schema gives', async () => {
+    // The route writes its JSON itself; the reference serializes through the schema it documents.
+    const reference = Fastify();
+    reference.post('/', { schema: { response: { 200: Type.Array(UserSchema) } } }, async (request) => request.body);
+    try {
+      for (const [ids, userId] of [
+        [['wang', 'ghost', 'zhang', 'wang', 'olga'], 'zhang'],
+        [[], 'zhang'],
+        [['ghost'], 'zhang'],
+      ] as const) {
+        const response = await app.inject({ method: 'POST', url: '/users/batch/get', headers: { ...asUser(userId), 'content-type': 'application/json' }, payload: { ids } });
+        expect(response.statusCode).toBe(200);
+        const expected = await reference.inject({ method: 'POST', url: '/', payload: response.body, headers: { 'content-type': 'application/json' } });
+        expect(response.body).toBe(expected.body);
+        expect(response.headers['content-type']).toBe(expected.headers['content-type']);
+      }
+    } finally {
+      await reference.close();
+    }
   });
 
   it('POST /users/batch/get refuses bad bodies and batches over 500 ids', async () => {

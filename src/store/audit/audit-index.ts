@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { dialectOf } from '../dialect/dialect.js';
-import { bulkInsertRows, type RowTable } from '../statements/bulk-insert.js';
+import { bulkInsert, type BulkTable } from '../statements/bulk-insert.js';
 import type { Database, Db } from '../schema/schema.js';
 import { inTailOrder, settled, type TailPosition } from '../statements/tail-order.js';
 import { dialectWork } from '../dialect/dialect-work-for.js';
@@ -21,13 +21,10 @@ import { dialectWork } from '../dialect/dialect-work-for.js';
 /** The side tables and the column each is keyed by. */
 export const AUDIT_INDEXES = { file: { table: 'audit_file_ids', key: 'file_id' }, actor: { table: 'audit_actor_ids', key: 'actor_id' } } as const;
 
-/** A side table's row: the key column (`file_id` or `actor_id`) and the log row's id. */
-type Pair = Record<string, string | number>;
-
 /** Each side table as written in bulk: its key and id, the pair a unique key (a repeated pair is skipped). */
 const SIDE_TABLES = Object.values(AUDIT_INDEXES).map(({ table, key }) => ({
   key,
-  spec: { table, columns: { [key]: 'text', id: 'bigint' }, conflictKey: [key, 'id'] } as RowTable<Pair>,
+  spec: { table, columns: [key, 'id'], pgTypes: ['text', 'bigint'], conflictKey: [key, 'id'] } satisfies BulkTable,
 }));
 
 /** Pairs one statement writes: on SQLite a statement holds the event loop (about 5 ms for 1,000). */
@@ -66,13 +63,14 @@ export const auditIndex = {
     const { rows, more } = await readSettled(db, from, limit);
     if (rows.length === 0) return { rows: 0, more: false };
     for (const { key, spec } of SIDE_TABLES) {
-      const pairs = rows.flatMap((row) => (row[key] === null ? [] : [{ key: row[key], id: Number(row.id) }]));
-      pairs.sort((a, b) => compare(a.key, b.key) || a.id - b.id);
-      await writeSorted(
-        db,
-        spec,
-        pairs.map((pair): Pair => ({ [key]: pair.key, id: pair.id })),
-      );
+      // The statements' rows themselves, `[key, id]`: no object per pair (a pass takes up to 100,000 rows).
+      const pairs: Array<[string, number]> = [];
+      for (const row of rows) {
+        const value = row[key];
+        if (value !== null) pairs.push([value, Number(row.id)]);
+      }
+      pairs.sort((a, b) => compare(a[0], b[0]) || a[1] - b[1]);
+      await writeSorted(db, spec, pairs);
     }
     const through = Number(rows.at(-1)!.id);
     await db.updateTable('audit_index_mark').set({ indexed_through: through }).where('id', '=', 1).where('indexed_through', '=', from.seq).execute();
@@ -127,16 +125,16 @@ async function readSettled(db: Kysely<Database>, from: TailPosition, limit: numb
 }
 
 /** Writes sorted pairs in chunks; on SQLite each chunk committed without waiting for the disk (the pairs can be written again from `audit_log`). */
-async function writeSorted<Row>(db: Kysely<Database>, spec: RowTable<Row>, rows: readonly Row[]): Promise<void> {
+async function writeSorted(db: Kysely<Database>, spec: BulkTable, rows: ReadonlyArray<readonly [string, number]>): Promise<void> {
   const blocks = dialectOf(db).blocksEventLoop;
   for (let start = 0; start < rows.length; start += CHUNK) {
     const chunk = rows.slice(start, start + CHUNK);
     if (!blocks) {
-      await bulkInsertRows(db, spec, chunk);
+      await bulkInsert(db, spec, chunk);
       continue;
     }
     if (start > 0) await new Promise((resolve) => setImmediate(resolve));
-    await dialectWork(db).writeWithoutDiskWait(db, (connection) => bulkInsertRows(connection, spec, chunk));
+    await dialectWork(db).writeWithoutDiskWait(db, (connection) => bulkInsert(connection, spec, chunk));
   }
 }
 
