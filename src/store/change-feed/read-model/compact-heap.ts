@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
-/** What one `compactHeap` did: how long it took and the V8 heap before and after, in bytes. */
+/** What one `compactHeap` did: how long it took (ms) and the V8 heap before and after, in bytes. */
 export interface HeapCompaction {
   ms: number;
   heapUsedBefore: number;
@@ -46,5 +46,5 @@ export function compactHeap(): HeapCompaction {
     setFlagsFromString('--no-compact-on-every-full-gc');
   }
   const { heapUsed, heapTotal } = process.memoryUsage();
-  return { ms: performance.now() - started, heapUsedBefore, heapUsedAfter: heapUsed, heapTotalAfter: heapTotal };
+  return { ms: Math.round(performance.now() - started), heapUsedBefore, heapUsedAfter: heapUsed, heapTotalAfter: heapTotal };
 }
