@@ -27,6 +27,11 @@ export interface StoreModelSourceOptions {
   loadPageRows?: number;
   /** Monotonic milliseconds, for `loadMs`. */
   now?: () => number;
+  /**
+   * Called after each whole load (the first, before the model is ready, and any reload of everything),
+   * outside its snapshot: the server compacts the heap there (compact-heap.ts).
+   */
+  afterWholeLoad?: () => void;
 }
 
 const RESOLVED = Promise.resolve();
@@ -72,7 +77,9 @@ export class StoreModelSource implements ModelSource {
       await loadWholeModel(trx, this.model, options.loadPageRows);
       this.position = await feedEnd(trx);
     }).then(() => {
-      this.loadMs = now() - started;
+      const loadMs = now() - started;
+      options.afterWholeLoad?.();
+      this.loadMs = loadMs;
       this.caughtUp = from;
       if (this.closed) return;
       if (options.pollMs) {
@@ -114,13 +121,16 @@ export class StoreModelSource implements ModelSource {
     const from = this.writes();
     const reloadAbove = this.options.reloadAbove ?? 20_000;
     this.runningFrom = from;
+    let whole = false;
     const running = this.run(async (trx) => {
       const read = await readFeed(trx, this.position, reloadAbove);
       // `all`: a TRUNCATE of a directory table (migration 110).
-      if (read.overflow || read.changes.some((change) => change.subject === 'all')) await loadWholeModel(trx, this.model, this.options.loadPageRows);
+      whole = read.overflow || read.changes.some((change) => change.subject === 'all');
+      if (whole) await loadWholeModel(trx, this.model, this.options.loadPageRows);
       else await reloadChanged(trx, this.model, read.changes);
       this.position = read.position;
     }).then(() => {
+      if (whole) this.options.afterWholeLoad?.();
       this.caughtUp = Math.max(this.caughtUp, from);
     });
     this.running = running;
