@@ -13,7 +13,7 @@ import { startSyncTasks } from '../sync/ldap/ldap-sync-task.js';
 import { ldapSyncDeps } from '../sync/sync-deps.js';
 import { retentionMetricsCollector } from '../http/event-metrics.js';
 import { Pruner, retentionTask } from '../retention/retention.js';
-import { compactHeap, type HeapCompaction } from '../store/change-feed/read-model/compact-heap.js';
+import { compactHeap, type HeapCompaction } from './compact-heap.js';
 import { READ_MODEL_POLL_MS, StoreModelSource } from '../store/change-feed/read-model/store-model-source.js';
 
 /** A background task that lives as long as the server (the reminder scheduler, the outbox worker, …). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { directoryChanges } from '../../src/directory-changes/directory-changes.js';
 import { importSnapshot } from '../../src/snapshot/import.js';
-import { compactHeap } from '../../src/store/change-feed/read-model/compact-heap.js';
+import { compactHeap } from '../../src/composition/compact-heap.js';
 import { StoreModelSource } from '../../src/store/change-feed/read-model/store-model-source.js';
 import { upsertTeams, upsertUsers } from '../../src/store/directory-writes/directory-writer.js';
 import { describeEachStore } from '../helpers/stores.js';

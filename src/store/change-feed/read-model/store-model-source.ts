@@ -29,7 +29,7 @@ export interface StoreModelSourceOptions {
   now?: () => number;
   /**
    * Called after each whole load (the first, before the model is ready, and any reload of everything),
-   * outside its snapshot: the server compacts the heap there (compact-heap.ts).
+   * outside its snapshot: the server compacts the heap there (src/composition/compact-heap.ts).
    */
   afterWholeLoad?: () => void;
 }
