@@ -43,15 +43,18 @@ for (const dialect of dialects) {
       expect(await idsFor('acme', `${longLocal}@example.com`)).toEqual([]);
     });
 
-    it.runIf(dialect === 'mysql')('is served by the index users_team_email, not by reading the whole team', async () => {
-      const condition = dialectSql(store.db).emailIs("'ann.lee@example.com'");
-      const { rows } = await sql<{ key: string | null }>`EXPLAIN SELECT id FROM users WHERE team_id = 'acme' AND ${sql.raw(condition)}`.execute(store.db);
-      expect(rows.map((row) => row.key)).toEqual(['users_team_email']);
-    });
+    // MySQL indexes a generated column where the other stores index the expression (migration 200).
+    if (dialect === 'mysql') {
+      it('is served by the index users_team_email, not by reading the whole team', async () => {
+        const condition = dialectSql(store.db).emailIs("'ann.lee@example.com'");
+        const { rows } = await sql<{ key: string | null }>`EXPLAIN SELECT id FROM users WHERE team_id = 'acme' AND ${sql.raw(condition)}`.execute(store.db);
+        expect(rows.map((row) => row.key)).toEqual(['users_team_email']);
+      });
 
-    it.runIf(dialect === 'mysql')('keeps the indexed key out of SELECT *, so backups carry the same columns as on the other stores', async () => {
-      const { rows } = await sql<Record<string, unknown>>`SELECT * FROM users WHERE id = 'ann'`.execute(store.db);
-      expect(Object.keys(rows[0]!)).not.toContain('email_key');
-    });
+      it('keeps the indexed key out of SELECT *, so backups carry the same columns as on the other stores', async () => {
+        const { rows } = await sql<Record<string, unknown>>`SELECT * FROM users WHERE id = 'ann'`.execute(store.db);
+        expect(Object.keys(rows[0]!)).not.toContain('email_key');
+      });
+    }
   });
 }
