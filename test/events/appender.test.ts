@@ -2,6 +2,7 @@ import { afterEach, expect, it, vi } from 'vitest';
 import { EventAppender } from '../../src/events/event-appender.js';
 import { eventLog, type NewEvent } from '../../src/store/events/event-log.js';
 import { describeEachStore } from '../helpers/stores.js';
+import { turns } from './event-fixtures.js';
 
 const T = 1_709_280_000_000;
 
@@ -20,11 +21,6 @@ function event(key: string): NewEvent {
     receivedMs: T,
     body: JSON.stringify({ key }),
   };
-}
-
-/** Lets the event loop run what is waiting (a commit, its I/O) a few times. */
-async function turns(count = 20): Promise<void> {
-  for (let index = 0; index < count; index += 1) await new Promise((resolve) => setImmediate(resolve));
 }
 
 describeEachStore('event appender: group commit', (store) => {

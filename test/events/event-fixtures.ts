@@ -155,3 +155,8 @@ export function documentRecord(id: string, creatorId: string, teamId: string): F
     status: 'active',
   };
 }
+
+/** Lets the event loop run what is waiting (a commit, a processor's step, their I/O) a few times. */
+export async function turns(count = 20): Promise<void> {
+  for (let index = 0; index < count; index += 1) await new Promise((resolve) => setImmediate(resolve));
+}

@@ -1,14 +1,9 @@
 import { afterEach, expect, it, vi } from 'vitest';
 import { seedDirectory } from '../helpers/directory-fixture.js';
 import { describeEachStore } from '../helpers/stores.js';
-import { ADMIN_KEY, buildEventApp, collaborator, tokenHeaders } from './event-fixtures.js';
+import { ADMIN_KEY, buildEventApp, collaborator, tokenHeaders, turns } from './event-fixtures.js';
 
 const T = 1_709_280_000_000;
-
-/** Lets the event loop run what is waiting (the processor's step, its I/O) a few times. */
-async function turns(count = 20): Promise<void> {
-  for (let index = 0; index < count; index += 1) await new Promise((resolve) => setImmediate(resolve));
-}
 
 describeEachStore('event processor: events posted close together', (store) => {
   afterEach(() => {
