@@ -169,13 +169,21 @@ for (const dialect of ['postgres', 'mysql'] as const)
         // Another session holds the earlier event's delivery key, uncommitted: that append takes its id, then waits.
         await blocker.begin();
         await blocker.holdDeliveryKey(createHash('sha256').update(`Revision\n${earlier}`).digest('hex'));
-        const earlierAnswer = postEvent(one.app, 'Revision', earlier, tokenHeaders('zhang'));
+        let earlierSettled = false;
+        const earlierAnswer = postEvent(one.app, 'Revision', earlier, tokenHeaders('zhang')).finally(() => (earlierSettled = true));
         // Poll the server with a short pause between looks: it leaves the CPU to the sessions under test.
         const pause = () => new Promise((resolve) => setTimeout(resolve, 5));
         let appending: number[] = [];
-        while (appending.length === 0) {
+        for (let looks = 0; appending.length === 0; looks += 1) {
           appending = await waitingOn([blocker.id]);
-          if (appending.length === 0) await pause();
+          if (appending.length > 0) break;
+          // The append must wait on the held key; if it was answered instead, or never shows, say so and stop.
+          if (earlierSettled) {
+            const answer = await earlierAnswer;
+            throw new Error(`the earlier event was answered (${answer.statusCode} ${JSON.stringify(answer.json())}) without waiting on the held delivery key`);
+          }
+          if (looks >= 20_000) throw new Error('no session of the store waited on the held delivery key within 20,000 looks');
+          await pause();
         }
         // The later event, through the other instance: logged (or waiting its turn) while the earlier one waits.
         let laterSettled = false;

@@ -26,13 +26,17 @@ async function schemaOf(db: Kysely<Database>, dialect: DialectName): Promise<str
       ORDER BY 1`.execute(db);
     return rows.map((row) => row.line);
   }
-  const { rows } = await sql<{ line: string }>`
-    SELECT 'column ' || table_name || '.' || column_name || ' ' || data_type AS line FROM information_schema.columns WHERE table_schema = current_schema()
-    UNION ALL SELECT 'index ' || indexname || ' ' || replace(indexdef, current_schema() || '.', '') FROM pg_indexes WHERE schemaname = current_schema()
-    UNION ALL SELECT 'trigger ' || trigger_name || ' ' || event_object_table || ' ' || event_manipulation FROM information_schema.triggers WHERE trigger_schema = current_schema()
-    UNION ALL SELECT 'function ' || p.proname FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = current_schema()
-    ORDER BY 1`.execute(db);
-  return rows.map((row) => row.line);
+  // Serially: a parallel worker scanning the catalogue may meet another test's schema half dropped and fail.
+  return db.transaction().execute(async (trx) => {
+    await sql`SET LOCAL max_parallel_workers_per_gather = 0`.execute(trx);
+    const { rows } = await sql<{ line: string }>`
+      SELECT 'column ' || table_name || '.' || column_name || ' ' || data_type AS line FROM information_schema.columns WHERE table_schema = current_schema()
+      UNION ALL SELECT 'index ' || indexname || ' ' || replace(indexdef, current_schema() || '.', '') FROM pg_indexes WHERE schemaname = current_schema()
+      UNION ALL SELECT 'trigger ' || trigger_name || ' ' || event_object_table || ' ' || event_manipulation FROM information_schema.triggers WHERE trigger_schema = current_schema()
+      UNION ALL SELECT 'function ' || p.proname FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = current_schema()
+      ORDER BY 1`.execute(trx);
+    return rows.map((row) => row.line);
+  });
 }
 
 describeEachStore('migration 160 (the SQL search index dropped)', (_store, dialect) => {
