@@ -8,7 +8,8 @@ import type { OpenDatabase } from '../connection/database.js';
 import { departmentPaths, departmentRows, directMemberIds, subtreeMemberCounts, teamMemberCount } from './department-facts.js';
 import { DirectoryCaches } from './directory-caches.js';
 import { toFile, toUser, type FileRow, type UserRow } from './directory-rows.js';
-import { ACTIVITY_SQL, idListStatements } from './directory-statements.js';
+import { BundledActivityReads } from './activity-reads.js';
+import { idListStatements } from './directory-statements.js';
 import { dialectSql } from '../dialect/dialect-sql-for.js';
 import { hotStatements, type FileForViewerRow } from './hot-read-sql.js';
 import { dialectOf } from '../dialect/dialect.js';
@@ -16,7 +17,6 @@ import { kyselyReads, type PreparedReads } from '../statements/prepared-reads.js
 import type { ReadContext } from './read-context.js';
 import { cachedViewerScope } from './viewer-scope.js';
 import type { Database } from '../schema/schema.js';
-import type { Statement } from '../statements/statement.js';
 
 const ID_CHUNK = 500;
 
@@ -39,11 +39,13 @@ export interface SqlDirectoryOptions {
  */
 export class SqlDirectory implements StoreDirectory, ActivityReads {
   private readonly context: ReadContext;
+  private readonly activity: BundledActivityReads;
 
   constructor(db: Kysely<Database>, options: SqlDirectoryOptions = {}) {
     const reads = options.reads ?? kyselyReads(db);
     const caches = new DirectoryCaches(reads, options.now ? { now: options.now } : {});
     this.context = { db, sql: dialectSql(db), reads, caches };
+    this.activity = new BundledActivityReads(reads);
   }
 
   /**
@@ -56,18 +58,14 @@ export class SqlDirectory implements StoreDirectory, ActivityReads {
   }
 
   // ---- the activity that ranks searches from memory (src/directory/read-model/model-search.ts) ----
-  async contactsOf(viewerId: string): Promise<Map<string, string>> {
-    return this.lastAtBy(ACTIVITY_SQL.contacts, viewerId, 'user_id');
+  contactsOf(viewerId: string): Promise<Map<string, string>> {
+    return this.activity.contactsOf(viewerId);
   }
-  async touchedFilesOf(viewerId: string): Promise<Map<string, string>> {
-    return this.lastAtBy(ACTIVITY_SQL.touchedFiles, viewerId, 'file_id');
+  touchedFilesOf(viewerId: string): Promise<Map<string, string>> {
+    return this.activity.touchedFilesOf(viewerId);
   }
-  async activityOnFile(fileId: string): Promise<Map<string, string>> {
-    return this.lastAtBy(ACTIVITY_SQL.fileActivity, fileId, 'user_id');
-  }
-  private async lastAtBy(statement: Statement, id: string, key: 'user_id' | 'file_id'): Promise<Map<string, string>> {
-    const rows = await this.context.reads.rows<{ user_id?: string; file_id?: string; last_at: string }>(statement, [id]);
-    return new Map(rows.map((row) => [row[key]!, row.last_at]));
+  activityOnFile(fileId: string): Promise<Map<string, string>> {
+    return this.activity.activityOnFile(fileId);
   }
 
   async changeVersion(): Promise<string> {
