@@ -32,6 +32,7 @@ import { usersTeamEmailMigration } from './185-users-team-email.js';
 import { auditIndexBatchesMigration } from './190-audit-index-batches.js';
 import { scimPasswordScrubMigration } from './195-scim-password-scrub.js';
 import { usersEmailKeyMigration } from './200-users-email-key.js';
+import { dropEventsPendingMigration } from './205-drop-events-pending.js';
 
 /**
  * Every migration, by name; names sort in the order they apply (Kysely applies them by name: the two
@@ -74,5 +75,6 @@ export function allMigrations(t: ColumnTypes): Record<string, Migration> {
     '190-audit-index-batches': auditIndexBatchesMigration(t),
     '195-scim-password-scrub': scimPasswordScrubMigration(),
     '200-users-email-key': usersEmailKeyMigration(t),
+    '205-drop-events-pending': dropEventsPendingMigration(t),
   };
 }
