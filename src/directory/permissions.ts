@@ -49,27 +49,28 @@ export const FINE_PERMISSION_SOURCES: Readonly<Record<FinePermissionKey, keyof C
 
 /**
  * The core permissions with the kit's keys derived from them by FINE_PERMISSION_SOURCES (`cutable` also
- * needs `copyable`), in that order. One object literal: every document open and search result computes
- * permissions, and a spread followed by nine keyed stores cost ~15 µs a call (V8 left the object slow).
+ * needs `copyable`), in that order. One object literal over the table: every document open and search
+ * result computes permissions, and a spread followed by nine keyed stores cost ~15 µs a call (V8 left the
+ * object slow).
  */
 function withFineKeys(core: CorePermissions): Permissions {
-  const { readable, commentable, editable, copyable, exportable, manageable } = core;
+  const from = FINE_PERMISSION_SOURCES;
   return {
-    readable,
-    commentable,
-    editable,
-    copyable,
-    exportable,
-    manageable,
-    lockable: manageable,
-    unlockable: manageable,
-    formFillable: commentable,
-    copyablePasteClipboard: copyable,
-    attachmentCopyable: copyable,
-    cutable: editable && copyable,
-    attachmentPreviewable: readable,
-    attachmentDownloadable: exportable,
-    imageDownloadable: exportable,
+    readable: core.readable,
+    commentable: core.commentable,
+    editable: core.editable,
+    copyable: core.copyable,
+    exportable: core.exportable,
+    manageable: core.manageable,
+    lockable: core[from.lockable],
+    unlockable: core[from.unlockable],
+    formFillable: core[from.formFillable],
+    copyablePasteClipboard: core[from.copyablePasteClipboard],
+    attachmentCopyable: core[from.attachmentCopyable],
+    cutable: core[from.cutable] && core.copyable,
+    attachmentPreviewable: core[from.attachmentPreviewable],
+    attachmentDownloadable: core[from.attachmentDownloadable],
+    imageDownloadable: core[from.imageDownloadable],
   };
 }
 
