@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECENT_ACTIVITY_ROWS } from '../../src/directory/search-port.js';
 import type { OpenDatabase } from '../../src/store/connection/database.js';
 import { SqlDirectory } from '../../src/store/directory-reads/sql-directory.js';
+import { kyselyReads } from '../../src/store/statements/prepared-reads.js';
 import { dialects, openTestStore } from '../helpers/stores.js';
 
 // The activity that ranks a search is read in one statement for the kinds of one search
@@ -48,6 +49,21 @@ for (const dialect of dialects) {
       expect(Object.fromEntries(await directory.touchedFilesOf('ann'))).toEqual(Object.fromEntries(annTouched));
       expect(Object.fromEntries(await directory.activityOnFile('plan'))).toEqual(Object.fromEntries(onPlan));
       expect((await directory.contactsOf('nobody')).size).toBe(0);
+    });
+
+    it('runs one statement for what one turn asks of a viewer and a file, one more for another viewer', async () => {
+      const statements: unknown[] = [];
+      const real = kyselyReads(store.db);
+      const counted = new SqlDirectory(store.db, { reads: { rows: (statement, parameters) => (statements.push(parameters), real.rows(statement, parameters)) } });
+      // The kinds of one search: contacts asked by three of them, the touched files and the file's activity.
+      await Promise.all([counted.contactsOf('ann'), counted.contactsOf('ann'), counted.touchedFilesOf('ann'), counted.activityOnFile('plan'), counted.contactsOf('ann')]);
+      expect(statements).toEqual([['ann', 'ann', 'plan']]);
+      statements.length = 0;
+      await Promise.all([counted.contactsOf('ann'), counted.contactsOf('bob'), counted.activityOnFile('plan')]);
+      expect(statements).toEqual([
+        ['ann', null, 'plan'],
+        ['bob', null, null],
+      ]);
     });
 
     it('reads only the newest rows of each part', async () => {

@@ -14,7 +14,12 @@ import type { ModelSource } from './model-source.js';
 import { compareText } from './text-order.js';
 import { topRanked } from './top-ranked.js';
 
-/** The activity the rankings use, which stays in the store (it changes with every event). */
+/**
+ * The activity the rankings use, which stays in the store (it changes with every event). The kinds of one
+ * search ask for it in the same turn; the store's reads gather what a turn asks into one statement
+ * (src/store/directory-reads/activity-reads.ts), the viewer's contacts read once for all the kinds. The
+ * maps answered may be shared: read them, never change them.
+ */
 export interface ActivityReads {
   /** user -> latest mention between the viewer and them, either way (the newest RECENT_ACTIVITY_ROWS each way). */
   contactsOf(viewerId: string): Promise<Map<string, string>>;
@@ -65,25 +70,9 @@ export class ModelSearch implements DirectorySearch {
     return this.source.model;
   }
 
-  private readonly contactsOfTick = new Map<string, Promise<Map<string, string>>>();
-
-  /** The viewer's contacts, read once for the kinds of one search (activity is never kept longer). */
-  private contactsOf(viewerId: string): Promise<Map<string, string>> {
-    let pending = this.contactsOfTick.get(viewerId);
-    if (!pending) {
-      pending = this.activity.contactsOf(viewerId);
-      this.contactsOfTick.set(viewerId, pending);
-      const shared = pending;
-      queueMicrotask(() => {
-        if (this.contactsOfTick.get(viewerId) === shared) this.contactsOfTick.delete(viewerId);
-      });
-    }
-    return pending;
-  }
-
   async searchTeamMembers(query: SearchQuery & { teamId: string }): Promise<SearchHits<User>> {
     const { keyword, teamId, page } = query;
-    const [contacts] = await Promise.all([this.contactsOf(query.viewerId), this.source.current()]);
+    const [contacts] = await Promise.all([this.activity.contactsOf(query.viewerId), this.source.current()]);
     const model = this.model;
     const inTeam = (user: User | undefined): user is User => user !== undefined && user.active !== false && user.teamId === teamId;
     if (keyword.text === '') {
@@ -169,7 +158,7 @@ export class ModelSearch implements DirectorySearch {
   }
 
   async searchCollaborators(query: SearchQuery & { fileId: string }): Promise<SearchHits<User>> {
-    const [contacts] = await Promise.all([this.contactsOf(query.viewerId), this.source.current()]);
+    const [contacts] = await Promise.all([this.activity.contactsOf(query.viewerId), this.source.current()]);
     const ids = this.collaboratorIds(query.fileId);
     const scan = this.bounds.peopleScan;
     const ranked = this.rankUsers(query.keyword, ids.slice(0, scan), contacts, isActive);
@@ -183,7 +172,7 @@ export class ModelSearch implements DirectorySearch {
   async searchRecentContacts(query: SearchQuery & { fileId: string | null }): Promise<SearchHits<User>> {
     const { viewerId, fileId } = query;
     const none = new Map<string, string>();
-    const [contacts, onFile] = await Promise.all([this.contactsOf(viewerId), fileId === null ? none : this.activity.activityOnFile(fileId), this.source.current()]);
+    const [contacts, onFile] = await Promise.all([this.activity.contactsOf(viewerId), fileId === null ? none : this.activity.activityOnFile(fileId), this.source.current()]);
     // source: 0 mentions either way, 1 activity on the file, 2 the file's collaborators, 3 same department.
     const related = new Map<string, { lastAt: string | null; source: number }>();
     const relate = (userId: string, lastAt: string | null, source: number) => {
