@@ -75,8 +75,12 @@ async function openBlocker(dialect: 'postgres' | 'mysql', url: string): Promise<
     begin: async () => void (await client.query('BEGIN')),
     holdDeliveryKey: async (key) => void (await client.query(HELD_EVENT.replace('KEY', '$1'), [key])),
     rollback: async () => void (await client.query('ROLLBACK')),
-    waitingOn: async (ids) =>
-      (await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE pg_blocking_pids(pid) && $1::integer[]', [ids])).rows.map((row) => row.pid),
+    async waitingOn(ids) {
+      // Inside the blocker's transaction PostgreSQL keeps its first look at pg_stat_activity: without this, a
+      // session opened after that look (a pool's new connection) is never listed.
+      await client.query('SELECT pg_stat_clear_snapshot()');
+      return (await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE pg_blocking_pids(pid) && $1::integer[]', [ids])).rows.map((row) => row.pid);
+    },
     end: () => client.end(),
   };
 }

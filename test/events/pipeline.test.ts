@@ -247,8 +247,11 @@ async function outboxBlocker(dialect: 'postgres' | 'mysql', url: string) {
   await client.connect();
   return {
     hold: async () => void (await client.query('BEGIN'), await client.query('LOCK TABLE notifications IN ACCESS EXCLUSIVE MODE')),
-    waiting: async () =>
-      (await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE pg_blocking_pids(pid) @> ARRAY[pg_backend_pid()]')).rows.map((row) => row.pid),
+    async waiting() {
+      // The transaction's first look at pg_stat_activity is kept until it ends: look afresh each time.
+      await client.query('SELECT pg_stat_clear_snapshot()');
+      return (await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE pg_blocking_pids(pid) @> ARRAY[pg_backend_pid()]')).rows.map((row) => row.pid);
+    },
     cancel: async (pid: number) => void (await client.query('SELECT pg_cancel_backend($1)', [pid])),
     release: async () => void (await client.query('ROLLBACK')),
     end: () => client.end(),
