@@ -59,48 +59,17 @@ export class DepartmentTree {
     return path.reverse();
   }
 
-  /** The department and every department under it, in any order. */
-  subtreeOf(departmentId: string): string[] {
-    const byParent = this.parentIndex();
-    const found = [departmentId];
-    const seen = new Set(found);
-    for (let index = 0; index < found.length; index += 1) {
-      for (const child of byParent.get(found[index]!) ?? []) {
-        if (!seen.has(child)) {
-          seen.add(child);
-          found.push(child);
-        }
-      }
-    }
-    return this.departments.has(departmentId) ? found : [];
-  }
-
-  private byParent: Map<string, string[]> | undefined;
-
-  private parentIndex(): Map<string, string[]> {
-    if (this.children && this.byParent) return this.byParent;
-    this.childIndex();
-    return this.byParent!;
-  }
-
   private childIndex(): Map<string, Department[]> {
-    if (this.children && this.byParent) return this.children;
+    if (this.children) return this.children;
     const children = new Map<string, Department[]>();
-    const byParent = new Map<string, string[]>();
     for (const department of this.departments.values()) {
       const key = childKey(department.teamId, department.parentId);
       const list = children.get(key);
       if (list) list.push(department);
       else children.set(key, [department]);
-      if (department.parentId !== null) {
-        const ids = byParent.get(department.parentId);
-        if (ids) ids.push(department.id);
-        else byParent.set(department.parentId, [department.id]);
-      }
     }
     for (const list of children.values()) list.sort(byNameThenId);
     this.children = children;
-    this.byParent = byParent;
     return children;
   }
 }

@@ -3,6 +3,7 @@ import { DepartmentTree } from './department-tree.js';
 import { FileGrants, type HeldGrant } from './file-grants.js';
 import type { NameKeys } from '../search-keys.js';
 import { SearchState } from './search-state.js';
+import { SubtreeCounts } from './subtree-counts.js';
 import { byNameThenId } from './text-order.js';
 
 /** Users whose principals are remembered at most (about 1 MB). */
@@ -39,7 +40,13 @@ export class DirectoryModel {
   private readonly teamUsers = new Map<string, Set<string>>();
   private readonly sortedMembers = new Map<string, SortedPeople>();
   private readonly sortedTeamUsers = new Map<string, SortedPeople>();
-  private readonly subtreeCounts = new Map<string, number>();
+  /**
+   * Member counts of every department's subtree: counted for all departments at once on first use (a count
+   * asked one department at a time walked its whole subtree, tens of milliseconds for a first-level
+   * department of a large company, again after every write of a user), then kept by the user and
+   * membership setters; dropped by a change of a department.
+   */
+  private subtreeCounts: SubtreeCounts | undefined;
   /** Per kind, per id: the one copy of a principal key (`kind:id`), shared by every file granted to it. */
   private readonly principalKeys = new Map<string, Map<string, string>>();
   /** A whole load is under way (`beginLoad`): the setters skip dropping derived facts, `endLoad` drops them all. */
@@ -59,7 +66,7 @@ export class DirectoryModel {
     if (this.loading) return;
     this.tree.invalidate();
     this.principalsByUser.clear();
-    this.subtreeCounts.clear();
+    this.subtreeCounts = undefined;
   }
 
   setUser(id: string, user: User | undefined, keys?: NameKeys): void {
@@ -71,18 +78,23 @@ export class DirectoryModel {
     if (user?.teamId) this.link(this.teamUsers, this.sortedTeamUsers, user.teamId, id);
     if (this.loading) return;
     this.principalsByUser.delete(id);
-    for (const departmentId of this.memberships.get(id) ?? []) this.sortedMembers.delete(departmentId);
-    this.subtreeCounts.clear();
+    const departmentIds = this.memberships.get(id) ?? [];
+    for (const departmentId of departmentIds) this.sortedMembers.delete(departmentId);
+    if (isActive(before) !== isActive(user)) this.subtreeCounts?.add(departmentIds, isActive(user) ? 1 : -1);
   }
 
   setMemberships(userId: string, departmentIds: readonly string[]): void {
-    for (const departmentId of this.memberships.get(userId) ?? []) this.unlink(this.members, this.sortedMembers, departmentId, userId);
+    const before = this.memberships.get(userId) ?? [];
+    for (const departmentId of before) this.unlink(this.members, this.sortedMembers, departmentId, userId);
     if (departmentIds.length > 0) this.memberships.set(userId, departmentIds);
     else this.memberships.delete(userId);
     for (const departmentId of departmentIds) this.link(this.members, this.sortedMembers, departmentId, userId);
     if (this.loading) return;
     this.principalsByUser.delete(userId);
-    this.subtreeCounts.clear();
+    if (isActive(this.users.get(userId))) {
+      this.subtreeCounts?.add(before, -1);
+      this.subtreeCounts?.add(departmentIds, 1);
+    }
   }
 
   /** `file.hasStoredContent` is the model's (`setContent`): a file that says otherwise is copied. */
@@ -238,15 +250,11 @@ export class DirectoryModel {
 
   /** Distinct active users in the department and every department under it. */
   subtreeMemberCount(departmentId: string): number {
-    let count = this.subtreeCounts.get(departmentId);
-    if (count !== undefined) return count;
-    const people = new Set<string>();
-    for (const id of this.tree.subtreeOf(departmentId)) {
-      for (const userId of this.members.get(id) ?? []) if (isActive(this.users.get(userId))) people.add(userId);
+    if (this.subtreeCounts === undefined) {
+      this.subtreeCounts = new SubtreeCounts(this.departments, this.tree);
+      for (const [userId, departmentIds] of this.memberships) if (isActive(this.users.get(userId))) this.subtreeCounts.add(departmentIds, 1);
     }
-    count = people.size;
-    this.subtreeCounts.set(departmentId, count);
-    return count;
+    return this.subtreeCounts.of(departmentId);
   }
 
   /** Kept until a change of one of the people or of the set (setUser drops the lists its user is in). */
@@ -283,7 +291,7 @@ export class DirectoryModel {
     this.principalsByUser.clear();
     this.sortedMembers.clear();
     this.sortedTeamUsers.clear();
-    this.subtreeCounts.clear();
+    this.subtreeCounts = undefined;
   }
 
   /** The one copy of a principal key some grant names, or a new key (never added: most users have no grant of their own). */

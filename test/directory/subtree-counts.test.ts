@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { DirectoryModel } from '../../src/directory/read-model/directory-model.js';
+import type { Department, User } from '../../src/directory/types.js';
+import { DEPARTMENTS, random, USERS } from './read-model-checks.js';
+
+/**
+ * What a department's `allMemberCount` must be, from the rows as the test set them: the distinct active
+ * users with a membership in a known department whose chain of parents (stopping at a repeat or at an
+ * unknown parent) passes through it.
+ */
+function expectedCount(departments: Map<string, Department>, users: Map<string, User>, memberships: Map<string, string[]>, departmentId: string): number {
+  if (!departments.has(departmentId)) return 0;
+  const reaches = (id: string) => {
+    const seen = new Set<string>();
+    for (let current: string | null | undefined = id; current != null && departments.has(current) && !seen.has(current); current = departments.get(current)?.parentId) {
+      if (current === departmentId) return true;
+      seen.add(current);
+    }
+    return false;
+  };
+  let count = 0;
+  for (const [userId, ids] of memberships) if (users.has(userId) && users.get(userId)!.active !== false && ids.some(reaches)) count += 1;
+  return count;
+}
+
+describe('department member counts in the read model', () => {
+  it('follow every change of users, memberships and the tree, as counting afresh finds them', () => {
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const rng = random(seed);
+      const model = new DirectoryModel();
+      const departments = new Map<string, Department>();
+      const users = new Map<string, User>();
+      const memberships = new Map<string, string[]>();
+      for (let step = 0; step < 400; step += 1) {
+        const what = rng.next();
+        let change: string;
+        if (what < 0.15) {
+          // Parents may be unknown ('gone') or make a cycle: the counts follow the chains as the tree has them.
+          const id = rng.pick(DEPARTMENTS);
+          const department = rng.next() < 0.1 ? undefined : { id, name: id, teamId: 't', parentId: rng.next() < 0.3 ? null : rng.pick([...DEPARTMENTS, 'gone']) };
+          if (department) departments.set(id, department);
+          else departments.delete(id);
+          model.setDepartment(id, department);
+          change = `department ${id} ${department ? `under ${department.parentId}` : 'removed'}`;
+        } else if (what < 0.5) {
+          const id = rng.pick(USERS);
+          const user = rng.next() < 0.1 ? undefined : { id, name: id, email: null, avatar: null, teamId: 't', watermark: null, active: rng.next() < 0.7 };
+          if (user) users.set(id, user);
+          else users.delete(id);
+          model.setUser(id, user);
+          change = `user ${id} ${user ? (user.active ? 'active' : 'inactive') : 'removed'}`;
+        } else {
+          const id = rng.pick(USERS);
+          const ids = rng.some([...DEPARTMENTS, 'gone'], 3);
+          if (ids.length > 0) memberships.set(id, ids);
+          else memberships.delete(id);
+          model.setMemberships(id, ids);
+          change = `memberships of ${id}: ${ids.join(' ') || 'none'}`;
+        }
+        // Asked every few steps, so that some changes meet counts already kept and some meet none.
+        if (step % 3 !== 0) continue;
+        for (const id of [...DEPARTMENTS, 'gone'])
+          expect(model.subtreeMemberCount(id), `seed ${seed} step ${step} (${change}): ${id}`).toBe(expectedCount(departments, users, memberships, id));
+      }
+    }
+  });
+
+  it('a user in two departments of one subtree is one person there', () => {
+    const model = new DirectoryModel();
+    model.setDepartment('rd', { id: 'rd', name: 'rd', teamId: 't', parentId: null });
+    model.setDepartment('fe', { id: 'fe', name: 'fe', teamId: 't', parentId: 'rd' });
+    model.setDepartment('be', { id: 'be', name: 'be', teamId: 't', parentId: 'rd' });
+    model.setUser('ann', { id: 'ann', name: 'Ann', email: null, avatar: null, teamId: 't', watermark: null });
+    model.setMemberships('ann', ['fe']);
+    expect([model.subtreeMemberCount('rd'), model.subtreeMemberCount('fe'), model.subtreeMemberCount('be')]).toEqual([1, 1, 0]);
+    model.setMemberships('ann', ['fe', 'be']);
+    expect([model.subtreeMemberCount('rd'), model.subtreeMemberCount('fe'), model.subtreeMemberCount('be')]).toEqual([1, 1, 1]);
+    model.setUser('ann', { id: 'ann', name: 'Ann', email: null, avatar: null, teamId: 't', watermark: null, active: false });
+    expect([model.subtreeMemberCount('rd'), model.subtreeMemberCount('fe'), model.subtreeMemberCount('be')]).toEqual([0, 0, 0]);
+  });
+});
