@@ -1,10 +1,10 @@
 /**
- * What a department's member count (`allMemberCount`: department info, children, department search) costs
- * the read model on a company in the bench's proportions: every department's count asked once from
- * cold, then again after one user's write (a SCIM or LDAP update, a deactivation), which drops or changes
- * what the model kept. CPU time of the main thread.
+ * What the read model's derived facts about people cost on a company in the bench's proportions, from
+ * cold and after one user's write (a SCIM or LDAP update, a deactivation), which changes what the model
+ * kept: department member counts (`allMemberCount`: department info, children, department search) and
+ * the team's people in name order (the empty @-search's list, team members). CPU time of the main thread.
  *
- *   npx tsx bench/department-counts.ts [--users N]   (default 100,000: 1,000 departments)
+ *   npx tsx bench/model-after-write.ts [--users N]   (default 100,000: 1,000 departments, one team)
  */
 import { parseArgs } from 'node:util';
 import { DirectoryModel } from '../src/directory/read-model/directory-model.js';
@@ -34,12 +34,19 @@ const cpuMs = (run: () => void): number => {
 const report: Record<string, string> = {};
 report['every department once, from cold'] = `${cpuMs(() => departments.forEach((id) => model.subtreeMemberCount(id))).toFixed(1)} ms`;
 report['every department again'] = `${cpuMs(() => departments.forEach((id) => model.subtreeMemberCount(id))).toFixed(2)} ms`;
+const teamId = snapshot.users[0]!.teamId!;
+report["the team's people in order, from cold"] = `${cpuMs(() => model.activeTeamUsers(teamId)).toFixed(1)} ms`;
 const writes = 100;
-let afterWrites = 0;
+let counts = 0;
+let order = 0;
 for (let index = 0; index < writes; index += 1) {
   const user = snapshot.users[index]!;
-  model.setUser(user.id, { id: user.id, name: user.name, email: user.email, avatar: user.avatar, teamId: user.teamId, watermark: null, active: index % 2 === 0 ? false : true });
-  afterWrites += cpuMs(() => firstLevel.forEach((id) => model.subtreeMemberCount(id)));
+  // Every other write a deactivation, the others a new name: both move the user in what is kept.
+  const active = index % 2 === 1;
+  model.setUser(user.id, { id: user.id, name: active ? `${user.name} ${index}` : user.name, email: user.email, avatar: user.avatar, teamId, watermark: null, active });
+  counts += cpuMs(() => firstLevel.forEach((id) => model.subtreeMemberCount(id)));
+  order += cpuMs(() => model.activeTeamUsers(teamId));
 }
-report[`the ${firstLevel.length} first-level departments after a user's write (mean of ${writes} writes)`] = `${(afterWrites / writes).toFixed(2)} ms`;
+report[`the ${firstLevel.length} first-level departments' counts after a user's write (mean of ${writes})`] = `${(counts / writes).toFixed(2)} ms`;
+report[`the team's people in order after a user's write (mean of ${writes})`] = `${(order / writes).toFixed(2)} ms`;
 console.log(JSON.stringify({ users, departments: departments.length, ...report }, null, 1));

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DirectoryModel } from '../../src/directory/read-model/directory-model.js';
 import type { Department, User } from '../../src/directory/types.js';
-import { DEPARTMENTS, random, USERS } from './read-model-checks.js';
+import { byNameThenId } from '../../src/directory/read-model/text-order.js';
+import { DEPARTMENTS, random, TEAMS, USERS } from './read-model-checks.js';
 
 /**
  * What a department's `allMemberCount` must be, from the rows as the test set them: the distinct active
@@ -23,8 +24,16 @@ function expectedCount(departments: Map<string, Department>, users: Map<string, 
   return count;
 }
 
-describe('department member counts in the read model', () => {
-  it('follow every change of users, memberships and the tree, as counting afresh finds them', () => {
+/** The active people, by name then id, of those `belongs` says. */
+function inOrder(users: Map<string, User>, belongs: (user: User) => boolean): string[] {
+  return [...users.values()]
+    .filter((user) => user.active !== false && belongs(user))
+    .sort(byNameThenId)
+    .map((user) => user.id);
+}
+
+describe('what the read model derives from people, memberships and the tree', () => {
+  it('member counts, and member and team lists in order, follow every change as computing them afresh finds them', () => {
     for (const seed of [1, 2, 3, 4, 5]) {
       const rng = random(seed);
       const model = new DirectoryModel();
@@ -44,7 +53,11 @@ describe('department member counts in the read model', () => {
           change = `department ${id} ${department ? `under ${department.parentId}` : 'removed'}`;
         } else if (what < 0.5) {
           const id = rng.pick(USERS);
-          const user = rng.next() < 0.1 ? undefined : { id, name: id, email: null, avatar: null, teamId: 't', watermark: null, active: rng.next() < 0.7 };
+          // Renamed (the lists' order changes), moved between teams, deactivated, removed.
+          const user =
+            rng.next() < 0.1
+              ? undefined
+              : { id, name: rng.pick(['Ann', 'bob', '张三', 'Zed']), email: null, avatar: null, teamId: rng.pick(TEAMS), watermark: null, active: rng.next() < 0.7 };
           if (user) users.set(id, user);
           else users.delete(id);
           model.setUser(id, user);
@@ -59,8 +72,17 @@ describe('department member counts in the read model', () => {
         }
         // Asked every few steps, so that some changes meet counts already kept and some meet none.
         if (step % 3 !== 0) continue;
-        for (const id of [...DEPARTMENTS, 'gone'])
-          expect(model.subtreeMemberCount(id), `seed ${seed} step ${step} (${change}): ${id}`).toBe(expectedCount(departments, users, memberships, id));
+        for (const id of [...DEPARTMENTS, 'gone']) {
+          expect(model.subtreeMemberCount(id), `seed ${seed} step ${step} (${change}): count of ${id}`).toBe(expectedCount(departments, users, memberships, id));
+          expect(model.activeMembers(id), `seed ${seed} step ${step} (${change}): members of ${id}`).toEqual(
+            inOrder(users, (user) => memberships.get(user.id)?.includes(id) ?? false),
+          );
+        }
+        for (const teamId of TEAMS) {
+          const expected = inOrder(users, (user) => user.teamId === teamId);
+          expect(model.activeTeamUsers(teamId), `seed ${seed} step ${step} (${change}): team ${teamId}`).toEqual(expected);
+          expect(model.activeTeamUserRecords(teamId).map((user) => user.id)).toEqual(expected);
+        }
       }
     }
   });
