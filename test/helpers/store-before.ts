@@ -1,49 +1,34 @@
-import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
-import pg from 'pg';
+import { Migrator } from 'kysely';
+import type { OpenDatabase } from '../../src/store/connection/database.js';
+import { STORE_DIALECTS } from '../../src/store/connection/dialects.js';
 import type { DialectName } from '../../src/store/dialect/dialect.js';
 import { columnTypes } from '../../src/store/schema/migrations/column-types.js';
 import { allMigrations } from '../../src/store/schema/migrations/index.js';
-import { mysqlKyselyDialect } from '../../src/store/mysql/kysely-dialect.js';
-import { createMysqlPool } from '../../src/store/mysql/pool.js';
-import { mysqlBinaryCollation } from '../../src/store/mysql/server.js';
-import type { Database } from '../../src/store/schema/schema.js';
-import { createTestDatabase, createTestSchema, postgresUrl } from './stores.js';
+import { freshStore } from '../ops/fresh-store.js';
+import { whileNoSchemaDrops } from './stores.js';
 
-/** A database migrated up to, and not including, the migration named `next`: as a store released before it. */
-export async function storeBefore(dialect: DialectName, next: string): Promise<{ db: Kysely<Database>; migrateAll: () => Promise<void>; close: () => Promise<void> }> {
-  let db: Kysely<Database>;
-  let drop = async () => undefined as void;
-  let migrationTableSchema: string | undefined;
-  if (dialect === 'sqlite') {
-    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: new SQLite(':memory:') }) });
-  } else if (dialect === 'mysql') {
-    const database = await createTestDatabase();
-    drop = database.drop;
-    db = new Kysely<Database>({ dialect: mysqlKyselyDialect(createMysqlPool(database.url, { poolSize: 2 })) });
-  } else {
-    const schema = await createTestSchema();
-    drop = schema.drop;
-    migrationTableSchema = schema.schema; // as openDatabase does: not another schema's bookkeeping
-    db = new Kysely<Database>({
-      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: postgresUrl, max: 2, options: `-c search_path=${schema.schema},public` }) }),
-    });
-  }
-  const migrations = allMigrations(columnTypes(dialect, dialect === 'mysql' ? await mysqlBinaryCollation(db) : undefined));
-  const migrator = (only: Record<string, Migration>) =>
-    new Migrator({ db, provider: { getMigrations: async () => only }, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
-  const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < next));
-  const { error } = await migrator(before).migrateToLatest();
-  if (error) throw error;
-  return {
-    db,
-    migrateAll: async () => {
-      const result = await migrator(migrations).migrateToLatest();
-      if (result.error) throw result.error;
-    },
-    close: async () => {
-      await db.destroy();
-      await drop();
-    },
+/**
+ * A store of its own migrated up to, and not including, the migration named `next` (with `laterToo`, every
+ * migration but `next`): as a store released before it, open unmigrated. `migrateAll` applies the rest
+ * with the store's own migrations, as an upgrade does, and returns their names; `close` drops the store.
+ */
+export async function storeBefore(dialect: DialectName, next: string, { laterToo = false } = {}): Promise<OpenDatabase & { migrateAll: () => Promise<string[]> }> {
+  const fresh = await freshStore(dialect);
+  const store = await fresh.open({ migrate: false });
+  const close = async () => {
+    await store.close();
+    await fresh.drop();
   };
+  try {
+    // Where the bookkeeping lives and the collation of text keys, as the store's own migrations have them.
+    const { schema, binaryCollation } = await STORE_DIALECTS.find((candidate) => candidate.name === dialect)!.migrationSetting(store.db);
+    const before = Object.entries(allMigrations(columnTypes(dialect, binaryCollation))).filter(([name]) => (laterToo ? name !== next : name < next));
+    const migrator = new Migrator({ db: store.db, provider: { getMigrations: async () => Object.fromEntries(before) }, ...(schema ? { migrationTableSchema: schema } : {}) });
+    const { error } = await whileNoSchemaDrops(dialect, () => migrator.migrateToLatest());
+    if (error) throw error;
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { ...store, close, migrateAll: () => whileNoSchemaDrops(dialect, () => store.migrations.migrateToLatest()) };
 }

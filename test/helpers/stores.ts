@@ -102,6 +102,11 @@ async function withSchemaLock<T>(mode: 'shared' | 'exclusive', work: (client: pg
   });
 }
 
+/** `work` (migrating, which reads every schema) while no test schema is dropped on PostgreSQL, as opening a test store is. */
+export function whileNoSchemaDrops<T>(dialect: DialectName, work: () => Promise<T>): Promise<T> {
+  return dialect === 'postgres' ? withSchemaLock('shared', work) : work();
+}
+
 async function dropSchema(schema: string): Promise<void> {
   await withSchemaLock('exclusive', (client) => client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
 }

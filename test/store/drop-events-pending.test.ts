@@ -1,7 +1,6 @@
 import {
   CompiledQuery,
   createQueryId,
-  Migrator,
   sql,
   type Kysely,
   type KyselyPlugin,
@@ -12,14 +11,12 @@ import {
   type UnknownRow,
 } from 'kysely';
 import { expect, it } from 'vitest';
-import type { OpenDatabase } from '../../src/store/connection/database.js';
 import type { DialectName } from '../../src/store/dialect/dialect.js';
 import { eventLog } from '../../src/store/events/event-log.js';
-import { columnTypes } from '../../src/store/schema/migrations/column-types.js';
-import { allMigrations } from '../../src/store/schema/migrations/index.js';
 import type { Database } from '../../src/store/schema/schema.js';
+import { serially } from '../helpers/serially.js';
+import { storeBefore } from '../helpers/store-before.js';
 import { describeEachStore } from '../helpers/stores.js';
-import { freshStore } from '../ops/fresh-store.js';
 
 const DROP = '205-drop-events-pending';
 const PROCESSED = 3000;
@@ -41,14 +38,6 @@ async function eventIndexes(db: Kysely<Database>, dialect: DialectName): Promise
   return serially(db, async (trx) => {
     const { rows } = await sql<{ name: string }>`SELECT indexname AS name FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'events' ORDER BY 1`.execute(trx);
     return rows.map((row) => row.name);
-  });
-}
-
-/** PostgreSQL: in a transaction without parallel workers (one scanning the catalogue may meet another test's schema half dropped). */
-function serially<T>(db: Kysely<Database>, work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
-  return db.transaction().execute(async (trx) => {
-    await sql`SET LOCAL max_parallel_workers_per_gather = 0`.execute(trx);
-    return work(trx);
   });
 }
 
@@ -112,19 +101,13 @@ async function logEvents(db: Kysely<Database>): Promise<void> {
  */
 describeEachStore('migration 205 (events_pending dropped on SQLite)', (_store, dialect) => {
   it('leaves the pending events listed oldest first through an index, and processed', async () => {
-    const fresh = await freshStore(dialect);
-    let store: OpenDatabase | undefined;
+    // The version before: every migration but 205, and a log with a few pending events among many processed.
+    const store = await storeBefore(dialect, DROP, { laterToo: true });
     try {
-      store = await fresh.open({ migrate: false });
-      // The version before: every migration but 205, and a log with a few pending events among many processed.
-      const schema = dialect === 'postgres' ? (await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(store.db)).rows[0]!.schema : undefined;
-      const before = Object.fromEntries(Object.entries(allMigrations(columnTypes(dialect))).filter(([name]) => name !== DROP));
-      const migrator = new Migrator({ db: store.db, provider: { getMigrations: async () => before }, ...(schema ? { migrationTableSchema: schema } : {}) });
-      expect((await migrator.migrateToLatest()).error).toBeUndefined();
       await logEvents(store.db);
       expect((await eventIndexes(store.db, dialect)).includes('events_pending')).toBe(dialect !== 'mysql');
 
-      expect(await store.migrations.migrateToLatest()).toEqual([DROP]);
+      expect(await store.migrateAll()).toEqual([DROP]);
       const db = store.db;
       const indexes = await eventIndexes(db, dialect);
       expect(indexes).toContain('events_by_outcome');
@@ -175,8 +158,7 @@ describeEachStore('migration 205 (events_pending dropped on SQLite)', (_store, d
         expect(plan).not.toMatch(/\bSCAN events\b|Seq Scan/);
       }
     } finally {
-      await store?.close();
-      await fresh.drop();
+      await store.close();
     }
   });
 });

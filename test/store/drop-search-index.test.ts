@@ -1,12 +1,11 @@
-import { Migrator, sql, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { expect, it } from 'vitest';
 import type { DialectName } from '../../src/store/dialect/dialect.js';
-import { columnTypes } from '../../src/store/schema/migrations/column-types.js';
-import { allMigrations } from '../../src/store/schema/migrations/index.js';
 import type { Database } from '../../src/store/schema/schema.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
-import { describeEachStore } from '../helpers/stores.js';
-import { freshStore } from '../ops/fresh-store.js';
+import { serially } from '../helpers/serially.js';
+import { storeBefore } from '../helpers/store-before.js';
+import { describeEachStore, openTestStore } from '../helpers/stores.js';
 
 const DROP = '160-drop-search-index';
 
@@ -26,9 +25,7 @@ async function schemaOf(db: Kysely<Database>, dialect: DialectName): Promise<str
       ORDER BY 1`.execute(db);
     return rows.map((row) => row.line);
   }
-  // Serially: a parallel worker scanning the catalogue may meet another test's schema half dropped and fail.
-  return db.transaction().execute(async (trx) => {
-    await sql`SET LOCAL max_parallel_workers_per_gather = 0`.execute(trx);
+  return serially(db, async (trx) => {
     const { rows } = await sql<{ line: string }>`
       SELECT 'column ' || table_name || '.' || column_name || ' ' || data_type AS line FROM information_schema.columns WHERE table_schema = current_schema()
       UNION ALL SELECT 'index ' || indexname || ' ' || replace(indexdef, current_schema() || '.', '') FROM pg_indexes WHERE schemaname = current_schema()
@@ -41,28 +38,17 @@ async function schemaOf(db: Kysely<Database>, dialect: DialectName): Promise<str
 
 describeEachStore('migration 160 (the SQL search index dropped)', (_store, dialect) => {
   it('leaves a database upgraded with a directory in it with the schema of a new one, and writes still work', async () => {
-    const [old, fresh] = await Promise.all([freshStore(dialect), freshStore(dialect)]);
-    const upgraded = await old.open({ migrate: false });
+    // The version before: every migration but 160, then a directory whose rows the search triggers indexed.
+    const upgraded = await storeBefore(dialect, DROP, { laterToo: true });
     try {
-      // The version before: every migration up to 160, then a directory whose rows the search triggers indexed.
-      const schema = dialect === 'postgres' ? (await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(upgraded.db)).rows[0]!.schema : undefined;
-      const before = Object.fromEntries(Object.entries(allMigrations(columnTypes(dialect))).filter(([name]) => name !== DROP));
-      const migrator = new Migrator({
-        db: upgraded.db,
-        provider: { getMigrations: async () => before },
-        allowUnorderedMigrations: true,
-        ...(schema ? { migrationTableSchema: schema } : {}),
-      });
-      const { error } = await migrator.migrateToLatest();
-      expect(error).toBeUndefined();
       await seedDirectory(upgraded.db);
       const indexed = (await schemaOf(upgraded.db, dialect)).filter((line) => /search|_fts|gram|trgm/.test(line));
       // MySQL came after 160: the search index was never made there.
       if (dialect === 'mysql') expect(indexed).toEqual([]);
       else expect(indexed.length).toBeGreaterThan(0);
 
-      expect(await upgraded.migrations.migrateToLatest()).toEqual([DROP]);
-      const newer = await fresh.open();
+      expect(await upgraded.migrateAll()).toEqual([DROP]);
+      const newer = await openTestStore(dialect);
       try {
         const upgradedSchema = await schemaOf(upgraded.db, dialect);
         expect(upgradedSchema.filter((line) => /search|_fts|gram|trgm/.test(line))).toEqual([]);
@@ -76,7 +62,6 @@ describeEachStore('migration 160 (the SQL search index dropped)', (_store, diale
       expect((await upgraded.db.selectFrom('users').select('name').where('id', '=', 'zhang').executeTakeFirst())?.name).toBe('张三丰');
     } finally {
       await upgraded.close();
-      await Promise.all([old.drop(), fresh.drop()]);
     }
   });
 });
