@@ -87,6 +87,32 @@ describe('what the read model derives from people, memberships and the tree', ()
     }
   });
 
+  it('a large team keeps its order through few and through many changes between two uses', () => {
+    const rng = random(7);
+    const model = new DirectoryModel();
+    const users = new Map<string, User>();
+    const write = (id: string) => {
+      const user = {
+        id,
+        name: `${rng.pick(['Ann', 'bob', '张三', 'Zed'])} ${Math.floor(rng.next() * 50)}`,
+        email: null,
+        avatar: null,
+        teamId: 't',
+        watermark: null,
+        active: rng.next() < 0.9,
+      };
+      users.set(id, user);
+      model.setUser(id, user);
+    };
+    const ids = Array.from({ length: 400 }, (_, index) => `p${index}`);
+    ids.forEach(write);
+    // Put back in place (30 changed) and sorted afresh (300 changed: past a quarter of the list).
+    for (const [round, changes] of [0, 30, 300, 1, 64, 65].entries()) {
+      for (const id of [...ids.slice(round * 50), ...ids].slice(0, changes)) write(id);
+      expect(model.activeTeamUsers('t'), `after ${changes} changes`).toEqual(inOrder(users, () => true));
+    }
+  });
+
   it('a user in two departments of one subtree is one person there', () => {
     const model = new DirectoryModel();
     model.setDepartment('rd', { id: 'rd', name: 'rd', teamId: 't', parentId: null });

@@ -265,8 +265,8 @@ export class DirectoryModel {
   private sortedActive(sets: Map<string, Set<string>>, sorted: Map<string, SortedPeople>, key: string): SortedPeople {
     let found = sorted.get(key);
     if (found !== undefined && found.changed.size > 0) {
-      found = found.changed.size > Math.max(64, found.users.length / 4) ? undefined : this.reordered(sets.get(key), found);
-      if (found) sorted.set(key, found);
+      found = this.reordered(sets.get(key), found);
+      sorted.set(key, found);
     }
     if (found) return found;
     const people: User[] = [];
@@ -381,11 +381,16 @@ interface SortedPeople {
   changed: Map<string, User | undefined>;
 }
 
-/** Notes on a kept list (if any) that a person changed; `seen` is their record before this change. */
+/**
+ * Notes on a kept list (if any) that a person changed; `seen` is their record before this change. Past a
+ * quarter of a large list the list is dropped instead (sorted afresh on its next use).
+ */
 function noteChange(sorted: Map<string, SortedPeople>, key: string, id: string, seen: User | undefined): void {
   const list = sorted.get(key);
   // The first record noted since the list was ordered is the one its entry was placed by.
-  if (list !== undefined && !list.changed.has(id)) list.changed.set(id, seen);
+  if (list === undefined || list.changed.has(id)) return;
+  if (list.changed.size >= Math.max(64, list.users.length / 4)) sorted.delete(key);
+  else list.changed.set(id, seen);
 }
 
 function ascending(a: number, b: number): number {
