@@ -12,7 +12,8 @@ const PRINCIPALS_REMEMBERED = 10_000;
 /**
  * The directory in memory (one per serving process): teams, departments, users and their memberships,
  * files and their grants, as the store's rows say, with what the callbacks derive from them (children,
- * ancestors, member lists and counts) computed on first use and dropped by the writes that change them.
+ * ancestors, member lists and counts) computed on first use, then dropped by the writes that change them
+ * or, for the lists of people in order and the member counts, kept by them.
  * The store side fills and follows it (src/store/change-feed/read-model/); src/directory/read-model/model-directory.ts
  * answers the Directory port from it. Nothing here reads a database.
  */
