@@ -5,6 +5,7 @@ import type { NameKeys } from '../search-keys.js';
 import { SearchState } from './search-state.js';
 import { SubtreeCounts } from './subtree-counts.js';
 import { byNameThenId } from './text-order.js';
+import { ascending } from './number-order.js';
 
 /** Users whose principals are remembered at most (about 1 MB). */
 const PRINCIPALS_REMEMBERED = 10_000;
@@ -392,10 +393,6 @@ function noteChange(sorted: Map<string, SortedPeople>, key: string, id: string, 
   if (list === undefined || list.changed.has(id)) return;
   if (list.changed.size >= Math.max(64, list.users.length / 4)) sorted.delete(key);
   else list.changed.set(id, seen);
-}
-
-function ascending(a: number, b: number): number {
-  return a - b;
 }
 
 /** The first index of `users` (in name then id order) whose entry does not come before `user`. */

@@ -13,6 +13,7 @@ import { ReadablePositions } from './readable-entries.js';
 import type { ModelSource } from './model-source.js';
 import { compareText } from './text-order.js';
 import { topRanked } from './top-ranked.js';
+import { ascending } from './number-order.js';
 
 /**
  * The activity the rankings use, which stays in the store (it changes with every event). The kinds of one
@@ -573,10 +574,6 @@ function union(first: Iterable<string>, second: Iterable<string>): Set<string> {
 /** One page of `ranked` in the order of `order` (only the entries up to the page's end are sorted). */
 function pageOf<T>(ranked: readonly T[], page: PageRequest, order: (a: T, b: T) => number): T[] {
   return topRanked(ranked, page.offset + page.limit, order).slice(page.offset);
-}
-
-function ascending(a: number, b: number): number {
-  return a - b;
 }
 
 /** People by tier, last contact (newest first, none last), name, id. */

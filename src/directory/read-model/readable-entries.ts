@@ -1,4 +1,5 @@
 import type { NameIndex } from './name-index.js';
+import { ascending } from './number-order.js';
 
 /** Principals with at most this many files have their list built on each use, not kept. */
 const UNCACHED_FILES = 32;
@@ -117,10 +118,6 @@ export class ReadablePositions {
       for (let index = 0; index < found.length; index += 1) if (index === 0 || found[index] !== found[index - 1]) out.push(found[index]!);
     }
   }
-}
-
-function ascending(a: number, b: number): number {
-  return a - b;
 }
 
 /** Merges `list` from `place` with `candidates[from, end)`; returns the list's place after. */
