@@ -12,6 +12,7 @@ import { outbox } from '../../src/store/notify/outbox.js';
 import { SqlDirectory } from '../../src/store/directory-reads/sql-directory.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
 import { dialects } from '../helpers/stores.js';
+import { pgSessionsWaitingOn } from '../helpers/lock-waits.js';
 import { freshStore } from '../ops/fresh-store.js';
 import { buildEventApp, postEvent, revision, signedHeaders, fileContent, tokenHeaders } from './event-fixtures.js';
 import { startReceiver } from './webhook-receiver.js';
@@ -75,12 +76,7 @@ async function openBlocker(dialect: 'postgres' | 'mysql', url: string): Promise<
     begin: async () => void (await client.query('BEGIN')),
     holdDeliveryKey: async (key) => void (await client.query(HELD_EVENT.replace('KEY', '$1'), [key])),
     rollback: async () => void (await client.query('ROLLBACK')),
-    async waitingOn(ids) {
-      // Inside the blocker's transaction PostgreSQL keeps its first look at pg_stat_activity: without this, a
-      // session opened after that look (a pool's new connection) is never listed.
-      await client.query('SELECT pg_stat_clear_snapshot()');
-      return (await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE pg_blocking_pids(pid) && $1::integer[]', [ids])).rows.map((row) => row.pid);
-    },
+    waitingOn: (ids) => pgSessionsWaitingOn(client, ids),
     end: () => client.end(),
   };
 }

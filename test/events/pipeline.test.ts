@@ -10,6 +10,7 @@ import type { DialectName } from '../../src/store/dialect/dialect.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
 import { freshStore } from '../ops/fresh-store.js';
 import { createTestDatabase, createTestSchema, describeEachStore, dialects, postgresUrl } from '../helpers/stores.js';
+import { pgSessionsWaitingOn } from '../helpers/lock-waits.js';
 import {
   ADMIN_KEY,
   admin,
@@ -245,13 +246,10 @@ async function outboxBlocker(dialect: 'postgres' | 'mysql', url: string) {
   }
   const client = new pg.Client({ connectionString: url });
   await client.connect();
+  const pid = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
   return {
     hold: async () => void (await client.query('BEGIN'), await client.query('LOCK TABLE notifications IN ACCESS EXCLUSIVE MODE')),
-    async waiting() {
-      // The transaction's first look at pg_stat_activity is kept until it ends: look afresh each time.
-      await client.query('SELECT pg_stat_clear_snapshot()');
-      return (await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE pg_blocking_pids(pid) @> ARRAY[pg_backend_pid()]')).rows.map((row) => row.pid);
-    },
+    waiting: () => pgSessionsWaitingOn(client, [pid]),
     cancel: async (pid: number) => void (await client.query('SELECT pg_cancel_backend($1)', [pid])),
     release: async () => void (await client.query('ROLLBACK')),
     end: () => client.end(),
