@@ -88,9 +88,10 @@ function testSchemaName(): string {
 }
 
 /**
- * Kysely's migrator reads the catalog of every schema (has_schema_privilege over each); a schema that
- * another suite drops meanwhile fails it with "schema … does not exist". Opening a test store holds this
- * advisory lock shared (opens run side by side), dropping a schema holds it exclusive.
+ * A read of the catalog of every schema fails when another suite drops a schema meanwhile ("schema … does
+ * not exist"). The store's migrations no longer read every schema (src/store/postgres/own-schema-introspector.ts);
+ * tests that do (whileNoSchemaDrops) and opening a test store hold this advisory lock shared (side by side),
+ * dropping a schema holds it exclusive.
  */
 const SCHEMA_LOCK = 7_307_101;
 

@@ -1,8 +1,9 @@
-import { PostgresDialect } from 'kysely';
+import { PostgresDialect, type Dialect } from 'kysely';
 import pg from 'pg';
 import type { ConnectOptions } from '../connection/connect-options.js';
 import type { Connected } from '../dialect/dialect.js';
 import { trackConnection } from './copy-rows.js';
+import { OwnSchemaIntrospector } from './own-schema-introspector.js';
 
 /**
  * COUNT(*) and BIGINT come back from pg as strings by default; every one of ours fits a JS number. Set on
@@ -35,5 +36,15 @@ export function connectPostgres(url: string, options: ConnectOptions): Connected
     client.on('error', (error) => options.onConnectionError?.(error));
   });
   trackConnection(pool);
-  return { kysely: new PostgresDialect({ pool }), pgPool: pool };
+  return { kysely: ownSchemaDialect(new PostgresDialect({ pool })), pgPool: pool };
+}
+
+/** Kysely's PostgreSQL dialect, its introspection (the migrator's look for its tables) kept to our schema. */
+function ownSchemaDialect(inner: PostgresDialect): Dialect {
+  return {
+    createAdapter: () => inner.createAdapter(),
+    createDriver: () => inner.createDriver(),
+    createQueryCompiler: () => inner.createQueryCompiler(),
+    createIntrospector: (db) => new OwnSchemaIntrospector(db),
+  };
 }

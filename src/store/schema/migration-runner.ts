@@ -27,10 +27,10 @@ export class DatabaseTooNewError extends Error {
 
 const MIGRATION_TABLE = 'kysely_migration';
 
-/** The migrations of one store: status, and applying what is pending. */
-/** PostgreSQL's invalid_schema_name and undefined_table: what a concurrent DROP SCHEMA makes Kysely's check of its own tables fail with. */
+/** PostgreSQL's invalid_schema_name and undefined_table: what a concurrent DROP SCHEMA made Kysely's check of its own tables fail with. */
 const TRANSIENT_CATALOG_ERRORS = new Set(['3F000', '42P01']);
 
+/** The migrations of one store: status, and applying what is pending. */
 export class MigrationRunner {
   private readonly migrator: Promise<{ migrator: Migrator; schema: string | undefined }>;
 
@@ -75,11 +75,11 @@ export class MigrationRunner {
     if (unknown.length > 0) throw new DatabaseTooNewError(unknown);
     const { migrator } = await this.migrator;
     let { error, results } = await migrator.migrateToLatest();
-    // Kysely checks for its bookkeeping tables by listing the tables of every schema, which fails with
-    // invalid_schema_name when another client drops a schema at that moment (tests, multi-tenant
-    // databases), and was seen once in CI to fail with undefined_table for its own lock table, which
-    // existed (another client was dropping schemas then too). Nothing was applied then (migrations run in
-    // one locked transaction): try again; a table that is really missing fails every try.
+    // Before applying anything Kysely looks for its bookkeeping tables. Its PostgreSQL introspector listed
+    // the tables of every schema and failed when another client dropped one meanwhile (tests, multi-tenant
+    // databases); ours lists our schema only (postgres/own-schema-introspector.ts). That look was also seen
+    // once in CI to fail with undefined_table for its own lock table, which existed. Nothing was applied
+    // then (migrations run in one locked transaction): try again; a table really missing fails every try.
     for (let retry = 0; retry < 3 && TRANSIENT_CATALOG_ERRORS.has(String((error as { code?: unknown } | undefined)?.code)); retry++) {
       ({ error, results } = await migrator.migrateToLatest());
     }
