@@ -12,8 +12,9 @@ import { ModelSearch } from '../src/directory/read-model/model-search.js';
 import { roleRank } from '../src/directory/permissions.js';
 import { normaliseKeyword } from '../src/directory/search-keyword.js';
 import { nameKeys } from '../src/directory/search-keys.js';
-import type { FileType, Role } from '../src/directory/types.js';
+import type { Role } from '../src/directory/types.js';
 import { generateCompany } from './generate.js';
+import { fileRecordOf, userRecordOf } from './model-records.js';
 import { KEYWORDS } from './scenarios.js';
 const users = Number(process.argv[2] ?? 20_000);
 const { snapshot } = generateCompany({ users, departments: users / 100, files: users * 2, grantsPerFile: 5 });
@@ -21,29 +22,10 @@ const model = new DirectoryModel();
 model.setTeam('t1', { id: 't1', name: 'x' });
 for (const d of snapshot.departments) model.setDepartment(d.id, { id: d.id, name: d.name, teamId: d.teamId, parentId: d.parentId }, nameKeys(d.name));
 for (const u of snapshot.users) {
-  model.setUser(u.id, { id: u.id, name: u.name, email: u.email, avatar: u.avatar, teamId: u.teamId, watermark: null, active: true }, nameKeys(u.name));
+  model.setUser(u.id, userRecordOf(u), nameKeys(u.name));
   model.setMemberships(u.id, u.departmentIds);
 }
-for (const f of snapshot.files)
-  model.setFile(
-    f.id,
-    {
-      id: f.id,
-      name: f.name,
-      type: f.type as FileType,
-      creatorId: f.creatorId,
-      teamId: f.teamId,
-      createdAt: f.createdAt,
-      updatedAt: f.updatedAt,
-      views: f.views,
-      ext: null,
-      downloadUrl: null,
-      fullUrl: null,
-      restrictions: { copy: true, export: true },
-      status: 'active',
-    },
-    nameKeys(f.name),
-  );
+for (const f of snapshot.files) model.setFile(f.id, fileRecordOf(f), nameKeys(f.name));
 for (const f of snapshot.files)
   model.setGrants(
     f.id,

@@ -4,7 +4,7 @@ import { NameIndex, tierRuns, type IndexedName } from '../../src/directory/read-
 import { ReadablePositions } from '../../src/directory/read-model/readable-entries.js';
 import { normaliseKeyword } from '../../src/directory/search-keyword.js';
 import { nameKeys } from '../../src/directory/search-keys.js';
-import { emailLocalPart, matchTier } from '../../src/directory/search-ranking.js';
+import { emailLocalPart, matchTier, textsTier } from '../../src/directory/search-ranking.js';
 
 const PEOPLE: Array<{ name: string; email: string | null }> = [
   { name: 'Ann', email: 'ann.lee@example.com' },
@@ -126,5 +126,112 @@ describe('names that change beside a built index', () => {
     // Moved back to a time another entry holds: listed after it, once.
     names.move('u1', '2026-03-01T09:00:00Z');
     expect(names.current().moved.map((number) => index.ids[number])).toEqual(['u3', 'u2', 'u1']);
+  });
+});
+
+describe('a large index built again in slices', () => {
+  const SYLLABLES = ['an', 'mei', 'zhang', 'li', 'ann', 'plan', 'jo', 'smith', 'han', 'lee', 'wei', 'qing'];
+  const HAN = ['韩', '梅', '张', '三', '重', '庆', '李', '王'];
+  let state = 7;
+  const next = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!;
+  const nameOf = () => Array.from({ length: 1 + Math.floor(next() * 3) }, () => (next() < 0.3 ? pick(HAN) + pick(HAN) : pick(SYLLABLES))).join(next() < 0.5 ? ' ' : '');
+  const entryOf = (id: string, name: string): IndexedName => {
+    const keys = nameKeys(name);
+    return { id, texts: next() < 0.3 ? [name, pick(SYLLABLES)] : [name], keys: [keys.pinyin, keys.initials] };
+  };
+  /** Names over `entries`, built again in slices of one step each, run when the test says (`slices`). */
+  const slicedNames = (entries: Map<string, IndexedName>) => {
+    const slices: Array<() => boolean> = [];
+    const names = new ChangingNames(() => [...entries.values()], { slicedFrom: 0, sliceMs: 0, schedule: (slice) => slices.push(slice) });
+    return { names, slices, first: names.prepare() };
+  };
+
+  it('answers from the index it has, with what is written meanwhile, until the new one is in place', () => {
+    const people = new Map<string, IndexedName>();
+    for (let number = 0; number < 3_000; number += 1) people.set(`u${number}`, entryOf(`u${number}`, nameOf()));
+    const { names, slices, first } = slicedNames(people);
+    const keywords = ['a', 'an', 'mei', 'zhang', 'li', 'ann', 'han', 'hm', 'zs', '梅', '韩梅', 'qing', 'plan', 'smith', 'anmei', 'x'].map(normaliseKeyword);
+    let added = 0;
+    const write = () => {
+      const roll = next();
+      const id = roll < 0.1 ? `new${added++}` : `u${Math.floor(next() * 3_000)}`;
+      if (roll > 0.9) people.delete(id);
+      else people.set(id, entryOf(id, nameOf()));
+      names.touch(id);
+      return id;
+    };
+    /** Every keyword finds exactly the people whose texts match it now. */
+    const expectAnswersAsWritten = (when: string) => {
+      for (const keyword of keywords) {
+        const { ids } = names.candidates(keyword, Number.POSITIVE_INFINITY);
+        expect(new Set(ids).size, `${when}: ${keyword.text} lists each once`).toBe(ids.length);
+        const matches = (entry: IndexedName | undefined) =>
+          entry !== undefined && textsTier(keyword, entry.texts[0], entry.texts[1] ?? null, entry.keys[0], entry.keys[1]) !== null;
+        const found = ids.filter((id) => matches(people.get(id))).sort();
+        const expected = [...people.values()]
+          .filter((entry) => matches(entry))
+          .map((entry) => entry.id)
+          .sort();
+        expect(found, `${when}: ${keyword.text}`).toEqual(expected);
+      }
+    };
+
+    // Writes up to the changes kept beside the index (512) are checked one by one; the next starts a build.
+    for (let count = 0; count < 512 && slices.length === 0; count += 1) write();
+    expect(slices).toHaveLength(0);
+    while (slices.length === 0) write();
+    expect(names.current().index, 'no build on the write or on the next search').toBe(first);
+    expectAnswersAsWritten('at the start of the build');
+
+    // The build goes in many slices, with writes and searches between them.
+    const writtenDuringBuild = new Set<string>();
+    let sliceCount = 0;
+    for (let done = false; !done;) {
+      done = slices[0]!();
+      sliceCount += 1;
+      if (done) break;
+      expect(names.current().index, `slice ${sliceCount}`).toBe(first);
+      for (let count = 0; count < 3; count += 1) writtenDuringBuild.add(write());
+      expectAnswersAsWritten(`after slice ${sliceCount}`);
+    }
+    expect(sliceCount).toBeGreaterThan(10);
+    const built = names.current();
+    expect(built.index).not.toBe(first);
+    // Only what was written during the build is checked one by one now.
+    expect(new Set(built.changed)).toEqual(writtenDuringBuild);
+    expectAnswersAsWritten('after the build');
+    for (let count = 0; count < 50; count += 1) write();
+    expectAnswersAsWritten('after more writes');
+  });
+
+  it('moves written during the build are moves of the new index; a forgotten build is not put in place', () => {
+    const files = new Map<string, IndexedName>();
+    for (let number = 0; number < 2_000; number += 1) files.set(`f${number}`, entryOf(`f${number}`, nameOf()));
+    const { names, slices, first } = slicedNames(files);
+    for (let number = 0; slices.length === 0; number += 1) {
+      files.set(`f${number}`, entryOf(`f${number}`, `renamed ${number}`));
+      names.touch(`f${number}`);
+    }
+    names.move('f1999', '2026-03-01T09:00:00Z');
+    names.move('f1998', '2026-03-01T09:00:05Z');
+    names.move('f1999', '2026-03-01T09:00:10Z');
+    // Moved, then renamed: checked one by one, not moved.
+    names.move('f1997', '2026-03-01T09:00:07Z');
+    names.touch('f1997');
+    while (!slices[0]!());
+    const { index, moved, movedAt, changed } = names.current();
+    expect(index).not.toBe(first);
+    expect(moved.map((number) => index.ids[number])).toEqual(['f1999', 'f1998']);
+    expect(movedAt).toEqual(['2026-03-01T09:00:10Z', '2026-03-01T09:00:05Z']);
+    expect([...changed]).toEqual(['f1997']);
+
+    // A build forgotten (the model reloaded) before it ends is dropped.
+    for (let number = 0; slices.length === 1; number += 1) names.touch(`f${number}`);
+    slices[1]!();
+    names.forget();
+    const reloaded = names.prepare();
+    while (!slices[1]!());
+    expect(names.current().index).toBe(reloaded);
   });
 });

@@ -24,9 +24,55 @@ export interface ChangingPosting extends Posting {
 const CHANGES_KEPT = 512;
 
 /**
+ * How an index too large to build at once is built again: `slice` does some of the work and answers
+ * whether it is done; the schedule calls it again until it is, each call between other work.
+ */
+export type RebuildSchedule = (slice: () => boolean) => void;
+
+export interface ChangingNamesOptions {
+  /** An index of at least this many entries is built again in slices (default 20,000); a smaller one at once, on next use. */
+  slicedFrom?: number;
+  /** How long one slice works, in milliseconds (default 4; 0: one step of the build). */
+  sliceMs?: number;
+  /** Default: each slice on its own turn of the event loop (`setImmediate`). */
+  schedule?: RebuildSchedule;
+}
+
+/** A slice on each turn of the event loop, after the I/O already waiting: requests go between slices. */
+const onEachTurn: RebuildSchedule = (slice) => {
+  const turn = () => {
+    if (!slice()) setImmediate(turn);
+  };
+  setImmediate(turn);
+};
+
+/** The index in place and what was written since it was built. */
+export type IndexState = Omit<ChangingPosting, keyof Posting>;
+
+/**
+ * The entries to build an index of, in the order it numbers them, read as the build goes (a build in
+ * slices reads them over many turns of the event loop). Built again in slices, `since` is the index in
+ * place and what was written since it was built, as it stands at each read: an order may be taken from
+ * it, with only the entries written since sorted again. An entry written during the build is stale in it
+ * by the time it is read (and checked one by one after the build).
+ */
+export type EntriesSource = (since?: IndexState) => Iterable<IndexedName>;
+
+/** A build of the index under way, and what was written since it began. */
+interface Rebuild {
+  building: Generator<void, NameIndex, void>;
+  /** Ids touched since the build began: changed in the new index too. */
+  touched: Set<string>;
+  /** Ids moved since, each to its last time: moved in the new index too (unless touched: then checked one by one). */
+  moved: Map<string, string>;
+}
+
+/**
  * A name index over a set that changes (a team's people or departments, the files): built on first
  * use, then the ids written since are kept aside and checked one by one (so a write costs nothing
- * here), and the index is built again once they are many.
+ * here), and the index is built again once they are many. A large index (the files of a company, its
+ * people) takes seconds to build: it is built again in slices between requests while the current one,
+ * with what was written since, keeps answering (an import or a directory sync changes many at once).
  */
 export class ChangingNames {
   private index: NameIndex | undefined;
@@ -36,12 +82,24 @@ export class ChangingNames {
   /** Per moved entry, the time it is listed at in `movedAt`: a file moved again is listed once, at its last time. */
   private readonly movedTo = new Map<number, string>();
   private stale = new Uint8Array(0);
+  private rebuild: Rebuild | undefined;
+  private readonly slicedFrom: number;
+  private readonly sliceMs: number;
+  private readonly schedule: RebuildSchedule;
 
-  constructor(private readonly entries: () => IndexedName[]) {}
+  constructor(
+    private readonly entries: EntriesSource,
+    options: ChangingNamesOptions = {},
+  ) {
+    this.slicedFrom = options.slicedFrom ?? 20_000;
+    this.sliceMs = options.sliceMs ?? 4;
+    this.schedule = options.schedule ?? onEachTurn;
+  }
 
   /** The candidate `id` changed (added, renamed, moved, removed). */
   touch(id: string): void {
     if (!this.index) return;
+    this.rebuild?.touched.add(id);
     this.changed.add(id);
     const number = this.index.numberOf(id);
     if (number !== undefined) this.stale[number] = 1;
@@ -54,6 +112,7 @@ export class ChangingNames {
    */
   move(id: string, at: string): void {
     if (!this.index) return;
+    this.rebuild?.moved.set(id, at);
     const number = this.index.numberOf(id);
     // Not in the index (added since) or changed already: checked one by one anyway.
     if (number === undefined || this.stale[number] === 1) return;
@@ -96,16 +155,49 @@ export class ChangingNames {
   }
 
   private forgetWhenMany(): void {
-    if (this.changed.size + this.moved.length > Math.max(CHANGES_KEPT, this.index!.size / 8)) this.forget();
+    if (this.rebuild || this.changed.size + this.moved.length <= Math.max(CHANGES_KEPT, this.index!.size / 8)) return;
+    if (this.index!.size < this.slicedFrom) this.forget();
+    else this.rebuildInSlices();
+  }
+
+  /** Builds the index again in slices; the current one, with what is written meanwhile, answers until then. */
+  private rebuildInSlices(): void {
+    const rebuild: Rebuild = { building: NameIndex.building(this.entries(this.current())), touched: new Set(), moved: new Map() };
+    this.rebuild = rebuild;
+    this.schedule(() => {
+      // Forgotten meanwhile (a reload): this build is of entries gone.
+      if (this.rebuild !== rebuild) return true;
+      const until = performance.now() + this.sliceMs;
+      let step = rebuild.building.next();
+      while (!step.done && performance.now() < until) step = rebuild.building.next();
+      if (!step.done) return false;
+      this.rebuild = undefined;
+      this.use(step.value);
+      // What was written while it was built is checked one by one again, as after any build; a moved
+      // entry the build left out (stale when read) is checked one by one too.
+      for (const id of rebuild.touched) this.touch(id);
+      for (const [id, at] of rebuild.moved) {
+        if (this.index?.numberOf(id) === undefined) this.touch(id);
+        else this.move(id, at);
+      }
+      return true;
+    });
+  }
+
+  /** Puts a built index in place, with nothing changed since. */
+  private use(index: NameIndex): void {
+    this.index = index;
+    this.stale = new Uint8Array(index.size);
+    this.changed.clear();
+    this.moved.length = 0;
+    this.movedAt.length = 0;
+    this.movedTo.clear();
   }
 
   /** Builds the index now (after a load), so no search pays for it. */
   prepare(): NameIndex {
-    if (!this.index) {
-      this.index = NameIndex.build(this.entries());
-      this.stale = new Uint8Array(this.index.size);
-    }
-    return this.index;
+    if (!this.index) this.use(NameIndex.build(this.entries()));
+    return this.index!;
   }
 
   /** The keyword's postings (see `NameIndex.lookup`), whose stale entries the caller skips. */
@@ -114,12 +206,13 @@ export class ChangingNames {
   }
 
   /** The index, its stale entries and the ids changed since it was built. */
-  current(): Omit<ChangingPosting, keyof Posting> {
+  current(): IndexState {
     return { index: this.prepare(), stale: this.stale, changed: this.changed, moved: this.moved, movedAt: this.movedAt };
   }
 
   forget(): void {
     this.index = undefined;
+    this.rebuild = undefined;
     this.changed.clear();
     this.moved.length = 0;
     this.movedAt.length = 0;

@@ -24,6 +24,10 @@ export interface Posting {
   bounding: boolean;
 }
 
+/** `building` yields after every 256 entries, and after each gram that brings the items sorted since to 8,192. */
+const STEP_MASK = 255;
+const STEP_ITEMS = 8_192;
+
 /** The longest keyword whose posting is exact (its own gram). */
 const EXACT_CHARS = 3;
 
@@ -50,7 +54,20 @@ export class NameIndex {
     private readonly initials: readonly string[],
   ) {}
 
-  static build(entries: readonly IndexedName[]): NameIndex {
+  static build(entries: Iterable<IndexedName>): NameIndex {
+    const building = NameIndex.building(entries);
+    for (;;) {
+      const step = building.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /**
+   * `build` in steps: the generator yields every few hundred entries or few thousand posted numbers
+   * (a few tenths of a millisecond of work) and returns the index, so that a large index is built between requests
+   * (changing-names.ts) instead of holding the event loop for seconds. `entries` is read as it goes.
+   */
+  static *building(entries: Iterable<IndexedName>): Generator<void, NameIndex, void> {
     // Each list holds number * 8 + tier; entries come in order, so a gram met twice in one entry is
     // the list's last item already (then the better tier is kept).
     const lists = new Map<string, number[]>();
@@ -64,8 +81,13 @@ export class NameIndex {
         else if ((last & 7) > tier) list[list.length - 1] = number * 8 + tier;
       }
     };
-    for (; number < entries.length; number += 1) {
-      const entry = entries[number]!;
+    const ids: string[] = [];
+    const numbers = new Map<string, number>();
+    const names: string[] = [];
+    const locals: (string | null)[] = [];
+    const pinyins: string[] = [];
+    const initials: string[] = [];
+    for (const entry of entries) {
       for (const text of entry.texts) addTextGrams(add, [...text]);
       for (const key of entry.keys) {
         const chars = [...key];
@@ -75,37 +97,42 @@ export class NameIndex {
           add(chars[start]! + chars[start + 1]! + chars[start + 2]!, start === 0 ? MATCH_TIERS.pinyinPrefix : MATCH_TIERS.pinyinSubstring);
         }
       }
+      ids.push(entry.id);
+      numbers.set(entry.id, number);
+      names.push(entry.texts[0]);
+      locals.push(entry.texts[1] ?? null);
+      pinyins.push(entry.keys[0]);
+      initials.push(entry.keys[1]);
+      number += 1;
+      if ((number & STEP_MASK) === 0) yield;
     }
     const postings = new Map<string, Int32Array>();
     const tiers = new Map<string, Uint8Array>();
     const starts = new Int32Array(6);
+    let sorted = 0;
     for (const [gram, list] of lists) {
       // A counting sort by tier (the list is ascending by entry already).
       starts.fill(0);
       for (const item of list) starts[(item & 7) + 1] = starts[(item & 7) + 1]! + 1;
       for (let tier = 1; tier < starts.length; tier += 1) starts[tier] = starts[tier]! + starts[tier - 1]!;
-      const numbers = new Int32Array(list.length);
+      const gramNumbers = new Int32Array(list.length);
       const gramTiers = new Uint8Array(list.length);
       for (const item of list) {
         const position = starts[item & 7]!;
         starts[item & 7] = position + 1;
-        numbers[position] = item >> 3;
+        gramNumbers[position] = item >> 3;
         gramTiers[position] = item & 7;
       }
-      postings.set(gram, numbers);
+      postings.set(gram, gramNumbers);
       tiers.set(gram, gramTiers);
+      // A step sorts a few thousand numbers: the first grams met (single letters) hold most entries.
+      sorted += list.length + 16;
+      if (sorted >= STEP_ITEMS) {
+        sorted = 0;
+        yield;
+      }
     }
-    const ids = entries.map((entry) => entry.id);
-    return new NameIndex(
-      ids,
-      postings,
-      tiers,
-      new Map(ids.map((id, position) => [id, position])),
-      entries.map((entry) => entry.texts[0]),
-      entries.map((entry) => entry.texts[1] ?? null),
-      entries.map((entry) => entry.keys[0]),
-      entries.map((entry) => entry.keys[1]),
-    );
+    return new NameIndex(ids, postings, tiers, numbers, names, locals, pinyins, initials);
   }
 
   /**

@@ -1,7 +1,7 @@
 import { emailLocalPart } from '../search-ranking.js';
 import { nameKeys, type NameKeys } from '../search-keys.js';
 import type { Department, FileRecord, User } from '../types.js';
-import { ChangingNames } from './changing-names.js';
+import { ChangingNames, type ChangingNamesOptions, type IndexState } from './changing-names.js';
 import { byNewest } from './file-order.js';
 import type { IndexedName } from './name-index.js';
 import { NewestFiles } from './newest-files.js';
@@ -33,17 +33,71 @@ export class SearchState {
   /** Per principal: its files' entries in `fileNames` (the model drops a principal's on a grant change). */
   readonly readable = new ReadableEntries();
 
-  constructor(private readonly source: SearchSource) {
+  constructor(
+    private readonly source: SearchSource,
+    /** How the indexes are built again (tests); the defaults otherwise. */
+    private readonly names: ChangingNamesOptions = {},
+  ) {
     this.newestUpdated = new NewestFiles(source.files, 'updatedAt');
     this.newestCreated = new NewestFiles(source.files, 'createdAt');
     // Files are numbered newest first (`byNewest`), so within a tier of a posting the first readable
     // entries are a page: a search stops once it has its page and the count's cap. A file whose
     // `updatedAt` changes since is `moved` (ranked by its record) until the index is built again.
-    this.fileNames = new ChangingNames(() => {
+    this.fileNames = new ChangingNames((rebuilding) => this.fileEntries(rebuilding), names);
+  }
+
+  /**
+   * The active files' entries newest first (`byNewest`). Built again in slices, the files the index in
+   * place holds unchanged keep its order and only those written since are sorted, and the entries are
+   * read as the build goes: sorting 200,000 files and making their entries at once would hold the event
+   * loop for a second.
+   */
+  private *fileEntries(since: IndexState | undefined): Iterable<IndexedName> {
+    const files = this.source.files;
+    if (!since) {
       const active: FileRecord[] = [];
-      for (const file of source.files.values()) if (file.status === 'active') active.push(file);
-      return active.sort(byNewest).map((file) => this.fileEntry(file));
-    });
+      for (const file of files.values()) if (file.status === 'active') active.push(file);
+      for (const file of active.sort(byNewest)) yield this.fileEntry(file);
+      return;
+    }
+    const { index, stale } = since;
+    const written = new Set(since.changed);
+    for (const entry of since.moved) written.add(index.ids[entry]!);
+    const placed: FileRecord[] = [];
+    for (const id of written) {
+      const file = files.get(id);
+      if (file !== undefined && file.status === 'active') placed.push(file);
+    }
+    placed.sort(byNewest);
+    // An entry not stale has the name, status and `updatedAt` it was built with (a change of any of
+    // them touches or moves it), so those keep their order among themselves and the files written
+    // since are merged in. `stale` is read as the merge goes, so a file written during this build is
+    // left out (checked one by one after it) rather than merged by a record it was not ordered by; and
+    // records are replaced on write, never changed, so `placed` keeps the ones it was sorted by.
+    let entry = 0;
+    const nextKept = (): FileRecord | undefined => {
+      for (; entry < index.size; entry += 1) {
+        if (stale[entry] !== 0) continue;
+        const file = files.get(index.ids[entry]!);
+        if (file === undefined || file.status !== 'active') continue;
+        entry += 1;
+        return file;
+      }
+      return undefined;
+    };
+    let kept = nextKept();
+    let place = 0;
+    for (;;) {
+      const next = placed[place];
+      if (kept === undefined && next === undefined) return;
+      if (next === undefined || (kept !== undefined && byNewest(kept, next) <= 0)) {
+        yield this.fileEntry(kept!);
+        kept = nextKept();
+      } else {
+        yield this.fileEntry(next);
+        place += 1;
+      }
+    }
   }
 
   // ---- keys ----
@@ -63,16 +117,23 @@ export class SearchState {
   peopleOf(teamId: string): ChangingNames {
     let names = this.teamPeople.get(teamId);
     if (!names) {
-      names = new ChangingNames(() =>
-        this.source.activeTeamUsers(teamId).map((id) => {
-          const user = this.source.users.get(id)!;
-          const keys = this.keysOfUser(user);
-          return { id, texts: user.email ? [lowerCase(user.name), emailLocalPart(user.email)] : [lowerCase(user.name)], keys: [keys.pinyin, keys.initials] };
-        }),
-      );
+      names = new ChangingNames(() => this.peopleEntries(this.source.activeTeamUsers(teamId)), this.names);
       this.teamPeople.set(teamId, names);
     }
     return names;
+  }
+
+  /**
+   * The entries of a team's active people (`ids`, in name order), read as the build goes: someone written
+   * meanwhile (then checked one by one) may be gone.
+   */
+  private *peopleEntries(ids: readonly string[]): Iterable<IndexedName> {
+    for (const id of ids) {
+      const user = this.source.users.get(id);
+      if (user === undefined) continue;
+      const keys = this.keysOfUser(user);
+      yield { id, texts: user.email ? [lowerCase(user.name), emailLocalPart(user.email)] : [lowerCase(user.name)], keys: [keys.pinyin, keys.initials] };
+    }
   }
 
   departmentsOf(teamId: string): ChangingNames {
@@ -86,7 +147,7 @@ export class SearchState {
           entries.push({ id: department.id, texts: [lowerCase(department.name)], keys: [keys.pinyin, keys.initials] });
         }
         return entries;
-      });
+      }, this.names);
       this.teamDepartments.set(teamId, names);
     }
     return names;
@@ -128,6 +189,8 @@ export class SearchState {
 
   clear(): void {
     for (const map of [this.userKeys, this.departmentKeys, this.fileKeys]) map.clear();
+    // Forgotten, not only dropped: a build under way stops at its next slice.
+    for (const names of [...this.teamPeople.values(), ...this.teamDepartments.values()]) names.forget();
     this.teamPeople.clear();
     this.teamDepartments.clear();
     this.fileNames.forget();
