@@ -5,24 +5,10 @@ import { normaliseKeyword } from '../../src/directory/search-keyword.js';
 import { nameKeys } from '../../src/directory/search-keys.js';
 import { matchTier } from '../../src/directory/search-ranking.js';
 import type { FileRecord, FileStatus } from '../../src/directory/types.js';
+import { fileRecord } from './file-record.js';
 
 function fileOf(id: string, name: string, updatedAt: string, status: FileStatus = 'active'): FileRecord {
-  return {
-    id,
-    name,
-    type: 'document',
-    creatorId: 'u1',
-    teamId: 't1',
-    createdAt: '2026-01-01T00:00:00Z',
-    updatedAt,
-    views: null,
-    ext: null,
-    downloadUrl: null,
-    fullUrl: null,
-    hasStoredContent: false,
-    restrictions: { copy: true, export: true },
-    status,
-  };
+  return fileRecord({ id, name, updatedAt, status });
 }
 
 const WORDS = ['plan', 'report', '报告', '计划', 'q3', 'notes', 'budget', '会议', 'draft'];
