@@ -9,6 +9,7 @@
 import { parseArgs } from 'node:util';
 import { DirectoryModel } from '../src/directory/read-model/directory-model.js';
 import { generateCompany } from './generate.js';
+import { userRecordOf } from './model-records.js';
 
 const { values } = parseArgs({ options: { users: { type: 'string' } } });
 const users = Number(values.users ?? 100_000);
@@ -17,7 +18,7 @@ const model = new DirectoryModel();
 model.setTeam('t1', { id: 't1', name: snapshot.teams[0]!.name });
 for (const d of snapshot.departments) model.setDepartment(d.id, { id: d.id, name: d.name, teamId: d.teamId, parentId: d.parentId });
 for (const u of snapshot.users) {
-  model.setUser(u.id, { id: u.id, name: u.name, email: u.email, avatar: u.avatar, teamId: u.teamId, watermark: null, active: true });
+  model.setUser(u.id, userRecordOf(u));
   model.setMemberships(u.id, u.departmentIds);
 }
 const departments = snapshot.departments.map((d) => d.id);
@@ -43,7 +44,7 @@ for (let index = 0; index < writes; index += 1) {
   const user = snapshot.users[index]!;
   // Every other write a deactivation, the others a new name: both move the user in what is kept.
   const active = index % 2 === 1;
-  model.setUser(user.id, { id: user.id, name: active ? `${user.name} ${index}` : user.name, email: user.email, avatar: user.avatar, teamId, watermark: null, active });
+  model.setUser(user.id, { ...userRecordOf(user, active ? `${user.name} ${index}` : user.name), teamId, active });
   counts += cpuMs(() => firstLevel.forEach((id) => model.subtreeMemberCount(id)));
   order += cpuMs(() => model.activeTeamUsers(teamId));
 }

@@ -88,10 +88,10 @@ function testSchemaName(): string {
 }
 
 /**
- * A read of the catalog of every schema fails when another suite drops a schema meanwhile ("schema … does
- * not exist"). The store's migrations no longer read every schema (src/store/postgres/own-schema-introspector.ts);
- * tests that do (whileNoSchemaDrops) and opening a test store hold this advisory lock shared (side by side),
- * dropping a schema holds it exclusive.
+ * Kysely's own PostgreSQL introspector read the catalog of every schema, so a schema another suite dropped
+ * meanwhile failed a migration ("schema … does not exist"). The store's introspection reads its own schema
+ * only now (src/store/postgres/own-schema-introspector.ts); the lock stays as a cheap guard: opening a test
+ * store and `whileNoSchemaDrops` hold it shared (side by side), dropping a schema holds it exclusive.
  */
 const SCHEMA_LOCK = 7_307_101;
 

@@ -43,7 +43,7 @@ export class SearchState {
     // Files are numbered newest first (`byNewest`), so within a tier of a posting the first readable
     // entries are a page: a search stops once it has its page and the count's cap. A file whose
     // `updatedAt` changes since is `moved` (ranked by its record) until the index is built again.
-    this.fileNames = new ChangingNames((rebuilding) => this.fileEntries(rebuilding), names);
+    this.fileNames = new ChangingNames((since) => this.fileEntries(since), names);
   }
 
   /**
