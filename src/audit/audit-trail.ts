@@ -25,6 +25,8 @@ export interface AuditTrailOptions {
    * first are one entry with a count (`details.count`, `details.lastAt`); 0 records each one.
    */
   coalesceMs?: number;
+  /** Distinct decisions whose repeats are gathered at once, at most (past it the oldest window ends early). */
+  maxGathering?: number;
 }
 
 /** How long identical access decisions are gathered into one entry by default. */
@@ -42,6 +44,7 @@ export interface AuditCounts {
 
 /** Identical decisions after a written access entry, gathered until its window ends. */
 interface OpenAccess {
+  key: string;
   record: AuditRecord;
   until: number;
   /** Decisions after the first (0: nothing to write when the window ends). */
@@ -52,7 +55,7 @@ interface OpenAccess {
   actions: string[];
 }
 
-/** Distinct decisions whose repeats are gathered at once, at most. */
+/** Distinct decisions whose repeats are gathered at once, at most, by default. */
 const MAX_GATHERING = 50_000;
 
 /** Distinct routes an access entry names at most. */
@@ -87,8 +90,18 @@ function decisionKey(entry: AuditEntry): string {
  */
 export class AuditTrail {
   private buffer: AuditRecord[] = [];
-  /** Repeats being gathered, by decision, in the order their windows opened (so also by window end). */
+  /** Repeats being gathered, by decision. */
   private readonly open = new Map<string, OpenAccess>();
+  /**
+   * The same in the order their windows opened (so also by window end), with some already released
+   * (those not in `open` any more) still in it until they reach its head. Kept apart from the map
+   * because a map's first entry is found by walking past every entry deleted before it: with the
+   * oldest window ended on every new decision once `maxGathering` is reached, that walk was most of a
+   * document open's CPU.
+   */
+  private order: OpenAccess[] = [];
+  private orderHead = 0;
+  private readonly maxGathering: number;
   private task: PollingTask | undefined;
   private readonly now: () => number;
   private readonly log: TaskLog;
@@ -111,6 +124,7 @@ export class AuditTrail {
     this.batchSize = options.batchSize ?? 500;
     this.flushMs = options.flushMs ?? 1000;
     this.coalesceMs = options.coalesceMs ?? AUDIT_COALESCE_MS;
+    this.maxGathering = options.maxGathering ?? MAX_GATHERING;
   }
 
   record(entry: AuditEntry): void {
@@ -126,7 +140,7 @@ export class AuditTrail {
         this.counts.coalesced += 1;
         return;
       }
-      if (gathering !== undefined) this.release(key, gathering);
+      if (gathering !== undefined) this.release(gathering);
     }
     if (this.buffer.length >= this.maxBuffered) {
       this.counts.dropped += 1;
@@ -149,10 +163,14 @@ export class AuditTrail {
     };
     this.buffer.push(record);
     if (key !== undefined) {
-      // Bounded: past MAX_GATHERING distinct decisions, the oldest window ends early (its repeats are written).
-      const oldest = this.open.size >= MAX_GATHERING ? this.open.entries().next().value : undefined;
-      if (oldest !== undefined) this.release(oldest[0], oldest[1]);
-      this.open.set(key, { record, until: now + this.coalesceMs, count: 0, firstAt: now, lastAt: now, actions: [] });
+      // Bounded: past maxGathering distinct decisions, the oldest window ends early (its repeats are written).
+      if (this.open.size >= this.maxGathering) {
+        const oldest = this.oldestOpen();
+        if (oldest !== undefined) this.release(oldest);
+      }
+      const opened: OpenAccess = { key, record, until: now + this.coalesceMs, count: 0, firstAt: now, lastAt: now, actions: [] };
+      this.open.set(key, opened);
+      this.order.push(opened);
     }
     if (this.buffer.length >= this.batchSize) this.task?.wake();
   }
@@ -167,17 +185,38 @@ export class AuditTrail {
     return this.formatted;
   }
 
-  /** Moves access entries whose window has ended (all of them: `everything`) to the buffer. */
-  private releaseEnded(everything: boolean): void {
-    const now = this.now();
-    for (const [key, gathering] of this.open) {
-      if (!everything && now < gathering.until) break;
-      this.release(key, gathering);
+  /** The window opened first of those still open; released ones met on the way leave the order. */
+  private oldestOpen(): OpenAccess | undefined {
+    while (this.orderHead < this.order.length) {
+      const first = this.order[this.orderHead]!;
+      if (this.open.get(first.key) === first) return first;
+      this.dropOrderHead();
+    }
+    return undefined;
+  }
+
+  private dropOrderHead(): void {
+    this.orderHead += 1;
+    if (this.orderHead === this.order.length) {
+      this.order = [];
+      this.orderHead = 0;
+    } else if (this.orderHead >= 4096 && this.orderHead * 2 >= this.order.length) {
+      this.order = this.order.slice(this.orderHead);
+      this.orderHead = 0;
     }
   }
 
-  private release(key: string, gathering: OpenAccess): void {
-    this.open.delete(key);
+  /** Moves access entries whose window has ended (all of them: `everything`) to the buffer. */
+  private releaseEnded(everything: boolean): void {
+    const now = this.now();
+    for (let oldest = this.oldestOpen(); oldest !== undefined; oldest = this.oldestOpen()) {
+      if (!everything && now < oldest.until) break;
+      this.release(oldest);
+    }
+  }
+
+  private release(gathering: OpenAccess): void {
+    this.open.delete(gathering.key);
     const { record, count, firstAt, lastAt, actions } = gathering;
     if (count === 0) return;
     this.buffer.push({

@@ -227,6 +227,33 @@ describeEachStore('audit trail', (store) => {
     expect(await rows()).toBe(alike.length * 2);
   });
 
+  it('gathers at most maxGathering decisions: past it the oldest window ends early and its repeats are written', async () => {
+    const gathered = new AuditTrail(store().db, { now: () => now, maxGathering: 2 });
+    const decision = { kind: 'file_access', credential: 'user_token', action: 'GET /files/:fileId', details: null, permissions: ALL } as const;
+    const open = (actorId: string) => gathered.record({ ...decision, actorId, fileId: 'plan' });
+    open('a');
+    open('b');
+    open('a');
+    open('b');
+    open('b');
+    // A third decision ends a's window (the oldest, its repeat written after c), then b's when a opens again.
+    open('c');
+    open('a');
+    open('b');
+    expect(gathered.counts).toMatchObject({ recorded: 5, coalesced: 3 });
+    await gathered.close();
+    const written = await store().db.selectFrom('audit_log').select(['actor_id', 'details']).orderBy('id').execute();
+    expect(written.map((row) => [row.actor_id, row.details === null ? null : (JSON.parse(row.details) as { repeated: number }).repeated])).toEqual([
+      ['a', null],
+      ['b', null],
+      ['c', null],
+      ['a', 1],
+      ['a', null],
+      ['b', 2],
+      ['b', null],
+    ]);
+  });
+
   it('refuses bad filters with 400 and changes nothing', async () => {
     for (const query of ['?since=yesterday', '?kind=everything', '?limit=0', '?cursor=bogus', '?since=2026-03-02T00:00:00Z&until=2026-03-01T00:00:00Z']) {
       const response = await app.inject({ method: 'GET', url: `/api/audit${query}`, headers: admin });
