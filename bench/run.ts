@@ -30,6 +30,7 @@ import { actorsOf, COMPANY_SCALE, generateCompany, type GenerateOptions } from '
 import { mixedRun, OPEN_LOOP_REQUEST_TIMEOUT_MS, openLoop } from './load.js';
 import { renderMarkdown, type EventRun, type RouteResult, type ScimRun, type StartUp, type StoreReport } from './report.js';
 import { buildScenarios, RequestMaker, type Scenario, type ScenarioData } from './scenarios.js';
+import { SERVING_NODE_FLAGS } from '../src/cli/serving-flags.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const SECRETS = {
@@ -432,10 +433,11 @@ interface RunningServer {
  * long the load took).
  */
 async function startServer(env: Record<string, string>): Promise<RunningServer> {
+  // With the Node options `npm start` passes (src/cli/serving-flags.ts).
   const port = await freePort();
   const profile = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${args.profile}`] : [];
   const spawned = performance.now();
-  const child = spawnProcess(['node', ...profile, join(ROOT, 'bin/collab-host.js'), 'serve'], { ...env, PORT: String(port) }, 'pipe');
+  const child = spawnProcess(['node', ...profile, ...SERVING_NODE_FLAGS, join(ROOT, 'bin/collab-host.js'), 'serve'], { ...env, PORT: String(port) }, 'pipe');
   const banner = readBannerLine(child);
   const base = `http://127.0.0.1:${port}`;
   try {

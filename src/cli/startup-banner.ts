@@ -17,6 +17,8 @@ export interface BannerFacts {
   directoryLoad?: { ms: number; users: number; files: number };
   /** The management API's key made for this start (ADMIN_API_KEY not set, outside production). */
   ephemeralAdminKey?: string;
+  /** Node options of SERVING_NODE_FLAGS (src/cli/serving-flags.ts) this process was started without. */
+  missingNodeFlags?: readonly string[];
 }
 
 /**
@@ -55,6 +57,11 @@ export function startupBanner(config: Config, facts: BannerFacts): string {
       ...(facts.ephemeralAdminKey !== undefined ? [`KEY=${facts.ephemeralAdminKey}`] : []),
     ];
     lines.push('for the examples in README.md and docs/, paste:', `  export ${exports.join(' ')}`);
+  }
+  if (facts.missingNodeFlags !== undefined && facts.missingNodeFlags.length > 0) {
+    lines.push(
+      `node was started without ${facts.missingNodeFlags.join(' ')}: pauses of hundreds of ms may follow a drop in load on a large directory; start with \`npm start\` or \`node ${facts.missingNodeFlags.join(' ')} bin/collab-host.js serve\` (docs/scaling.md)`,
+    );
   }
   lines.push(...config.deprecations, ...productionWarnings(config));
   return `${lines.join('\n')}\n`;

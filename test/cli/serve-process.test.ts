@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { SERVING_NODE_FLAGS } from '../../src/cli/serving-flags.js';
 import { cliEnv, startCli } from './run-cli.js';
 
 /**
@@ -48,9 +49,10 @@ describe('serve as a process', { timeout: 120_000 }, () => {
     }
   });
 
-  it('the systemd unit and the Dockerfile under examples/deploy run the command this file starts', () => {
-    expect(readFileSync(join(ROOT, 'examples/deploy/collab-host.service'), 'utf8')).toMatch(/^ExecStart=\/usr\/bin\/node bin\/collab-host\.js serve$/m);
-    expect(readFileSync(join(ROOT, 'examples/deploy/Dockerfile'), 'utf8')).toMatch(/^CMD \["node", "bin\/collab-host\.js", "serve"\]$/m);
+  it('the systemd unit and the Dockerfile under examples/deploy run the command this file starts, with the serving Node options', () => {
+    expect(SERVING_NODE_FLAGS).toEqual(['--no-memory-reducer']);
+    expect(readFileSync(join(ROOT, 'examples/deploy/collab-host.service'), 'utf8')).toMatch(/^ExecStart=\/usr\/bin\/node --no-memory-reducer bin\/collab-host\.js serve$/m);
+    expect(readFileSync(join(ROOT, 'examples/deploy/Dockerfile'), 'utf8')).toMatch(/^CMD \["node", "--no-memory-reducer", "bin\/collab-host\.js", "serve"\]$/m);
   });
 
   it('npm start runs serve, and SIGTERM to npm stops the service (no node left behind)', async () => {
@@ -65,6 +67,8 @@ describe('serve as a process', { timeout: 120_000 }, () => {
     try {
       const address = /listening on (\S+)/.exec(server.stdout())![1]!;
       expect((await fetch(`${address}/healthz`)).status).toBe(200);
+      // npm start passes the serving Node options: the banner has nothing to say about them.
+      expect(server.stdout()).not.toContain('node was started without');
       await server.stop();
       // npm has exited; the service it started must be gone with it.
       await expect(fetch(`${address}/healthz`)).rejects.toThrow();

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startServer } from '../../src/composition/server.js';
 import { startupBanner } from '../../src/cli/startup-banner.js';
+import { missingServingFlags } from '../../src/cli/serving-flags.js';
 import { loadConfig, withEphemeralAdminKey } from '../../src/config/config.js';
 import { makeTestConfig } from '../helpers/app.js';
 import { cliEnv, runCli, startCli } from './run-cli.js';
@@ -113,6 +114,15 @@ describe('startupBanner', () => {
     const banner = startupBanner(set.config, { address: 'http://127.0.0.1:3000' });
     expect(banner).toContain('console: http://127.0.0.1:3000/console (sign in with ADMIN_API_KEY)');
     expect(banner).not.toContain('a-key-of-the-operator-0123');
+  });
+
+  it('tells a start without the serving Node options which ones it lacks, and says nothing when it has them', () => {
+    expect(missingServingFlags(['--disable-proto=throw'])).toEqual(['--no-memory-reducer']);
+    expect(missingServingFlags(['--disable-proto=throw', '--no-memory-reducer'])).toEqual([]);
+    const without = startupBanner(makeTestConfig(), { address: 'http://127.0.0.1:3000', missingNodeFlags: ['--no-memory-reducer'] });
+    expect(without).toContain('node was started without --no-memory-reducer: ');
+    expect(without).toContain('node --no-memory-reducer bin/collab-host.js serve');
+    expect(startupBanner(makeTestConfig(), { address: 'http://127.0.0.1:3000', missingNodeFlags: [] })).not.toContain('started without');
   });
 
   it('says how to load a directory when there is no user', () => {

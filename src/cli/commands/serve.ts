@@ -3,6 +3,7 @@ import { loadConfig, withEphemeralAdminKey } from '../../config/config.js';
 import { bannerUserId } from '../../composition/demo-data.js';
 import { closeOnSignals, startServer } from '../../composition/server.js';
 import { startupBanner } from '../startup-banner.js';
+import { missingServingFlags } from '../serving-flags.js';
 import { SqliteFileServed } from '../../store/connection/serve-lock.js';
 import { CliError } from '../cli-error.js';
 import { parseCommandArgs } from '../command-args.js';
@@ -28,7 +29,13 @@ export async function serve(args: string[]): Promise<number> {
   const someUser = await bannerUserId(server.store);
   const userId = config.production ? undefined : someUser;
   const user = userId === undefined ? undefined : { id: userId, token: mintUserToken(userId, config.tokenSecret, config.tokenTtlSeconds) };
-  const facts = { address: server.address, seeded: server.seeded, directoryLoad: server.directoryLoad, hasUsers: someUser !== undefined };
+  const facts = {
+    address: server.address,
+    seeded: server.seeded,
+    directoryLoad: server.directoryLoad,
+    hasUsers: someUser !== undefined,
+    missingNodeFlags: missingServingFlags(process.execArgv),
+  };
   process.stdout.write(startupBanner(config, { ...facts, ...(user ? { user } : {}), ...(ephemeralAdminKey ? { ephemeralAdminKey } : {}) }));
   // Keep running: the signal handlers end the process.
   await new Promise<never>(() => {});
