@@ -19,6 +19,12 @@ export function connectSqlite(url: string): Connected {
   sqlite.pragma('foreign_keys = OFF');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('cache_size = -65536');
+  // SQLite's temporary files in memory: a statement changing many rows in a transaction (the event
+  // processor's batches, SCIM's writes) spilled its statement journal past 64 KiB to a file made, written
+  // page by page and deleted each time, thousands of writes a second on the main thread. Sorts of an
+  // index built by a migration or an import are held in memory too (+34 MB at the peak of the bench
+  // snapshot's import: docs/scaling.md).
+  sqlite.pragma('temp_store = MEMORY');
   // A checkpoint copies each page the write-ahead log holds once, however often it was written since the
   // last: under a stream of small commits (the event intake's, the processor's) SQLite's default of 1,000
   // pages checkpointed the same hot pages many times a second, on the main thread.
