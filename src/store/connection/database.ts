@@ -9,6 +9,7 @@ import { DatabaseUnavailableError, isDatabaseUnavailable } from './availability.
 import type { ConnectOptions } from './connect-options.js';
 import { STORE_DIALECTS } from './dialects.js';
 import { signallingDialect, WriteSignal } from './write-signal.js';
+import type { WalCheckpointer } from '../sqlite/wal-checkpointer.js';
 
 export interface OpenDatabaseOptions extends ConnectOptions {
   /**
@@ -31,6 +32,8 @@ export interface OpenDatabase {
   sqliteReader?: SQLite.Database;
   /** SQLite files only: Kysely over `sqliteReader`, for the directory's reads (never behind a write transaction). */
   readDb?: Kysely<Database>;
+  /** SQLite files only: the thread that checkpoints the write-ahead log. */
+  walCheckpointer?: WalCheckpointer;
   /** PostgreSQL only: the pool under Kysely, for named (prepared) statements on the hottest lookups. */
   pgPool?: pg.Pool;
   /** MySQL only: the pool under Kysely (mysql2), for its sizes. */
@@ -74,6 +77,7 @@ export async function openDatabase(url: string, options: OpenDatabaseOptions = {
     ...(connected.pgPool ? { pgPool: connected.pgPool as pg.Pool } : {}),
     ...(connected.mysqlPool ? { mysqlPool: connected.mysqlPool as Pool } : {}),
     ...(readSide ? { sqliteReader: readSide.sqliteReader as SQLite.Database, readDb: readSide.readDb } : {}),
+    ...(readSide?.checkpointer ? { walCheckpointer: readSide.checkpointer as WalCheckpointer } : {}),
     migrations,
     writes,
     close: async () => {

@@ -38,6 +38,8 @@ export interface ReadSide {
   readonly sqliteReader: unknown;
   /** Kysely over the read connection, for the directory's reads (never behind a write transaction). */
   readonly readDb: Kysely<Database>;
+  /** SQLite: the thread that checkpoints the file's write-ahead log (src/store/sqlite/wal-checkpointer.ts). */
+  readonly checkpointer?: unknown;
   close(): Promise<void>;
 }
 

@@ -5,8 +5,12 @@ import { SqliteDialect } from 'kysely';
 import type { Connected, ReadSide } from '../dialect/dialect.js';
 import { openReadConnection, readKysely } from './read-connection.js';
 import { withStatementCache } from './statement-cache.js';
+import { WalCheckpointer } from './wal-checkpointer.js';
 
 const pathOf = (url: string) => url.slice('sqlite:'.length);
+
+/** Pages of write-ahead log past which a commit checkpoints on the main thread (160 MB): see `connectSqlite`. */
+const FALLBACK_CHECKPOINT_PAGES = 40_000;
 
 /** `sqlite:PATH` (the directory is made) or `sqlite::memory:`. */
 export function connectSqlite(url: string): Connected {
@@ -25,10 +29,11 @@ export function connectSqlite(url: string): Connected {
   // index built by a migration or an import are held in memory too (+34 MB at the peak of the bench
   // snapshot's import: docs/scaling.md).
   sqlite.pragma('temp_store = MEMORY');
-  // A checkpoint copies each page the write-ahead log holds once, however often it was written since the
-  // last: under a stream of small commits (the event intake's, the processor's) SQLite's default of 1,000
-  // pages checkpointed the same hot pages many times a second, on the main thread.
-  sqlite.pragma('wal_autocheckpoint = 4000');
+  // A file's write-ahead log is checkpointed by a thread of its own once the migrations have run
+  // (wal-checkpointer.ts, opened with the read side below). SQLite's own checkpoint, run by the commit that
+  // crosses this many pages on the main thread, stays as a safety net: far above what a second of writes
+  // adds, so it runs only if that thread stopped (or before it starts, in a long migration).
+  sqlite.pragma(`wal_autocheckpoint = ${path === ':memory:' ? 4000 : FALLBACK_CHECKPOINT_PAGES}`);
   return { kysely: new SqliteDialect({ database: withStatementCache(sqlite) }) };
 }
 
@@ -41,5 +46,14 @@ export function openSqliteReadSide(url: string): ReadSide | undefined {
   if (path === ':memory:') return undefined;
   const sqliteReader = openReadConnection(path);
   const readDb = readKysely(sqliteReader);
-  return { sqliteReader, readDb, close: () => readDb.destroy() };
+  const checkpointer = new WalCheckpointer(path);
+  return {
+    sqliteReader,
+    readDb,
+    checkpointer,
+    close: async () => {
+      await checkpointer.close();
+      await readDb.destroy();
+    },
+  };
 }
