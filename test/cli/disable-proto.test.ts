@@ -35,6 +35,7 @@ describe('the collab-host command runs with __proto__ disabled', () => {
   it('started by npm start and npm run dev, which pass the flag to Node', async () => {
     expect(PACKAGE.scripts.start).toMatch(/^(exec )?node --disable-proto=throw --no-memory-reducer bin\/collab-host\.js serve$/);
     expect(PACKAGE.scripts.dev).toContain('--disable-proto=throw');
+    expect(PACKAGE.scripts.dev).toContain('--no-memory-reducer');
     expect(await run(['--disable-proto=throw'])).toBe('proto:ERR_PROTO_ACCESS');
   });
 });
