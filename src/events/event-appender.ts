@@ -1,5 +1,5 @@
 import type { NewEvent } from '../store/events/event-log.js';
-import { yieldToEventLoop } from './polling-task.js';
+import { yieldToEventLoop } from '../shared/event-loop.js';
 
 /** How long a batch waits for more events under concurrent load, by default. */
 const DEFAULT_GATHER_MS = 2;

@@ -21,7 +21,8 @@ import { readEvent } from './event-reader.js';
 import { EventCounters, eventStats, type EventStats } from './event-stats.js';
 import { recheckForReprocessing, type TrustLookups } from './event-trust.js';
 import { TrustCache } from './trust-cache.js';
-import { SILENT_LOG, yieldToEventLoop, type TaskLog } from './polling-task.js';
+import { SILENT_LOG, type TaskLog } from './polling-task.js';
+import { yieldToEventLoop } from '../shared/event-loop.js';
 
 export interface EventPipelineDeps {
   db: Kysely<Database>;

@@ -10,7 +10,8 @@ import { parseLoggedBody } from './event-fields.js';
 import { readEvent, type Meaning, type ReadEvent } from './event-reader.js';
 import type { EventCounters } from './event-stats.js';
 import { MentionFanout, type FanoutRequest } from './mention-fanout.js';
-import { PollingWorker, SILENT_LOG, yieldToEventLoop, type TaskLog } from './polling-task.js';
+import { PollingWorker, SILENT_LOG, type TaskLog } from './polling-task.js';
+import { yieldToEventLoop } from '../shared/event-loop.js';
 import type { NotificationRouter } from '../notify/routing.js';
 
 export interface EventProcessorOptions {

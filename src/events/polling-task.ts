@@ -1,3 +1,5 @@
+import { yieldToEventLoop } from '../shared/event-loop.js';
+
 /** The part of a logger the background tasks use (pino's shape: object first). */
 export interface TaskLog {
   info(object: object, message: string): void;
@@ -6,11 +8,6 @@ export interface TaskLog {
 }
 
 export const SILENT_LOG: TaskLog = { info() {}, warn() {}, error() {} };
-
-/** Lets the event loop run what is waiting (I/O callbacks, other requests) before going on. */
-export function yieldToEventLoop(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
 
 /**
  * Runs `tick` again and again: immediately while it reports more work, otherwise after `intervalMs` or

@@ -1,7 +1,7 @@
 import type { StoreDirectory } from '../directory/directory.js';
 import type { DirectoryService } from '../directory/directory-service.js';
 import type { Permissions } from '../directory/types.js';
-import { yieldToEventLoop } from './polling-task.js';
+import { yieldToEventLoop } from '../shared/event-loop.js';
 
 /** Whether a user may act at all: known and active. */
 export type UserState = 'active' | 'deactivated' | 'unknown';

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { RetentionConfig } from '../config/retention.js';
 import { formatTime } from '../directory/time.js';
-import { PollingTask, yieldToEventLoop, type TaskLog } from '../events/polling-task.js';
+import { PollingTask, type TaskLog } from '../events/polling-task.js';
+import { yieldToEventLoop } from '../shared/event-loop.js';
 import { auditLog } from '../store/audit/audit-log.js';
 import { noneRemoved, PRUNED_TABLES, retention, type PruneCounts, type PruneCutoffs } from '../store/retention/retention.js';
 import type { Database } from '../store/schema/schema.js';

@@ -15,10 +15,6 @@ export async function* sortedInSlices<T>(
     runs.push(items.slice(start, start + run).sort(compare));
     if (start + run < items.length) await pause();
   }
-  if (runs.length === 1) {
-    for (let start = 0; start < runs[0]!.length; start += chunk) yield runs[0]!.slice(start, start + chunk);
-    return;
-  }
   const merge = new RunMerge(runs, compare);
   for (let next = merge.take(chunk); next.length > 0; next = merge.take(chunk)) yield next;
 }

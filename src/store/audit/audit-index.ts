@@ -5,6 +5,7 @@ import type { Database, Db } from '../schema/schema.js';
 import { inTailOrder, settled, type TailPosition } from '../statements/tail-order.js';
 import { dialectWork } from '../dialect/dialect-work-for.js';
 import { sortedInSlices } from '../../shared/sliced-sort.js';
+import { yieldToEventLoop } from '../../shared/event-loop.js';
 
 /**
  * The audit log's listings by file and by actor (migration 190). Each access decision is a row of
@@ -80,7 +81,7 @@ export const auditIndex = {
       await writeSorted(
         db,
         spec,
-        sortedInSlices(pairs, (a, b) => compare(a[0], b[0]) || a[1] - b[1], { run: SORT_RUN, chunk: CHUNK, pause: nextTurn }),
+        sortedInSlices(pairs, (a, b) => compare(a[0], b[0]) || a[1] - b[1], { run: SORT_RUN, chunk: CHUNK, pause: yieldToEventLoop }),
       );
     }
     const through = Number(rows.at(-1)!.id);
@@ -122,7 +123,7 @@ async function readSettled(db: Kysely<Database>, from: TailPosition, limit: numb
   const rows: Array<{ id: number | string; file_id: string | null; actor_id: string | null }> = [];
   let after = from;
   while (rows.length < limit) {
-    if (rows.length > 0) await nextTurn();
+    if (rows.length > 0) await yieldToEventLoop();
     const page = await inTailOrder(db, db.selectFrom('audit_log').select(['audit_log.id', 'audit_log.file_id', 'audit_log.actor_id']), 'audit_log', 'id', after)
       .limit(Math.min(READ_PAGE, limit - rows.length))
       .execute();
@@ -144,15 +145,10 @@ async function writeSorted(db: Kysely<Database>, spec: BulkTable, chunks: AsyncI
       await bulkInsert(db, spec, chunk);
       continue;
     }
-    if (!first) await nextTurn();
+    if (!first) await yieldToEventLoop();
     first = false;
     await dialectWork(db).writeWithoutDiskWait(db, (connection) => bulkInsert(connection, spec, chunk));
   }
-}
-
-/** Lets the event loop run what waits (a pass's parts take turns with requests). */
-function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }
 
 function compare(a: string, b: string): number {

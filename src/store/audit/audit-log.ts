@@ -6,6 +6,7 @@ import { inTailOrder, readTailPage, type TailPosition } from '../statements/tail
 import { inTailTurn } from '../statements/tail-turn.js';
 import { dialectWork } from '../dialect/dialect-work-for.js';
 import { AUDIT_INDEXES, auditIndex } from './audit-index.js';
+import { yieldToEventLoop } from '../../shared/event-loop.js';
 
 /** One entry of the audit log as the domain writes and reads it. */
 export interface AuditRecord {
@@ -87,7 +88,7 @@ export const auditLog = {
       return;
     }
     for (let start = 0; start < records.length; start += SQLITE_BATCH_CHUNK) {
-      if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+      if (start > 0) await yieldToEventLoop();
       const chunk = records.slice(start, start + SQLITE_BATCH_CHUNK);
       await dialectWork(db).writeWithoutDiskWait(db, (connection) => insertRows(connection, AUDIT_TABLE, chunk.map(toRow)));
       written(chunk.length);

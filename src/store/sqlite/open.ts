@@ -33,7 +33,7 @@ export function connectSqlite(url: string): Connected {
   // (wal-checkpointer.ts, opened with the read side below). SQLite's own checkpoint, run by the commit that
   // crosses this many pages on the main thread, stays as a safety net: far above what a second of writes
   // adds, so it runs only if that thread stopped (or before it starts, in a long migration).
-  sqlite.pragma(`wal_autocheckpoint = ${path === ':memory:' ? 4000 : FALLBACK_CHECKPOINT_PAGES}`);
+  sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_CHECKPOINT_PAGES}`);
   return { kysely: new SqliteDialect({ database: withStatementCache(sqlite) }) };
 }
 

@@ -1,4 +1,5 @@
 import { ScimProblem } from './scim-protocol-error.js';
+import { yieldToEventLoop } from '../../shared/event-loop.js';
 
 /** Bounds of a scan that no index serves (a SCIM filter on an attribute without an index). */
 export const SCAN_LIMITS = {
@@ -32,8 +33,6 @@ function done(): void {
   else running -= 1;
 }
 
-const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 /**
  * The items `keep` selects, looked at in slices with a turn of the event loop between them, at most
  * SCAN_LIMITS.concurrent scans at a time: one caller's expensive filter never holds `/healthz` or others.
@@ -45,7 +44,7 @@ export async function boundedScan<T>(items: T[], keep: (item: T) => boolean): Pr
   try {
     const kept: T[] = [];
     for (let start = 0; start < items.length; start += SCAN_LIMITS.slice) {
-      if (start > 0) await yieldTurn();
+      if (start > 0) await yieldToEventLoop();
       for (const item of items.slice(start, start + SCAN_LIMITS.slice)) if (keep(item)) kept.push(item);
     }
     return kept;
@@ -58,7 +57,7 @@ export async function boundedScan<T>(items: T[], keep: (item: T) => boolean): Pr
 export async function mapInSlices<T, U>(items: T[], map: (item: T) => U): Promise<U[]> {
   const mapped: U[] = [];
   for (let start = 0; start < items.length; start += SCAN_LIMITS.slice) {
-    if (start > 0) await yieldTurn();
+    if (start > 0) await yieldToEventLoop();
     mapped.push(...items.slice(start, start + SCAN_LIMITS.slice).map(map));
   }
   return mapped;
