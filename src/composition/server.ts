@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from '../config/config.js';
 import { seedDemoIfEmpty } from './demo-data.js';
@@ -68,6 +68,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let seeded: ImportCounts | null = null;
   let readModel: StoreModelSource | undefined;
   let compaction: HeapCompaction | undefined;
+  let threadFailure: unknown;
   try {
     // MIGRATE_ON_START=false: migrations are `collab-host migrate`'s job, which must have run first.
     const { pending } = config.database.migrateOnStart ? { pending: [] } : await store.migrations.status();
@@ -78,6 +79,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     readModel = new StoreModelSource(store, {
       pollMs: READ_MODEL_POLL_MS,
       onError: (error) => app?.log.error({ err: error, component: 'read-model' }, 'the read model could not follow the directory'),
+      // Before the app is built (the first load), said once it is.
+      onThreadFailure: (error) => {
+        if (app) warnThreadFailure(app.log, error);
+        else threadFailure = error;
+      },
       // The garbage of a whole load goes back to the system once, not whenever V8 gets to it (docs/scaling.md).
       afterWholeLoad: () => {
         compaction = compactHeap();
@@ -95,6 +101,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await app.listen({ port: config.port, host: config.host });
     // Listening meanwhile: /readyz answers 503 (readModel) until the directory is in memory.
     await readModel.loaded;
+    if (threadFailure !== undefined) warnThreadFailure(app.log, threadFailure);
     const { model } = readModel;
     app.log.info(
       { component: 'read-model', loadMs: Math.round(readModel.loadMs ?? 0), users: model.users.size, files: model.files.size, compaction },
@@ -176,4 +183,8 @@ export function closeOnSignals(server: RunningServer, log: (message: string) => 
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
+}
+
+function warnThreadFailure(log: FastifyBaseLogger, error: unknown): void {
+  log.warn({ err: error, component: 'read-model' }, 'the name indexes were built on the main thread (slower start): their own thread failed');
 }

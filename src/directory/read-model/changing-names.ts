@@ -1,5 +1,5 @@
 import type { SearchKeyword } from '../search-keyword.js';
-import { NameIndex, type IndexedName, type Posting } from './name-index.js';
+import { NameIndex, type IndexedName, type NameColumns, type Posting } from './name-index.js';
 
 /** A keyword's postings in the current index, and what was written since (see `ChangingNames.lookup`). */
 export interface ChangingPosting extends Posting {
@@ -83,6 +83,8 @@ export class ChangingNames {
   private readonly movedTo = new Map<number, string>();
   private stale = new Uint8Array(0);
   private rebuild: Rebuild | undefined;
+  /** A first build under way elsewhere (`startBuild`): the ids written since it read its entries. */
+  private pending: Set<string> | undefined;
   private readonly slicedFrom: number;
   private readonly sliceMs: number;
   private readonly schedule: RebuildSchedule;
@@ -98,7 +100,10 @@ export class ChangingNames {
 
   /** The candidate `id` changed (added, renamed, moved, removed). */
   touch(id: string): void {
-    if (!this.index) return;
+    if (!this.index) {
+      this.pending?.add(id);
+      return;
+    }
     this.rebuild?.touched.add(id);
     this.changed.add(id);
     const number = this.index.numberOf(id);
@@ -111,7 +116,11 @@ export class ChangingNames {
    * entries by (a file's `updatedAt`, search-state.ts): it is ranked by its record until the next build.
    */
   move(id: string, at: string): void {
-    if (!this.index) return;
+    if (!this.index) {
+      // Checked one by one once the build is in place.
+      this.pending?.add(id);
+      return;
+    }
     this.rebuild?.moved.set(id, at);
     const number = this.index.numberOf(id);
     // Not in the index (added since) or changed already: checked one by one anyway.
@@ -200,6 +209,25 @@ export class ChangingNames {
     return this.index!;
   }
 
+  /**
+   * The entries of a first build made elsewhere (another thread), or undefined when an index is in place;
+   * `finishBuild` puts that build in place, with what was written since checked one by one.
+   */
+  startBuild(): NameColumns | undefined {
+    if (this.index) return undefined;
+    this.pending = new Set();
+    return NameIndex.columnsOf(this.entries());
+  }
+
+  /** Puts the index of `startBuild`'s entries in place, unless one is there already or the build was forgotten meanwhile. */
+  finishBuild(index: NameIndex): void {
+    const pending = this.pending;
+    this.pending = undefined;
+    if (this.index || pending === undefined) return;
+    this.use(index);
+    for (const id of pending) this.touch(id);
+  }
+
   /** The keyword's postings (see `NameIndex.lookup`), whose stale entries the caller skips. */
   lookup(keyword: SearchKeyword): ChangingPosting {
     return { ...this.prepare().lookup(keyword), ...this.current() };
@@ -213,6 +241,7 @@ export class ChangingNames {
   forget(): void {
     this.index = undefined;
     this.rebuild = undefined;
+    this.pending = undefined;
     this.changed.clear();
     this.moved.length = 0;
     this.movedAt.length = 0;

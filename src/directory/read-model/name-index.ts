@@ -24,6 +24,26 @@ export interface Posting {
   bounding: boolean;
 }
 
+/**
+ * The entries of an index as columns (what a build reads, in its order): what a build in another thread
+ * is sent (src/directory/read-model/name-index-threads.ts).
+ */
+export interface NameColumns {
+  ids: string[];
+  names: string[];
+  locals: (string | null)[];
+  pinyins: string[];
+  initials: string[];
+}
+
+/** An index's postings in one piece: the grams in order, where each one's entries start (and the last ends), the entries and their tiers. */
+export interface PackedPostings {
+  grams: string[];
+  starts: Int32Array;
+  entries: Int32Array;
+  tiers: Uint8Array;
+}
+
 /** `building` yields after every 256 entries, and after each gram that brings the items sorted since to 8,192. */
 const STEP_MASK = 255;
 const STEP_ITEMS = 8_192;
@@ -133,6 +153,65 @@ export class NameIndex {
       }
     }
     return new NameIndex(ids, postings, tiers, numbers, names, locals, pinyins, initials);
+  }
+
+  /** The entries as columns, in the order a build numbers them. */
+  static columnsOf(entries: Iterable<IndexedName>): NameColumns {
+    const columns: NameColumns = { ids: [], names: [], locals: [], pinyins: [], initials: [] };
+    for (const entry of entries) {
+      columns.ids.push(entry.id);
+      columns.names.push(entry.texts[0]);
+      columns.locals.push(entry.texts[1] ?? null);
+      columns.pinyins.push(entry.keys[0]);
+      columns.initials.push(entry.keys[1]);
+    }
+    return columns;
+  }
+
+  /** The entries of `columns` again. */
+  static *entriesOf(columns: NameColumns): Iterable<IndexedName> {
+    for (let number = 0; number < columns.ids.length; number += 1) {
+      const local = columns.locals[number];
+      yield {
+        id: columns.ids[number]!,
+        texts: local === null || local === undefined ? [columns.names[number]!] : [columns.names[number]!, local],
+        keys: [columns.pinyins[number]!, columns.initials[number]!],
+      };
+    }
+  }
+
+  /** The index of `columns` whose postings were built elsewhere (`packedPostings` of an index of the same columns). */
+  static fromParts(columns: NameColumns, packed: PackedPostings): NameIndex {
+    const numbers = new Map<string, number>();
+    for (let number = 0; number < columns.ids.length; number += 1) numbers.set(columns.ids[number]!, number);
+    const postings = new Map<string, Int32Array>();
+    const tiers = new Map<string, Uint8Array>();
+    // Views of the two arrays: one buffer each instead of one per gram.
+    for (let gram = 0; gram < packed.grams.length; gram += 1) {
+      postings.set(packed.grams[gram]!, packed.entries.subarray(packed.starts[gram], packed.starts[gram + 1]));
+      tiers.set(packed.grams[gram]!, packed.tiers.subarray(packed.starts[gram], packed.starts[gram + 1]));
+    }
+    return new NameIndex(columns.ids, postings, tiers, numbers, columns.names, columns.locals, columns.pinyins, columns.initials);
+  }
+
+  /** The postings in one piece, for `fromParts`. */
+  packedPostings(): PackedPostings {
+    let total = 0;
+    for (const list of this.postings.values()) total += list.length;
+    const grams: string[] = [];
+    const starts = new Int32Array(this.postings.size + 1);
+    const entries = new Int32Array(total);
+    const tiers = new Uint8Array(total);
+    let at = 0;
+    for (const [gram, list] of this.postings) {
+      starts[grams.length] = at;
+      grams.push(gram);
+      entries.set(list, at);
+      tiers.set(this.tiers.get(gram)!, at);
+      at += list.length;
+    }
+    starts[grams.length] = at;
+    return { grams, starts, entries, tiers };
   }
 
   /**

@@ -3,9 +3,15 @@ import { nameKeys, type NameKeys } from '../search-keys.js';
 import type { Department, FileRecord, User } from '../types.js';
 import { ChangingNames, type ChangingNamesOptions, type IndexState } from './changing-names.js';
 import { byNewest } from './file-order.js';
-import type { IndexedName } from './name-index.js';
+import type { IndexedName, NameColumns, NameIndex } from './name-index.js';
 import { NewestFiles } from './newest-files.js';
 import { ReadableEntries } from './readable-entries.js';
+
+/** Name indexes to build elsewhere (`SearchState.startBuilds`). */
+export interface NameBuilds {
+  columns: NameColumns[];
+  finish(indexes: readonly NameIndex[]): void;
+}
 
 /** What the search indexes read from the model. */
 export interface SearchSource {
@@ -151,6 +157,24 @@ export class SearchState {
       this.teamDepartments.set(teamId, names);
     }
     return names;
+  }
+
+  /**
+   * The name indexes a load builds (each team's people and departments, the files), to be built
+   * elsewhere: their entries now, and `finish` to put the indexes built of them in place, in that order.
+   */
+  startBuilds(teamIds: Iterable<string>): NameBuilds {
+    const targets: ChangingNames[] = [];
+    for (const teamId of teamIds) targets.push(this.peopleOf(teamId), this.departmentsOf(teamId));
+    targets.push(this.fileNames);
+    const started = targets.flatMap((names) => {
+      const columns = names.startBuild();
+      return columns === undefined ? [] : [{ names, columns }];
+    });
+    return {
+      columns: started.map(({ columns }) => columns),
+      finish: (indexes) => started.forEach(({ names }, position) => names.finishBuild(indexes[position]!)),
+    };
   }
 
   /** Builds every index now: after a load, so that no search waits for one. */

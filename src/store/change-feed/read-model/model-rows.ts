@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DirectoryModel } from '../../../directory/read-model/directory-model.js';
+import { buildInThread } from '../../../directory/read-model/name-index-threads.js';
 import type { HeldGrant } from '../../../directory/read-model/file-grants.js';
 import type { FeedChange } from '../directory-change-feed.js';
 import type { FileRecord, Restrictions } from '../../../directory/types.js';
@@ -42,15 +43,26 @@ const keysOf = (row: { name_pinyin: string; name_initials: string }) => ({ pinyi
 
 const DEPARTMENT_COLUMNS = ['id', 'name', 'team_id', 'parent_id', 'name_pinyin', 'name_initials'] as const;
 
-/** Fills the model with every row of the directory as `trx` sees it, `pageRows` rows per query. */
-export async function loadWholeModel(trx: Db, model: DirectoryModel, pageRows = ROWS_PAGE): Promise<void> {
+/**
+ * Fills the model with every row of the directory as `trx` sees it, `pageRows` rows per query, and builds
+ * its search indexes, so that no first search pays for them (part of the load time). The name indexes
+ * need no grant: they are built in a thread of their own while the grants load (`onThreadFailure`: that
+ * thread failed, and they were built on this one).
+ */
+export async function loadWholeModel(trx: Db, model: DirectoryModel, pageRows = ROWS_PAGE, onThreadFailure?: (error: unknown) => void): Promise<void> {
   model.beginLoad();
   try {
     await loadRows(trx, model, pageRows);
   } finally {
     model.endLoad();
   }
-  // The search indexes too, so that no first search pays for them (part of the load time).
+  const builds = model.search.startBuilds(model.teams.keys());
+  const built = buildInThread(builds.columns);
+  // Each grant is put as a write would put it (the people's order the builds read stays derived).
+  await loadAllGrants(trx, model, pageRows);
+  const { indexes, threadFailure } = await built;
+  if (threadFailure !== undefined) onThreadFailure?.(threadFailure);
+  builds.finish(indexes);
   model.search.prepare(model.teams.keys());
 }
 
@@ -79,7 +91,6 @@ async function loadRows(trx: Db, model: DirectoryModel, pageRows: number): Promi
   for await (const rows of pagesById(pageRows, (after) => trx.selectFrom('files').select(FILE_COLUMNS).where('id', '>', after).orderBy('id').limit(pageRows).execute())) {
     for (const row of rows) model.setFile(row.id, shared(model, words, fileOf(row, model.contents.has(row.id))), keysOf(row));
   }
-  await loadAllGrants(trx, model, pageRows);
 }
 
 /** Reloads the rows the changes name (each key's rows as `trx` sees them now, absent ones removed). */

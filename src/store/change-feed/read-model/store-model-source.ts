@@ -23,6 +23,8 @@ export interface StoreModelSourceOptions {
   reloadAbove?: number;
   /** Told of a failed catch-up (the model then stays as it was until the next one). */
   onError?: (error: unknown) => void;
+  /** Told that a whole load's name indexes were built on the calling thread, their own thread having failed (slower, the same indexes). */
+  onThreadFailure?: (error: unknown) => void;
   /** Rows per query of a whole load (default 5,000; tests make pages small to cross their edges). */
   loadPageRows?: number;
   /** Monotonic milliseconds, for `loadMs`. */
@@ -74,7 +76,7 @@ export class StoreModelSource implements ModelSource {
     const started = now();
     const from = this.writes();
     this.loaded = this.run(async (trx) => {
-      await loadWholeModel(trx, this.model, options.loadPageRows);
+      await loadWholeModel(trx, this.model, options.loadPageRows, (error) => this.options.onThreadFailure?.(error));
       this.position = await feedEnd(trx);
     }).then(() => {
       const loadMs = now() - started;
@@ -126,7 +128,7 @@ export class StoreModelSource implements ModelSource {
       const read = await readFeed(trx, this.position, reloadAbove);
       // `all`: a TRUNCATE of a directory table (migration 110).
       whole = read.overflow || read.changes.some((change) => change.subject === 'all');
-      if (whole) await loadWholeModel(trx, this.model, this.options.loadPageRows);
+      if (whole) await loadWholeModel(trx, this.model, this.options.loadPageRows, (error) => this.options.onThreadFailure?.(error));
       else await reloadChanged(trx, this.model, read.changes);
       this.position = read.position;
     }).then(() => {
