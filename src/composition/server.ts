@@ -69,6 +69,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let readModel: StoreModelSource | undefined;
   let compaction: HeapCompaction | undefined;
   let threadFailure: unknown;
+  let indexesOnMainThread = false;
   try {
     // MIGRATE_ON_START=false: migrations are `collab-host migrate`'s job, which must have run first.
     const { pending } = config.database.migrateOnStart ? { pending: [] } : await store.migrations.status();
@@ -81,12 +82,15 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       onError: (error) => app?.log.error({ err: error, component: 'read-model' }, 'the read model could not follow the directory'),
       // Before the app is built (the first load), said once it is.
       onThreadFailure: (error) => {
+        indexesOnMainThread = true;
         if (app) warnThreadFailure(app.log, error);
         else threadFailure = error;
       },
       // The garbage of a whole load goes back to the system once, not whenever V8 gets to it (docs/scaling.md).
       afterWholeLoad: () => {
-        compaction = compactHeap();
+        // The name indexes built on this thread left their garbage here: given back before the copy.
+        compaction = compactHeap({ garbageFirst: indexesOnMainThread });
+        indexesOnMainThread = false;
         // The first is on the "directory loaded" line below; a reload of everything (a bulk import) gets its own.
         if (readModel?.state === 'ready') app?.log.info({ component: 'read-model', ...compaction }, 'heap compacted after a reload of the whole directory');
       },

@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ChangingNames } from '../../src/directory/read-model/changing-names.js';
 import { NameIndex, type IndexedName } from '../../src/directory/read-model/name-index.js';
@@ -15,10 +19,10 @@ const entries: IndexedName[] = Array.from({ length: 3_000 }, (_, number) => {
   return { id: `u${number}`, texts: number % 3 === 0 ? [name] : [name, emailLocalPart(`p${number}.x@example.com`)], keys: [keys.pinyin, keys.initials] };
 });
 
-/** Keywords worth trying: every piece of 1 to 4 code points of some entries' texts and keys, and misses. */
+/** Keywords worth trying: every piece of 1 to 4 code points of entries across the list (its last included), and misses. */
 function keywords(): string[] {
   const found = new Set(['x', 'zz', 'qqq', 'hanmeimei', 'p3.x']);
-  for (const entry of entries.slice(0, 40)) {
+  for (const entry of entries.filter((_, number) => number < 20 || number % 61 === 0 || number >= entries.length - 20)) {
     for (const text of [...entry.texts, ...entry.keys]) {
       const chars = [...text];
       for (let start = 0; start < chars.length; start += 1)
@@ -36,7 +40,7 @@ function answers(index: NameIndex) {
       return { text, entries: [...posting.entries], tiers: [...posting.tiers], exact: posting.exact, bounding: posting.bounding };
     }),
     numbers: entries.map((entry) => index.numberOf(entry.id)),
-    tiers: Array.from({ length: Math.min(index.size, 50) }, (_, entry) => index.tierOf(entry, normaliseKeyword('an'))),
+    tiers: ['an', 'ma', 'p29', 'hmm'].map((text) => Array.from({ length: index.size }, (_, entry) => index.tierOf(entry, normaliseKeyword(text)))),
   };
 }
 
@@ -57,6 +61,24 @@ describe('a name index built in a thread of its own', () => {
     const built = await buildInThread([NameIndex.columnsOf(entries)], { thread: new URL('./no-such-thread.js', import.meta.url), fromEntries: 0 });
     expect(built.threadFailure).toBeInstanceOf(Error);
     expect(answers(built.indexes[0]!)).toEqual(answers(here));
+  });
+
+  it('is built here, the same, when its thread stops or answers something else', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'name-index-thread-'));
+    try {
+      const stops = join(dir, 'stops.mjs');
+      writeFileSync(stops, "import { parentPort } from 'node:worker_threads';\nparentPort.once('message', () => process.exit(3));\n");
+      const wrong = join(dir, 'wrong.mjs');
+      writeFileSync(wrong, "import { parentPort } from 'node:worker_threads';\nparentPort.once('message', () => parentPort.postMessage([{ grams: ['x'] }]));\n");
+      const hanging = await buildInThread([NameIndex.columnsOf(entries)], { thread: pathToFileURL(stops), fromEntries: 0 });
+      expect(String(hanging.threadFailure)).toMatch(/exit code 3/);
+      expect(answers(hanging.indexes[0]!)).toEqual(answers(here));
+      const answeredWrong = await buildInThread([NameIndex.columnsOf(entries), NameIndex.columnsOf(entries)], { thread: pathToFileURL(wrong), fromEntries: 0 });
+      expect(answeredWrong.threadFailure).toBeInstanceOf(Error);
+      expect(answeredWrong.indexes.map(answers)).toEqual([answers(here), answers(here)]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('is not started for a few names: they are indexed here', async () => {

@@ -4,7 +4,9 @@ import { importSnapshot } from '../../src/snapshot/import.js';
 import { compactHeap } from '../../src/composition/compact-heap.js';
 import { StoreModelSource } from '../../src/store/change-feed/read-model/store-model-source.js';
 import { upsertTeams, upsertUsers } from '../../src/store/directory-writes/directory-writer.js';
+import { ACME, seedDirectory } from '../helpers/directory-fixture.js';
 import { describeEachStore } from '../helpers/stores.js';
+import { normaliseKeyword } from '../../src/directory/search-keyword.js';
 
 /**
  * The step after a whole load of the read model (the server compacts the heap there, compact-heap.ts):
@@ -34,6 +36,63 @@ describeEachStore('the step after a whole load of the read model', (store) => {
       expect(states).toEqual(['loading', 'ready']);
     } finally {
       await source.close();
+    }
+  }, 60_000);
+});
+
+/** Every keyword worth trying on the fixture and the generated people: pieces of their names, and misses. */
+const KEYWORDS = ['a', 'an', 'li', 'ma', 'zh', 'wang', '王', '梅', 'person 1', 'dana', 'p1', 'x', 'qqq', 'plan', 'sales', 'eng'];
+
+/** What the search reads of each name index of a loaded model, keyword by keyword. */
+function indexAnswers(source: StoreModelSource, teamId: string) {
+  const { search } = source.model;
+  return KEYWORDS.map((text) => {
+    const keyword = normaliseKeyword(text);
+    return {
+      text,
+      people: search.peopleOf(teamId).candidates(keyword, 10_000),
+      departments: search.departmentsOf(teamId).candidates(keyword, 10_000),
+      files: search.fileNames.candidates(keyword, 10_000),
+    };
+  });
+}
+
+describeEachStore('a whole load with its name indexes built in a thread of their own', (store) => {
+  it('answers every keyword as indexes built afresh on first use, and as a load that builds them on its own thread', async () => {
+    await seedDirectory(store().db);
+    const names = ['王小明', 'Dana Ma', '韩梅梅', 'Li Lei', 'Zhang Wei', 'anna'];
+    await upsertUsers(
+      store().db,
+      Array.from({ length: 120 }, (_, number) => ({
+        id: `person-${number}`,
+        name: `${names[number % names.length]!} ${number}`,
+        email: number % 2 === 0 ? `p${number}@example.com` : null,
+        avatar: null,
+        teamId: ACME.id,
+        watermark: null,
+        departmentIds: [],
+      })),
+    );
+    const failures: unknown[] = [];
+    const threaded = new StoreModelSource(store(), { nameIndexThread: { fromEntries: 0 }, onThreadFailure: (error) => failures.push(error) });
+    const here = new StoreModelSource(store(), { nameIndexThread: { fromEntries: Number.POSITIVE_INFINITY } });
+    try {
+      await Promise.all([threaded.loaded, here.loaded]);
+      expect(failures).toEqual([]);
+      const answers = indexAnswers(threaded, ACME.id);
+      expect(answers).toEqual(indexAnswers(here, ACME.id));
+      // The reference: each index forgotten, then built from the model on first use (no load's builds).
+      const { search } = here.model;
+      for (const names of [search.peopleOf(ACME.id), search.departmentsOf(ACME.id), search.fileNames]) names.forget();
+      expect(answers).toEqual(indexAnswers(here, ACME.id));
+      // The keywords find something in each index, so the comparison is not of empty lists.
+      for (const kind of ['people', 'departments', 'files'] as const)
+        expect(
+          answers.some((answer) => answer[kind].ids.length > 0),
+          kind,
+        ).toBe(true);
+    } finally {
+      await Promise.all([threaded.close(), here.close()]);
     }
   }, 60_000);
 });

@@ -145,15 +145,17 @@ export class DirectoryModel {
   }
 
   /**
-   * The grants of a file that has none in the model yet (a whole load): `principals[i]` (from
-   * `principalKey`) holds `ranks[i]`. Both arrays are kept.
+   * The grants of a file that has none in the model yet (a whole load, which adds them after `endLoad`
+   * while its name indexes are built elsewhere): `principals[i]` (from `principalKey`) holds `ranks[i]`.
+   * Both arrays are kept.
    */
   addGrants(fileId: string, principals: string[], ranks: readonly number[]): void {
     // The file's own id string, not the grant row's copy: one string per file however many grants.
-    this.putGrants(this.files.get(fileId)?.id ?? fileId, principals, ranks);
+    this.putGrants(this.files.get(fileId)?.id ?? fileId, principals, ranks, true);
   }
 
-  private putGrants(fileId: string, principals: readonly string[], ranks: readonly number[]): void {
+  /** `whole`: the file's grants of a whole load (one per principal, each recorded as it is). */
+  private putGrants(fileId: string, principals: readonly string[], ranks: readonly number[], whole = false): void {
     if (principals.length === 0) this.grants.delete(fileId);
     else this.grants.set(fileId, new FileGrants(principals, ranks));
     for (let index = 0; index < principals.length; index += 1) {
@@ -163,7 +165,7 @@ export class DirectoryModel {
       const files = this.filesOfPrincipal.get(principal);
       // Two grants to one principal (never in a whole load: one row per file and principal): the stronger counts.
       if (!files) this.filesOfPrincipal.set(principal, new Map([[fileId, rank]]));
-      else if (this.loading || (files.get(fileId) ?? 0) < rank) files.set(fileId, rank);
+      else if (whole || this.loading || (files.get(fileId) ?? 0) < rank) files.set(fileId, rank);
     }
   }
 

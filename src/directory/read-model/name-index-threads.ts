@@ -27,27 +27,53 @@ export interface BuiltIndexes {
 }
 
 /**
- * The name indexes of `columns`, in order, built in a thread of their own (when they are many) so that the caller's thread
- * goes on meanwhile (a whole load of the read model reads the grants while the names are indexed: on
- * the bench company, seconds of each). The postings come back in one piece per index, moved rather
- * than copied. If the thread fails, they are built here instead: slower, the same indexes.
+ * The name indexes of `columns`, in order, built in a thread of their own (when they are many) so that
+ * the caller's thread goes on meanwhile (a whole load of the read model reads the grants while the names
+ * are indexed: on the bench company, seconds of each). The postings come back in one piece per index,
+ * moved rather than copied. If the thread cannot be started, fails, stops or answers something else,
+ * they are built here instead: slower, the same indexes. Rejects only if that build fails too.
  */
 export function buildInThread(columns: NameColumns[], options: ThreadOptions = {}): Promise<BuiltIndexes> {
   const entries = columns.reduce((sum, one) => sum + one.ids.length, 0);
-  if (entries < (options.fromEntries ?? THREAD_FROM_ENTRIES)) return Promise.resolve({ indexes: columns.map((one) => NameIndex.build(NameIndex.entriesOf(one))) });
-  return new Promise((resolve) => {
+  if (entries < (options.fromEntries ?? THREAD_FROM_ENTRIES)) return Promise.resolve({ indexes: buildHere(columns) });
+  return new Promise((resolve, reject) => {
+    let worker: Worker | undefined;
     let settled = false;
-    const settle = (built: () => BuiltIndexes) => {
+    const settle = (outcome: () => BuiltIndexes) => {
       if (settled) return;
       settled = true;
-      void worker.terminate();
-      resolve(built());
+      void worker?.terminate();
+      try {
+        resolve(outcome());
+      } catch (error) {
+        reject(error instanceof Error ? error : new Error(String(error)));
+      }
     };
-    const buildHere = (failure: unknown) => settle(() => ({ indexes: columns.map((one) => NameIndex.build(NameIndex.entriesOf(one))), threadFailure: failure }));
-    const worker = new Worker(options.thread ?? THREAD);
-    worker.once('message', (packed: PackedPostings[]) => settle(() => ({ indexes: columns.map((one, position) => NameIndex.fromParts(one, packed[position]!)) })));
-    worker.once('error', buildHere);
-    worker.once('exit', (code) => buildHere(new Error(`the name index thread stopped (exit code ${code}) before it answered`)));
-    worker.postMessage(columns);
+    const instead = (failure: unknown) => settle(() => ({ indexes: buildHere(columns), threadFailure: failure }));
+    const answered = (packed: PackedPostings[]) => {
+      let indexes: NameIndex[];
+      try {
+        if (!Array.isArray(packed) || packed.length !== columns.length) throw new Error('the name index thread answered something other than one index per list');
+        indexes = columns.map((one, position) => NameIndex.fromParts(one, packed[position]!));
+      } catch (error) {
+        instead(error);
+        return;
+      }
+      settle(() => ({ indexes }));
+    };
+    try {
+      worker = new Worker(options.thread ?? THREAD);
+      worker.once('message', answered);
+      worker.once('error', instead);
+      worker.once('exit', (code) => instead(new Error(`the name index thread stopped (exit code ${code}) before it answered`)));
+      worker.postMessage(columns);
+    } catch (error) {
+      // The thread could not be made (a limit of threads or memory) or sent the names.
+      instead(error);
+    }
   });
+}
+
+function buildHere(columns: readonly NameColumns[]): NameIndex[] {
+  return columns.map((one) => NameIndex.build(NameIndex.entriesOf(one)));
 }

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { DirectoryModel } from '../../../directory/read-model/directory-model.js';
-import { buildInThread } from '../../../directory/read-model/name-index-threads.js';
+import { buildInThread, type ThreadOptions } from '../../../directory/read-model/name-index-threads.js';
 import type { HeldGrant } from '../../../directory/read-model/file-grants.js';
 import type { FeedChange } from '../directory-change-feed.js';
 import type { FileRecord, Restrictions } from '../../../directory/types.js';
@@ -47,9 +47,9 @@ const DEPARTMENT_COLUMNS = ['id', 'name', 'team_id', 'parent_id', 'name_pinyin',
  * Fills the model with every row of the directory as `trx` sees it, `pageRows` rows per query, and builds
  * its search indexes, so that no first search pays for them (part of the load time). The name indexes
  * need no grant: they are built in a thread of their own while the grants load (`onThreadFailure`: that
- * thread failed, and they were built on this one).
+ * thread failed, and they were built on this one; `threads`: tests).
  */
-export async function loadWholeModel(trx: Db, model: DirectoryModel, pageRows = ROWS_PAGE, onThreadFailure?: (error: unknown) => void): Promise<void> {
+export async function loadWholeModel(trx: Db, model: DirectoryModel, pageRows = ROWS_PAGE, onThreadFailure?: (error: unknown) => void, threads?: ThreadOptions): Promise<void> {
   model.beginLoad();
   try {
     await loadRows(trx, model, pageRows);
@@ -57,7 +57,9 @@ export async function loadWholeModel(trx: Db, model: DirectoryModel, pageRows = 
     model.endLoad();
   }
   const builds = model.search.startBuilds(model.teams.keys());
-  const built = buildInThread(builds.columns);
+  const built = buildInThread(builds.columns, threads);
+  // Awaited below; if the grants fail first, a failure of the build is not left unhandled.
+  built.catch(() => undefined);
   // Each grant is put as a write would put it (the people's order the builds read stays derived).
   await loadAllGrants(trx, model, pageRows);
   const { indexes, threadFailure } = await built;

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { DirectoryModel } from '../../../directory/read-model/directory-model.js';
+import type { ThreadOptions } from '../../../directory/read-model/name-index-threads.js';
 import type { ModelSource } from '../../../directory/read-model/model-directory.js';
 import type { OpenDatabase } from '../../connection/database.js';
 import { dialectOf } from '../../dialect/dialect.js';
@@ -25,6 +26,8 @@ export interface StoreModelSourceOptions {
   onError?: (error: unknown) => void;
   /** Told that a whole load's name indexes were built on the calling thread, their own thread having failed (slower, the same indexes). */
   onThreadFailure?: (error: unknown) => void;
+  /** Where and from how many names a whole load builds its name indexes in a thread (tests; the defaults otherwise). */
+  nameIndexThread?: ThreadOptions;
   /** Rows per query of a whole load (default 5,000; tests make pages small to cross their edges). */
   loadPageRows?: number;
   /** Monotonic milliseconds, for `loadMs`. */
@@ -76,7 +79,7 @@ export class StoreModelSource implements ModelSource {
     const started = now();
     const from = this.writes();
     this.loaded = this.run(async (trx) => {
-      await loadWholeModel(trx, this.model, options.loadPageRows, (error) => this.options.onThreadFailure?.(error));
+      await loadWholeModel(trx, this.model, options.loadPageRows, (error) => this.options.onThreadFailure?.(error), options.nameIndexThread);
       this.position = await feedEnd(trx);
     }).then(() => {
       const loadMs = now() - started;
@@ -128,7 +131,7 @@ export class StoreModelSource implements ModelSource {
       const read = await readFeed(trx, this.position, reloadAbove);
       // `all`: a TRUNCATE of a directory table (migration 110).
       whole = read.overflow || read.changes.some((change) => change.subject === 'all');
-      if (whole) await loadWholeModel(trx, this.model, this.options.loadPageRows, (error) => this.options.onThreadFailure?.(error));
+      if (whole) await loadWholeModel(trx, this.model, this.options.loadPageRows, (error) => this.options.onThreadFailure?.(error), this.options.nameIndexThread);
       else await reloadChanged(trx, this.model, read.changes);
       this.position = read.position;
     }).then(() => {
