@@ -495,7 +495,7 @@ async function createScimUsers(store: string, server: RunningServer, maker: Requ
   const run = `${Date.now().toString(36)}`;
   const target = args.quick ? QUICK_SCIM_USERS : SCIM_USERS;
   let sequence = 0;
-  const { result, stopped } = await cannon(
+  const { result, stopped, lastAnswer } = await cannon(
     {
       url: server.base,
       connections,
@@ -504,7 +504,9 @@ async function createScimUsers(store: string, server: RunningServer, maker: Requ
     },
     scimBudgetMs,
   );
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  // To the last answer: autocannon ends a run of `amount` requests at its next one-second sample, so the
+  // run's own end is the time rounded up to whole seconds (before 2026-11-27 the rate was taken from it).
+  const seconds = Number((lastAnswer ?? process.hrtime.bigint()) - started) / 1e9;
   const created = result['2xx'];
   const figures: ScimRun = {
     users: created,
@@ -523,15 +525,19 @@ async function createScimUsers(store: string, server: RunningServer, maker: Requ
 
 /**
  * An autocannon run stopped after `budgetMs` if it has not ended by then (a run of `amount` requests has
- * no duration of its own): its figures so far, and whether it was stopped.
+ * no duration of its own): its figures so far, whether it was stopped, and when its last answer came.
  */
-function cannon(options: autocannon.Options, budgetMs: number): Promise<{ result: autocannon.Result; stopped: boolean }> {
+function cannon(options: autocannon.Options, budgetMs: number): Promise<{ result: autocannon.Result; stopped: boolean; lastAnswer: bigint | undefined }> {
   return new Promise((resolve, reject) => {
     let stopped = false;
+    let lastAnswer: bigint | undefined;
     const instance = autocannon(options, (error, result) => {
       clearTimeout(timer);
       if (error) reject(error instanceof Error ? error : new Error(String(error)));
-      else resolve({ result, stopped });
+      else resolve({ result, stopped, lastAnswer });
+    });
+    instance.on('response', () => {
+      lastAnswer = process.hrtime.bigint();
     });
     const timer = setTimeout(() => {
       stopped = true;
