@@ -177,9 +177,10 @@ export async function validateSnapshot(input: unknown, options: ValidateOptions 
     const creator = record.creatorId === undefined ? 'invalid' : facts.user(record.creatorId);
     if (creator === undefined) problem(at('creatorId'), `names unknown user "${record.creatorId}"`);
     if (record.teamId !== undefined && !facts.teamExists(record.teamId)) problem(at('teamId'), `names unknown team "${record.teamId}"`);
-    if (record.createdAt !== undefined && !isInterfaceTime(record.createdAt)) problem(at('createdAt'), TIME_RULE);
+    const createdAtValid = record.createdAt !== undefined && isInterfaceTime(record.createdAt);
+    if (record.createdAt !== undefined && !createdAtValid) problem(at('createdAt'), TIME_RULE);
     if (record.updatedAt !== undefined && !isInterfaceTime(record.updatedAt)) problem(at('updatedAt'), TIME_RULE);
-    else if (record.createdAt !== undefined && isInterfaceTime(record.createdAt) && record.updatedAt !== undefined && record.updatedAt < record.createdAt) {
+    else if (createdAtValid && record.updatedAt !== undefined && record.updatedAt < record.createdAt!) {
       problem(at('updatedAt'), `is earlier than createdAt (${record.createdAt})`);
     }
     if (record.views !== undefined && record.views < 0) problem(at('views'), 'must not be negative');
