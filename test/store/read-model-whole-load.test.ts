@@ -5,7 +5,8 @@ import { compactHeap } from '../../src/composition/compact-heap.js';
 import { StoreModelSource } from '../../src/store/change-feed/read-model/store-model-source.js';
 import { upsertTeams, upsertUsers } from '../../src/store/directory-writes/directory-writer.js';
 import { ACME, seedDirectory } from '../helpers/directory-fixture.js';
-import { describeEachStore } from '../helpers/stores.js';
+import { describeEachStore, dialects } from '../helpers/stores.js';
+import { freshStore } from '../ops/fresh-store.js';
 import { normaliseKeyword } from '../../src/directory/search-keyword.js';
 
 /**
@@ -96,6 +97,60 @@ describeEachStore('a whole load with its name indexes built in a thread of their
     }
   }, 60_000);
 });
+
+const person = (id: string, name: string) => ({ id, name, email: null, avatar: null, teamId: 'acme', watermark: null, departmentIds: [] });
+
+for (const dialect of dialects) {
+  describe(`reads while another process's bulk import is loaded again whole [${dialect}]`, () => {
+    it('wait for the whole of it: none sees the directory half loaded', async () => {
+      const fresh = await freshStore(dialect);
+      const serving = await fresh.open();
+      const importing = await fresh.open();
+      await upsertTeams(importing.db, [{ id: 'acme', name: 'Acme' }]);
+      await upsertUsers(
+        importing.db,
+        Array.from({ length: 40 }, (_, number) => person(`old-${number}`, `Old ${number}`)),
+      );
+      // Pages of 5 rows: on PostgreSQL and MySQL the reload is many round trips, reads run between them.
+      const source = new StoreModelSource(serving, { loadPageRows: 5 });
+      try {
+        await source.loaded;
+        expect(source.model.users.size).toBe(40);
+        const snapshot = {
+          teams: [{ id: 'acme', name: 'Acme' }],
+          departments: [],
+          users: Array.from({ length: 60 }, (_, number) => ({ id: `new-${number}`, name: `New ${number}`, teamId: 'acme' })),
+          files: [],
+        };
+        const result = await importSnapshot(directoryChanges(importing), snapshot, { replace: true, allowEmpty: true });
+        expect(result.ok, JSON.stringify(result)).toBe(true);
+
+        // What reads see, turn after turn, while the serving process loads the directory again.
+        const reload = source.catchUp();
+        let reloading = true;
+        void reload.finally(() => (reloading = false));
+        const seen = new Set<string>();
+        while (reloading) {
+          await source.current();
+          const ids = [...source.model.users.keys()];
+          seen.add(`${ids.length} ${ids.filter((id) => id.startsWith('new-')).length}`);
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        await reload;
+        // Only the whole directory before (40 old people) or after (60 new): nothing in between.
+        expect(
+          [...seen].every((state) => state === '40 0' || state === '60 60'),
+          [...seen].join(', '),
+        ).toBe(true);
+        expect(source.model.users.size).toBe(60);
+      } finally {
+        await source.close();
+        await Promise.all([serving.close(), importing.close()]);
+        await fresh.drop();
+      }
+    }, 60_000);
+  });
+}
 
 describe('compactHeap', () => {
   it('gives back the garbage left behind and keeps what is live', () => {

@@ -65,6 +65,8 @@ export class StoreModelSource implements ModelSource {
   private stopListening: (() => Promise<void>) | undefined;
   /** A catch-up is queued to start after the one running (a NOTIFY came during it). */
   private woken = false;
+  /** The catch-up running reloads the whole directory (reads wait for it: `current`). */
+  private reloadingWhole = false;
   private closed = false;
   private failed = false;
   private readonly db: Kysely<Database>;
@@ -110,6 +112,9 @@ export class StoreModelSource implements ModelSource {
 
   current(): Promise<void> {
     if (this.loadMs === undefined) return this.loaded.then(() => this.current());
+    // A reload of the whole directory under way (another process's bulk import): the model is being
+    // cleared and filled again, so a read waits for the whole of it rather than see part of it.
+    if (this.reloadingWhole && this.running) return this.running.catch(() => undefined).then(() => this.current());
     if (this.caughtUp === this.writes()) return RESOLVED;
     return this.catchUp();
   }
@@ -131,8 +136,14 @@ export class StoreModelSource implements ModelSource {
       const read = await readFeed(trx, this.position, reloadAbove);
       // `all`: a TRUNCATE of a directory table (migration 110).
       whole = read.overflow || read.changes.some((change) => change.subject === 'all');
-      if (whole) await loadWholeModel(trx, this.model, this.options.loadPageRows, (error) => this.options.onThreadFailure?.(error), this.options.nameIndexThread);
-      else await reloadChanged(trx, this.model, read.changes);
+      if (whole) {
+        this.reloadingWhole = true;
+        try {
+          await loadWholeModel(trx, this.model, this.options.loadPageRows, (error) => this.options.onThreadFailure?.(error), this.options.nameIndexThread);
+        } finally {
+          this.reloadingWhole = false;
+        }
+      } else await reloadChanged(trx, this.model, read.changes);
       this.position = read.position;
     }).then(() => {
       if (whole) this.options.afterWholeLoad?.();
