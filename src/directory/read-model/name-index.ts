@@ -101,12 +101,8 @@ export class NameIndex {
         else if ((last & 7) > tier) list[list.length - 1] = number * 8 + tier;
       }
     };
-    const ids: string[] = [];
+    const columns = emptyColumns();
     const numbers = new Map<string, number>();
-    const names: string[] = [];
-    const locals: (string | null)[] = [];
-    const pinyins: string[] = [];
-    const initials: string[] = [];
     for (const entry of entries) {
       for (const text of entry.texts) addTextGrams(add, [...text]);
       for (const key of entry.keys) {
@@ -117,12 +113,8 @@ export class NameIndex {
           add(chars[start]! + chars[start + 1]! + chars[start + 2]!, start === 0 ? MATCH_TIERS.pinyinPrefix : MATCH_TIERS.pinyinSubstring);
         }
       }
-      ids.push(entry.id);
+      addColumns(columns, entry);
       numbers.set(entry.id, number);
-      names.push(entry.texts[0]);
-      locals.push(entry.texts[1] ?? null);
-      pinyins.push(entry.keys[0]);
-      initials.push(entry.keys[1]);
       number += 1;
       if ((number & STEP_MASK) === 0) yield;
     }
@@ -152,19 +144,13 @@ export class NameIndex {
         yield;
       }
     }
-    return new NameIndex(ids, postings, tiers, numbers, names, locals, pinyins, initials);
+    return new NameIndex(columns.ids, postings, tiers, numbers, columns.names, columns.locals, columns.pinyins, columns.initials);
   }
 
   /** The entries as columns, in the order a build numbers them. */
   static columnsOf(entries: Iterable<IndexedName>): NameColumns {
-    const columns: NameColumns = { ids: [], names: [], locals: [], pinyins: [], initials: [] };
-    for (const entry of entries) {
-      columns.ids.push(entry.id);
-      columns.names.push(entry.texts[0]);
-      columns.locals.push(entry.texts[1] ?? null);
-      columns.pinyins.push(entry.keys[0]);
-      columns.initials.push(entry.keys[1]);
-    }
+    const columns = emptyColumns();
+    for (const entry of entries) addColumns(columns, entry);
     return columns;
   }
 
@@ -284,6 +270,17 @@ export function tierRuns(tiers: Uint8Array): number[] {
     runs[tier] = low;
   }
   return runs;
+}
+
+const emptyColumns = (): NameColumns => ({ ids: [], names: [], locals: [], pinyins: [], initials: [] });
+
+/** The entry as the next row of `columns`. */
+function addColumns(columns: NameColumns, entry: IndexedName): void {
+  columns.ids.push(entry.id);
+  columns.names.push(entry.texts[0]);
+  columns.locals.push(entry.texts[1] ?? null);
+  columns.pinyins.push(entry.keys[0]);
+  columns.initials.push(entry.keys[1]);
 }
 
 const EMPTY = new Int32Array(0);

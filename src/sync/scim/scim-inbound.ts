@@ -10,7 +10,7 @@ interface ExtensionDefinition {
 }
 
 /**
- * A request body's User or Group as `{ ...new SCIMMY.Schemas.User(body, 'in') }` reads it, without the
+ * A request body's User as `{ ...new SCIMMY.Schemas.User(body, 'in') }` reads it, without the
  * instance: scimmy's constructor checks `schemas`, coerces the body through the schema's definition, then
  * assigns each attribute back through an accessor of its own that coerces the value a second time, and
  * reading an extension drops its empty values. Building that instance (two accessors for every attribute,
@@ -18,7 +18,7 @@ interface ExtensionDefinition {
  * order and gives the same values, errors and key order: `test/scim/scim-inbound.test.ts` holds it to the
  * instance on generated bodies.
  */
-export function inboundResource(schema: typeof SCIMMY.Schemas.User | typeof SCIMMY.Schemas.Group, data: unknown): Json {
+export function inboundResource(schema: typeof SCIMMY.Schemas.User, data: unknown): Json {
   const { definition } = schema;
   // As the constructor reads it: an absent body is `{}`, null fails to destructure (a TypeError).
   const { schemas = [] } = (data === undefined ? {} : data) as { schemas?: unknown };

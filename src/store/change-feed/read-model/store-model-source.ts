@@ -5,7 +5,7 @@ import type { ModelSource } from '../../../directory/read-model/model-directory.
 import type { OpenDatabase } from '../../connection/database.js';
 import { dialectOf } from '../../dialect/dialect.js';
 import { feedEnd, inSnapshot, readFeed, type FeedPosition } from '../directory-change-feed.js';
-import type { Database } from '../../schema/schema.js';
+import type { Database, Db } from '../../schema/schema.js';
 import { loadWholeModel, reloadChanged } from './model-rows.js';
 
 export interface StoreModelSourceOptions {
@@ -81,7 +81,7 @@ export class StoreModelSource implements ModelSource {
     const started = now();
     const from = this.writes();
     this.loaded = this.run(async (trx) => {
-      await loadWholeModel(trx, this.model, options.loadPageRows, (error) => this.options.onThreadFailure?.(error), options.nameIndexThread);
+      await this.loadWhole(trx);
       this.position = await feedEnd(trx);
     }).then(() => {
       const loadMs = now() - started;
@@ -139,7 +139,7 @@ export class StoreModelSource implements ModelSource {
       if (whole) {
         this.reloadingWhole = true;
         try {
-          await loadWholeModel(trx, this.model, this.options.loadPageRows, (error) => this.options.onThreadFailure?.(error), this.options.nameIndexThread);
+          await this.loadWhole(trx);
         } finally {
           this.reloadingWhole = false;
         }
@@ -188,6 +188,11 @@ export class StoreModelSource implements ModelSource {
 
   private writes(): number {
     return this.store.writes?.generation ?? 0;
+  }
+
+  /** Loads the whole directory as `trx` sees it (the first load, and a reload of everything). */
+  private loadWhole(trx: Db): Promise<void> {
+    return loadWholeModel(trx, this.model, this.options.loadPageRows, (error) => this.options.onThreadFailure?.(error), this.options.nameIndexThread);
   }
 
   private run(work: Parameters<typeof inSnapshot<void>>[1]): Promise<void> {
