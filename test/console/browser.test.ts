@@ -265,6 +265,8 @@ describeEachStore('console in a real browser', (store, dialect) => {
       await page.getByLabel('outcome').selectOption('unprocessed');
       await page.getByRole('button', { name: 'Apply' }).click();
       await expect.poll(() => page.locator('table.results tbody tr').count()).toBe(1);
+      // The filtered list, not the one shown before Apply answered (it may hold one row too).
+      await expect.poll(() => page.locator('table.results tbody tr').first().locator('.badge').textContent()).toBe('unprocessed');
       await page.locator('table.results tbody tr').first().click();
       await page.getByRole('button', { name: /Re-process/ }).click();
       await expect(page.getByRole('status').textContent()).resolves.toBe('Re-processed: still unprocessed.');
