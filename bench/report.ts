@@ -52,6 +52,8 @@ export interface StoreReport {
   /** Steps that failed, hung past their bound or were skipped, each saying which and why. */
   problems: string[];
   importSeconds: number;
+  /** The same snapshot imported again over itself (`--replace`, nothing changes). */
+  reimportSeconds: number;
   residentMemoryMb: number;
   peakMemoryMb: number;
   routes: RouteResult[];
@@ -143,14 +145,16 @@ export function renderMarkdown(header: ReportHeader, ceiling: RouteResult, repor
   }
 
   lines.push('');
-  lines.push('| store | snapshot import | start-up to ready | directory load (banner) | resident memory after the run | peak | effect lag of events |');
-  lines.push('|---|---:|---:|---:|---:|---:|---|');
+  lines.push('| store | snapshot import | again, unchanged | start-up to ready | directory load (banner) | resident memory after the run | peak | effect lag of events |');
+  lines.push('|---|---:|---:|---:|---:|---:|---:|---|');
   for (const report of reports) {
     const seconds = (value: number | undefined) => (value === undefined || Number.isNaN(value) ? '—' : `${value.toFixed(1)} s`);
     const mb = (value: number) => (Number.isNaN(value) ? '—' : `${value.toFixed(0)} MB`);
     const ready = seconds(report.startup && report.startup.readyMs / 1000);
     const load = seconds(report.startup?.directoryLoadMs === undefined ? undefined : report.startup.directoryLoadMs / 1000);
-    lines.push(`| ${report.store} | ${seconds(report.importSeconds)} | ${ready} | ${load} | ${mb(report.residentMemoryMb)} | ${mb(report.peakMemoryMb)} | ${report.effectLag} |`);
+    lines.push(
+      `| ${report.store} | ${seconds(report.importSeconds)} | ${seconds(report.reimportSeconds)} | ${ready} | ${load} | ${mb(report.residentMemoryMb)} | ${mb(report.peakMemoryMb)} | ${report.effectLag} |`,
+    );
   }
 
   const problems = reports.flatMap((report) => report.problems.map((problem) => `- ${report.store}: ${problem}`));
