@@ -11,6 +11,8 @@ import { EMPTY_DIRECTORY, withoutRemoved } from './existing-directory.js';
 import { childPath, schemaProblems, type SchemaError, type SnapshotProblem } from './problems.js';
 import { IdSchema, SECTIONS } from './records.js';
 import { validateSnapshot, type ValidSnapshot } from './validate.js';
+import { nameKeysAhead } from '../directory/name-keys-ahead.js';
+import { withKeysComputed } from '../directory/search-keys.js';
 import type { ApplyOptions, ApplyResult, DirectoryChange, DirectoryChangeListener } from './directory-change-types.js';
 
 /** A change of at least this many records (or any replace) refreshes the database's statistics afterwards. */
@@ -43,6 +45,9 @@ export async function applyChange(context: ApplyContext, change: DirectoryChange
   const read = readChange(change);
   if (read.problems.length > 0) return refused(refusal(400, 'invalid_record', read.problems));
   const { upsert, remove } = read;
+  // A bulk write's pinyin keys are computed on another core while its records are checked.
+  const stopKeys = new AbortController();
+  const keysAhead = nameKeysAhead(namesOf(upsert), { signal: stopKeys.signal });
   try {
     const progress = options.progress;
     const diff = await context.store.transaction(async (tx) => {
@@ -69,7 +74,7 @@ export async function applyChange(context: ApplyContext, change: DirectoryChange
       if (!replace) throwIf(await crossTeamMoves(tx, snapshot, facts));
       throwIf(ownershipRefusal(context.owners, options.source, { snapshot, remove, replace }, diff, facts));
 
-      await tx.write(snapshot, contents, { replace, ...(progress ? { progress } : {}) });
+      await withKeysComputed(await keysAhead, () => tx.write(snapshot, contents, { replace, ...(progress ? { progress } : {}) }));
       if (!replace) throwIf(await removeAll(tx, remove));
       if (before) throwIf(emptinessRefusal(before, { users: await activeUsersAfter(tx, watched), teams: await teamCount() }, diff));
 
@@ -87,6 +92,18 @@ export async function applyChange(context: ApplyContext, change: DirectoryChange
   } catch (error) {
     if (error instanceof Rollback) return error.outcome;
     throw error;
+  } finally {
+    stopKeys.abort();
+  }
+}
+
+/** The names of the records to upsert, as sent (checked later; the keys of what is not a name go unused). */
+function* namesOf(upsert: unknown): Iterable<unknown> {
+  if (typeof upsert !== 'object' || upsert === null) return;
+  for (const section of ['departments', 'users', 'files'] as const) {
+    const records = (upsert as Record<string, unknown>)[section];
+    if (!Array.isArray(records)) continue;
+    for (const record of records) if (typeof record === 'object' && record !== null) yield (record as { name?: unknown }).name;
   }
 }
 

@@ -1,0 +1,68 @@
+import { Worker } from 'node:worker_threads';
+import { HAN, type NameKeys } from './search-keys.js';
+
+/** Compiled (dist/), the thread itself; from the TypeScript sources, an entry that registers tsx first. */
+const THREAD = import.meta.url.endsWith('.ts') ? new URL('./name-keys-thread-entry.mjs', import.meta.url) : new URL('./name-keys-thread.js', import.meta.url);
+
+/**
+ * Fewer distinct Chinese names than this are left to the writer (a thread costs tens of milliseconds to
+ * start and to load pinyin; 20,000 names take about 0.2 s).
+ */
+const THREAD_FROM_NAMES = 20_000;
+
+export interface AheadOptions {
+  /** The thread's module (tests: one that cannot start). */
+  thread?: URL;
+  /** Fewer distinct Chinese names than this get no thread (default 20,000). */
+  fromNames?: number;
+  /** Aborted: the keys are no longer wanted (the write was refused); the thread stops. */
+  signal?: AbortSignal;
+}
+
+/**
+ * The pinyin keys of `names`, computed in a thread of their own while the caller goes on: a bulk write
+ * checks its records (seconds for a company) while the keys it will store are computed beside it, on the
+ * other core. Resolves to undefined (never rejects) when there are too few names to be worth a thread or
+ * the thread cannot start, fails or answers something else: the writer then computes each key itself, as
+ * for any write (`nameKeys`), and stores the same keys.
+ */
+export function nameKeysAhead(names: Iterable<unknown>, options: AheadOptions = {}): Promise<Map<string, NameKeys> | undefined> {
+  const distinct = new Set<string>();
+  for (const name of names) if (typeof name === 'string' && HAN.test(name)) distinct.add(name);
+  if (distinct.size < (options.fromNames ?? THREAD_FROM_NAMES)) return Promise.resolve(undefined);
+  const list = [...distinct];
+  return new Promise((resolve) => {
+    let worker: Worker | undefined;
+    let settled = false;
+    const settle = (keys: Map<string, NameKeys> | undefined) => {
+      if (settled) return;
+      settled = true;
+      void worker?.terminate();
+      resolve(keys);
+    };
+    if (options.signal?.aborted) return settle(undefined);
+    options.signal?.addEventListener('abort', () => settle(undefined), { once: true });
+    try {
+      worker = new Worker(options.thread ?? THREAD);
+      worker.once('message', (answer: unknown) => settle(keysOf(list, answer)));
+      worker.once('error', () => settle(undefined));
+      worker.once('exit', () => settle(undefined));
+      worker.postMessage(list);
+    } catch {
+      // No thread (a limit of threads or memory): the writer computes the keys.
+      settle(undefined);
+    }
+  });
+}
+
+/** The thread's answer as keys by name, or undefined when it is not one line of each key per name. */
+function keysOf(names: readonly string[], answer: unknown): Map<string, NameKeys> | undefined {
+  const { pinyin, initials } = (answer ?? {}) as { pinyin?: unknown; initials?: unknown };
+  if (typeof pinyin !== 'string' || typeof initials !== 'string') return undefined;
+  const pinyins = pinyin.split('\n');
+  const firsts = initials.split('\n');
+  if (pinyins.length !== names.length || firsts.length !== names.length) return undefined;
+  const keys = new Map<string, NameKeys>();
+  for (let index = 0; index < names.length; index += 1) keys.set(names[index]!, { pinyin: pinyins[index]!, initials: firsts[index]! });
+  return keys;
+}
