@@ -72,6 +72,13 @@ describe('collab-host import, export and token (child processes on a SQLite file
     expect((await cli('import')).stderr).toMatch(/usage: collab-host import FILE \[--replace\]/);
   });
 
+  it('import checks its configuration before it reads the file (a snapshot of a company takes seconds to read)', async () => {
+    const wrong = await runCli(['import', join(dir, 'nope.json')], { cwd: dir, env: { ...env, DATABASE_URL: 'oracle://db' } });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/DATABASE_URL must be sqlite:PATH/);
+    expect(wrong.stderr).not.toMatch(/nope\.json/);
+  });
+
   it('token prints a token for an existing user, honouring --ttl', async () => {
     const result = await cli('token', 'u1', '--ttl', '2h');
     expect(result).toMatchObject({ code: 0, stderr: '' });

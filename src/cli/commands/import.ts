@@ -45,11 +45,12 @@ export async function importCommand(args: string[]): Promise<number> {
     args,
   );
   const path = resolve(positionals[0]!);
+  // A wrong setting is said before the snapshot is read (seconds and hundreds of MB for a company).
+  const config = loadConfig();
   const progress = new Progress(process.stderr, { unit: 'rows', label: 'import', quiet: values.quiet });
   progress.step(`reading ${path}`);
   const snapshot = await readSnapshotFile(path);
 
-  const config = loadConfig();
   const store = await openDatabase(config.databaseUrl);
   try {
     const options = {
