@@ -14,6 +14,7 @@ import { ldapSyncDeps } from '../sync/sync-deps.js';
 import { retentionMetricsCollector } from '../http/event-metrics.js';
 import { Pruner, retentionTask } from '../retention/retention.js';
 import { compactHeap, type HeapCompaction } from './compact-heap.js';
+import { statisticsTask } from './statistics-task.js';
 import { READ_MODEL_POLL_MS, StoreModelSource } from '../store/change-feed/read-model/store-model-source.js';
 
 /** A background task that lives as long as the server (the reminder scheduler, the outbox worker, …). */
@@ -77,6 +78,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       throw new Error(`the database has ${pending.length} pending migration(s) (${pending.join(', ')}): run collab-host migrate first (MIGRATE_ON_START=false)`);
     }
     if (options.seedDemo ?? !config.production) seeded = await seedDemoIfEmpty(store);
+    // Before the first request: SQLite plans from statistics only where they were written (docs/scaling.md).
+    await store.keepStatistics();
     readModel = new StoreModelSource(store, {
       pollMs: READ_MODEL_POLL_MS,
       onError: (error) => app?.log.error({ err: error, component: 'read-model' }, 'the read model could not follow the directory'),
@@ -126,6 +129,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   if (seats) tasks.push(seats.start());
   // LDAP/AD sync every LDAP_SYNC_INTERVAL, when set.
   tasks.push(...startSyncTasks(config, ldapSyncDeps(config, store, composeDirectoryChanges(config, store)), app.log.child({ component: 'sync' })));
+  // The planner's statistics every hour (SQLite; the first pass above).
+  tasks.push(statisticsTask(store, app.log.child({ component: 'statistics' })).start());
   // Pruning of old events, notifications, activity and presence every RETENTION_INTERVAL (0: off).
   if (config.retention.intervalMs > 0) {
     tasks.push(retentionTask(pruner, config.retention.intervalMs, app.log.child({ component: 'retention' })).start());

@@ -42,6 +42,8 @@ export interface OpenDatabase {
   migrations: MigrationRunner;
   /** Raised by every commit of this process that may have written the directory (src/store/connection/write-signal.ts). */
   writes?: WriteSignal;
+  /** Brings the planner's statistics up to date where the database does not keep them by itself (SQLite). */
+  keepStatistics(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -80,6 +82,7 @@ export async function openDatabase(url: string, options: OpenDatabaseOptions = {
     ...(readSide?.checkpointer ? { walCheckpointer: readSide.checkpointer as WalCheckpointer } : {}),
     migrations,
     writes,
+    keepStatistics: () => dialect.keepStatistics({ db, ...(readSide ? { sqliteReader: readSide.sqliteReader } : {}) }),
     close: async () => {
       await readSide?.close();
       await db.destroy();

@@ -18,7 +18,7 @@ import { mysqlEventEffects } from './event-effects.js';
 import { withFeedAsReload } from './feed-as-reload.js';
 import { afterRestore, backupTables } from './restore.js';
 import { lockDueSeatTasks } from './seat-task-claim.js';
-import { refreshStatistics } from './statistics.js';
+import { keepStatistics, refreshStatistics } from './statistics.js';
 import { openMysqlSnapshot } from './store-snapshot.js';
 import { lockDirectoryWrites } from './write-lock.js';
 
@@ -55,6 +55,7 @@ export const mysqlDialect: StoreDialect = {
   bulkLoad: async () => false,
   withIndexesDeferred,
   refreshStatistics,
+  keepStatistics,
   advanceFileVersions: (db, rows) => mysqlEventEffects.advanceFileVersions(db, rows),
   // REPEATABLE READ: the transaction reads the snapshot its first read takes.
   inSnapshot: (db, work) => db.transaction().setIsolationLevel('repeatable read').execute(work),

@@ -1,3 +1,4 @@
+import type { OpenedConnections } from '../dialect/dialect.js';
 import type { Db } from '../schema/schema.js';
 
 /**
@@ -5,3 +6,6 @@ import type { Db } from '../schema/schema.js';
  * itself once a tenth of its rows changed (innodb_stats_auto_recalc), a bulk load included: nothing to do.
  */
 export async function refreshStatistics(_db: Db, _tables: readonly string[]): Promise<void> {}
+
+/** Nothing to keep up: the database keeps its own statistics (autovacuum's ANALYZE; InnoDB's persistent statistics). */
+export async function keepStatistics(_opened: OpenedConnections): Promise<void> {}

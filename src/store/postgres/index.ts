@@ -17,7 +17,7 @@ import { listenForDirectoryChanges } from './feed-listener.js';
 import { PostgresPreparedReads } from './prepared-reads.js';
 import { advanceSequences, backupTables } from './restore.js';
 import { lockDueSeatTasks } from './seat-task-claim.js';
-import { refreshStatistics } from './statistics.js';
+import { keepStatistics, refreshStatistics } from './statistics.js';
 import { openPostgresSnapshot } from './store-snapshot.js';
 import { inTailOrder, tailAfter } from './tail-order.js';
 import { lockDirectoryWrites } from './write-lock.js';
@@ -57,6 +57,7 @@ export const postgresDialect: StoreDialect = {
   bulkLoad: async (db, spec, rows) => rows.length >= COPY_ABOVE && copyRows(db, spec, rows),
   withIndexesDeferred,
   refreshStatistics,
+  keepStatistics,
   advanceFileVersions: (db, rows) => postgresEventEffects.advanceFileVersions(db, rows),
   inSnapshot,
   feedEnd,

@@ -1,3 +1,4 @@
+import type { OpenedConnections } from '../dialect/dialect.js';
 import { quoteIdentifier } from '../statements/bulk-table.js';
 import type { Db } from '../schema/schema.js';
 import { Statement } from '../statements/statement.js';
@@ -10,3 +11,6 @@ export async function refreshStatistics(db: Db, tables: readonly string[]): Prom
   if (tables.length === 0) return;
   await new Statement(`ANALYZE ${tables.map(quoteIdentifier).join(', ')}`).run(db, []);
 }
+
+/** Nothing to keep up: the database keeps its own statistics (autovacuum's ANALYZE; InnoDB's persistent statistics). */
+export async function keepStatistics(_opened: OpenedConnections): Promise<void> {}

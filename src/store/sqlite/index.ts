@@ -16,7 +16,7 @@ import { withFeedAsReload } from './feed-as-reload.js';
 import { SqlitePreparedReads } from './prepared-reads.js';
 import { backupTables } from './restore.js';
 import { lockDueSeatTasks } from './seat-task-claim.js';
-import { refreshStatistics } from './statistics.js';
+import { keepStatistics, refreshStatistics } from './statistics.js';
 import { openSqliteSnapshot } from './store-snapshot.js';
 import { inTailOrder, tailAfter } from '../statements/in-order-tail.js';
 import { lockDirectoryWrites } from './write-lock.js';
@@ -50,6 +50,7 @@ export const sqliteDialect: StoreDialect = {
   bulkLoad: async () => false,
   withIndexesDeferred,
   refreshStatistics,
+  keepStatistics,
   advanceFileVersions: (db, rows) => sqliteEventEffects.advanceFileVersions(db, rows),
   // A transaction reads one state: SQLite has one writer.
   inSnapshot: (db, work) => db.transaction().execute(work),
