@@ -11,6 +11,7 @@ import { importSnapshot } from '../../src/snapshot/import.js';
 import { openDatabase, type OpenDatabase } from '../../src/store/connection/database.js';
 import { SqlDirectory } from '../../src/store/directory-reads/sql-directory.js';
 import { upsertUsers } from '../../src/store/directory-writes/directory-writer.js';
+import { sqlShareLinks } from '../../src/store/sharing/share-links.js';
 import type { Database } from '../../src/store/schema/schema.js';
 
 /** A company shaped like the bench's: most grants go to people, some to departments and the team. */
@@ -111,5 +112,23 @@ describe('the SQLite planner statistics', () => {
     } finally {
       await other.close();
     }
+  });
+
+  it('answers whether anything lets the anonymous viewer in without reading every file or link (migration 215)', async () => {
+    const ran: Array<{ sql: string; parameters: readonly unknown[] }> = [];
+    const logged = new Kysely<Database>({ dialect: new SqliteDialect({ database: reader }), log: (event) => void ran.push(event.query) });
+    expect(await sqlShareLinks(logged).anonymousAllowed(null, '2026-11-27T00:00:00Z')).toBe(false);
+    expect(ran).toHaveLength(2);
+    const plans = ran.map((query) =>
+      reader
+        .prepare(`EXPLAIN QUERY PLAN ${query.sql}`)
+        .all(...query.parameters)
+        .map((row) => (row as { detail: string }).detail)
+        .join('\n'),
+    );
+    expect(plans[0]).toMatch(/SEARCH share_links USING INDEX share_links_anonymous/);
+    expect(plans[1]).toMatch(/SEARCH files USING INDEX files_anonymous/);
+    await store.db.updateTable('files').set({ anonymous_access: 'view' }).where('id', '=', 'f7').execute();
+    expect(await sqlShareLinks(logged).anonymousAllowed(null, '2026-11-27T00:00:00Z')).toBe(true);
   });
 });

@@ -26,8 +26,9 @@ export async function claimDigestSiblings(
       .where('d.status', '=', 'pending')
       // One already in a message (claimed before a crash) goes again in that message, never in another.
       .where('d.message_key', 'is', null)
-      // A subquery rather than a join: only the deliveries are locked.
-      .where('d.notification_id', 'in', (eb) => eb.selectFrom('notifications').select('notifications.id').where('notifications.type', '=', options.type))
+      // A subquery rather than a join: only the deliveries are locked. Correlated (EXISTS), not a list of
+      // every notification of the type (`IN (SELECT …)` read all of them on each claim).
+      .where(({ exists, selectFrom }) => exists(selectFrom('notifications as n').select('n.id').whereRef('n.id', '=', 'd.notification_id').where('n.type', '=', options.type)))
       .where((eb) => eb.or([eb('d.claim_token', 'is', null), eb('d.next_attempt_ms', '<=', options.nowMs)]))
       .orderBy('d.id')
       .limit(options.limit);

@@ -33,6 +33,8 @@ import { auditIndexBatchesMigration } from './190-audit-index-batches.js';
 import { scimPasswordScrubMigration } from './195-scim-password-scrub.js';
 import { usersEmailKeyMigration } from './200-users-email-key.js';
 import { dropEventsPendingMigration } from './205-drop-events-pending.js';
+import { deliveriesByRecipientMigration } from './210-deliveries-by-recipient.js';
+import { anonymousAccessIndexesMigration } from './215-anonymous-access-indexes.js';
 
 /**
  * Every migration, by name; names sort in the order they apply (Kysely applies them by name: the two
@@ -76,5 +78,7 @@ export function allMigrations(t: ColumnTypes): Record<string, Migration> {
     '195-scim-password-scrub': scimPasswordScrubMigration(),
     '200-users-email-key': usersEmailKeyMigration(t),
     '205-drop-events-pending': dropEventsPendingMigration(t),
+    '210-deliveries-by-recipient': deliveriesByRecipientMigration(t),
+    '215-anonymous-access-indexes': anonymousAccessIndexesMigration(t),
   };
 }
