@@ -79,7 +79,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     }
     if (options.seedDemo ?? !config.production) seeded = await seedDemoIfEmpty(store);
     // Before the first request: SQLite plans from statistics only where they were written (docs/scaling.md).
-    await store.keepStatistics();
+    // Best effort: another process holding the database (an import) only delays them to the hourly pass.
+    const statisticsFailure = await store.keepStatistics().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     readModel = new StoreModelSource(store, {
       pollMs: READ_MODEL_POLL_MS,
       onError: (error) => app?.log.error({ err: error, component: 'read-model' }, 'the read model could not follow the directory'),
@@ -109,6 +113,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     // Listening meanwhile: /readyz answers 503 (readModel) until the directory is in memory.
     await readModel.loaded;
     if (threadFailure !== undefined) warnThreadFailure(app.log, threadFailure);
+    if (statisticsFailure !== undefined)
+      app.log.warn({ err: statisticsFailure, component: 'statistics' }, 'the planner statistics were not brought up to date at start; the hourly pass tries again');
     const { model } = readModel;
     app.log.info(
       { component: 'read-model', loadMs: Math.round(readModel.loadMs ?? 0), users: model.users.size, files: model.files.size, compaction },
@@ -129,7 +135,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   if (seats) tasks.push(seats.start());
   // LDAP/AD sync every LDAP_SYNC_INTERVAL, when set.
   tasks.push(...startSyncTasks(config, ldapSyncDeps(config, store, composeDirectoryChanges(config, store)), app.log.child({ component: 'sync' })));
-  // The planner's statistics every hour (SQLite; the first pass above).
+  // The planner's statistics every hour (SQLite; its first tick, right away, finds what the pass above left).
   tasks.push(statisticsTask(store, app.log.child({ component: 'statistics' })).start());
   // Pruning of old events, notifications, activity and presence every RETENTION_INTERVAL (0: off).
   if (config.retention.intervalMs > 0) {

@@ -86,7 +86,13 @@ export async function applyChange(context: ApplyContext, change: DirectoryChange
     });
     if (replace || changedRecords(diff) >= BULK_RECORDS) {
       progress?.step('refreshing the statistics');
-      await context.store.refreshStatistics();
+      // The change has committed: statistics that cannot be refreshed now (another writer holds the
+      // database) are said, not a failure; a serving process analyses what changed a lot on its next pass.
+      const problem = await context.store.refreshStatistics().then(
+        () => undefined,
+        (error: unknown) => (error instanceof Error ? error.message : String(error)),
+      );
+      if (problem !== undefined) return { ok: true, diff, dryRun: false, statisticsProblem: problem };
     }
     return { ok: true, diff, dryRun: false };
   } catch (error) {

@@ -33,7 +33,9 @@ export interface ApplyOptions {
 }
 
 export type ApplyResult =
-  { ok: true; diff: DirectoryDiff; dryRun: boolean } | { ok: false; status: 400 | 404 | 409; code: string; message: string; problems: Array<{ path: string; message: string }> };
+  /** `statisticsProblem`: the change committed, but the planner's statistics could not be refreshed after it (why). */
+  | { ok: true; diff: DirectoryDiff; dryRun: boolean; statisticsProblem?: string }
+  | { ok: false; status: 400 | 404 | 409; code: string; message: string; problems: Array<{ path: string; message: string }> };
 
 /** Runs inside the change's transaction, after its writes: seat tasks, audit rows, cache versions. */
 export type DirectoryChangeListener = (trx: Db, diff: DirectoryDiff, options: ApplyOptions) => Promise<void>;

@@ -27,7 +27,7 @@ export interface ImportCounts {
 }
 
 export type ImportResult =
-  | { ok: true; counts: ImportCounts; diff: DirectoryDiff; dryRun: boolean }
+  | { ok: true; counts: ImportCounts; diff: DirectoryDiff; dryRun: boolean; statisticsProblem?: string }
   | { ok: false; status: 400 | 404 | 409; code: string; message: string; problems: Array<{ path: string; message: string }> };
 
 /**
@@ -48,7 +48,8 @@ export async function importSnapshot(changes: DirectoryChanges, input: unknown, 
     },
   );
   if (!result.ok) return result;
-  return { ok: true, counts: countsOf(input), diff: result.diff, dryRun: result.dryRun };
+  const { statisticsProblem } = result;
+  return { ok: true, counts: countsOf(input), diff: result.diff, dryRun: result.dryRun, ...(statisticsProblem === undefined ? {} : { statisticsProblem }) };
 }
 
 /** The counts of a snapshot that passed validation. */

@@ -57,6 +57,8 @@ describe('pinyin keys computed ahead in a thread', () => {
       const waiting = nameKeysAhead(NAMES, { fromNames: 1, thread: pathToFileURL(silent), signal: stop.signal });
       stop.abort();
       expect(await waiting).toBeUndefined();
+      // A thread that never answers is given up at its time-out.
+      expect(await nameKeysAhead(NAMES, { fromNames: 1, thread: pathToFileURL(silent), timeoutMs: 1 })).toBeUndefined();
       expect(await nameKeysAhead(NAMES, { fromNames: 1, signal: stop.signal })).toBeUndefined();
     } finally {
       rmSync(dir, { recursive: true, force: true });

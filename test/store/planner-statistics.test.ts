@@ -12,6 +12,7 @@ import { openDatabase, type OpenDatabase } from '../../src/store/connection/data
 import { SqlDirectory } from '../../src/store/directory-reads/sql-directory.js';
 import { upsertUsers } from '../../src/store/directory-writes/directory-writer.js';
 import { sqlShareLinks } from '../../src/store/sharing/share-links.js';
+import { announceStatistics, refreshStatistics } from '../../src/store/sqlite/statistics.js';
 import type { Database } from '../../src/store/schema/schema.js';
 
 /** A company shaped like the bench's: most grants go to people, some to departments and the team. */
@@ -79,6 +80,34 @@ describe('the SQLite planner statistics', () => {
     expect(plan).toMatch(/sqlite_autoindex_file_grants_1 \(file_id=/);
     expect(plan).not.toMatch(/file_grants_by_principal_rank/);
     expect(grantees.sort()).toEqual(['u307:editor', 'u320:viewer', 'u333:viewer', 'u346:viewer', 'u359:viewer']);
+  });
+
+  it('has every connection load statistics written later (another process’s ANALYZE) once they are announced', async () => {
+    expect((await collaboratorsPlan(store.sqliteReader!)).plan).toMatch(/sqlite_autoindex_file_grants_1 \(file_id=/);
+    // Statistics that say the opposite: a principal kind picks one grant, a file a hundred thousand.
+    const other = await openDatabase(`sqlite:${join(work, 'store.db')}`);
+    try {
+      await other.db
+        .updateTable('sqlite_stat1' as never)
+        .set({ stat: '1009660 1 1 1 1' } as never)
+        .where('idx' as never, '=', 'file_grants_by_principal_rank' as never)
+        .execute();
+      await other.db
+        .updateTable('sqlite_stat1' as never)
+        .set({ stat: '1009660 100000 50000 1' } as never)
+        .where('idx' as never, '=', 'sqlite_autoindex_file_grants_1' as never)
+        .execute();
+      // Written, not announced: the read connection plans with what it loaded.
+      expect((await collaboratorsPlan(store.sqliteReader!)).plan).toMatch(/sqlite_autoindex_file_grants_1 \(file_id=/);
+      await other.db.transaction().execute((trx) => announceStatistics(trx));
+      expect((await collaboratorsPlan(store.sqliteReader!)).plan).toMatch(/file_grants_by_principal_rank/);
+      // And the true ones back, as an import writes them.
+      await other.keepStatistics();
+      await refreshStatistics(other.db, ['file_grants']);
+      expect((await collaboratorsPlan(store.sqliteReader!)).plan).toMatch(/sqlite_autoindex_file_grants_1 \(file_id=/);
+    } finally {
+      await other.close();
+    }
   });
 
   it('without statistics plans the read badly; a serving process’s pass writes them, for its read connection too', async () => {

@@ -74,6 +74,11 @@ export async function importCommand(args: string[]): Promise<number> {
       ? `dry run, nothing written: the import would ${values.replace ? `replace the directory with ${what}` : `upsert ${what}`}`
       : `${values.replace ? 'replaced the directory with' : 'upserted'} ${what}`;
     process.stdout.write(`${[head, ...describeDiff(result.diff).map((line) => `  ${line}`)].join('\n')}\n`);
+    if (result.statisticsProblem !== undefined) {
+      process.stderr.write(
+        `warning: the import is written, but the planner's statistics were not refreshed (${result.statisticsProblem}); SQLite plans from the ones it had until the next bulk change\n`,
+      );
+    }
     if (stored && stored.handedOver > 0) process.stdout.write(`  ${plural(stored.handedOver, 'stored content')} written to ${describeLocation(config.storage.location)}\n`);
     if (stored && stored.problems.length > 0) {
       for (const { fileId, problem } of stored.problems) process.stderr.write(`${fileId}: ${problem}\n`);

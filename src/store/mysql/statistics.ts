@@ -7,5 +7,5 @@ import type { Db } from '../schema/schema.js';
  */
 export async function refreshStatistics(_db: Db, _tables: readonly string[]): Promise<void> {}
 
-/** Nothing to keep up: the database keeps its own statistics (autovacuum's ANALYZE; InnoDB's persistent statistics). */
+/** Nothing to keep up: InnoDB recomputes a table's statistics once a tenth of its rows changed. */
 export async function keepStatistics(_opened: OpenedConnections): Promise<void> {}

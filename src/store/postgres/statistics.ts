@@ -12,5 +12,5 @@ export async function refreshStatistics(db: Db, tables: readonly string[]): Prom
   await new Statement(`ANALYZE ${tables.map(quoteIdentifier).join(', ')}`).run(db, []);
 }
 
-/** Nothing to keep up: the database keeps its own statistics (autovacuum's ANALYZE; InnoDB's persistent statistics). */
+/** Nothing to keep up: PostgreSQL's autovacuum analyses tables as they change (and imports run ANALYZE). */
 export async function keepStatistics(_opened: OpenedConnections): Promise<void> {}
