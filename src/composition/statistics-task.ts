@@ -7,7 +7,7 @@ export const STATISTICS_INTERVAL_MS = 3_600_000;
 /**
  * The planner's statistics kept up while the server runs: on SQLite, tables that grew or shrank a lot
  * since they were last analysed (the event log of a new install, a directory imported by another process)
- * are analysed again and the read connection loads what another process wrote (src/store/sqlite/statistics.ts).
+ * are analysed again, and every connection to the file loads them (src/store/sqlite/statistics.ts).
  * Nothing on PostgreSQL and MySQL, which keep their own.
  */
 export function statisticsTask(store: OpenDatabase, log: TaskLog, intervalMs = STATISTICS_INTERVAL_MS): PollingTask {

@@ -82,7 +82,7 @@ export async function openDatabase(url: string, options: OpenDatabaseOptions = {
     ...(readSide?.checkpointer ? { walCheckpointer: readSide.checkpointer as WalCheckpointer } : {}),
     migrations,
     writes,
-    keepStatistics: () => dialect.keepStatistics({ db, ...(readSide ? { sqliteReader: readSide.sqliteReader } : {}) }),
+    keepStatistics: () => dialect.keepStatistics(db),
     close: async () => {
       await readSide?.close();
       await db.destroy();

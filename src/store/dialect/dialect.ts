@@ -132,7 +132,7 @@ export interface StoreDialect {
   /** Refreshes the planner's statistics of `tables` after a bulk load. */
   refreshStatistics(db: Db, tables: readonly string[]): Promise<void>;
   /** Brings the planner's statistics up to date where the database does not by itself (a serving process, at start and every hour). */
-  keepStatistics(opened: OpenedConnections): Promise<void>;
+  keepStatistics(db: Db): Promise<void>;
   /** Sets each file's version and update time to the given ones when newer (one statement for the batch). */
   advanceFileVersions(db: Db, rows: readonly FileVersionRow[]): Promise<void>;
 

@@ -1,4 +1,3 @@
-import type { OpenedConnections } from '../dialect/dialect.js';
 import type { Db } from '../schema/schema.js';
 
 /**
@@ -8,4 +7,4 @@ import type { Db } from '../schema/schema.js';
 export async function refreshStatistics(_db: Db, _tables: readonly string[]): Promise<void> {}
 
 /** Nothing to keep up: InnoDB recomputes a table's statistics once a tenth of its rows changed. */
-export async function keepStatistics(_opened: OpenedConnections): Promise<void> {}
+export async function keepStatistics(_db: Db): Promise<void> {}

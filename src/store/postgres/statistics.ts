@@ -1,4 +1,3 @@
-import type { OpenedConnections } from '../dialect/dialect.js';
 import { quoteIdentifier } from '../statements/bulk-table.js';
 import type { Db } from '../schema/schema.js';
 import { Statement } from '../statements/statement.js';
@@ -13,4 +12,4 @@ export async function refreshStatistics(db: Db, tables: readonly string[]): Prom
 }
 
 /** Nothing to keep up: PostgreSQL's autovacuum analyses tables as they change (and imports run ANALYZE). */
-export async function keepStatistics(_opened: OpenedConnections): Promise<void> {}
+export async function keepStatistics(_db: Db): Promise<void> {}

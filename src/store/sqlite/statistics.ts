@@ -1,29 +1,18 @@
 import { sql, type Kysely } from 'kysely';
 import { quoteIdentifier } from '../statements/bulk-table.js';
-import type { OpenedConnections } from '../dialect/dialect.js';
+import { BUSY_TIMEOUT_MS } from './open.js';
 import type { Database, Db } from '../schema/schema.js';
-
-/**
- * Rows of each index read for its statistics: enough that a column with a few values over a million rows
- * (a grant's principal kind) is seen as far less selective than a file id, at about 0.15 s for the bench
- * company (100,000 people, a million grants) and 0.5 s for a 1 GB file, where reading every row takes
- * 0.6 and 3.4 s.
- */
-const ANALYSIS_LIMIT = 50_000;
 
 /** How long the statistics' pass waits for another writer (an import in another process) before it gives up this time. */
 const PASS_BUSY_TIMEOUT_MS = 200;
-/** The connection's usual wait for the write lock (src/store/sqlite/open.ts). */
-const BUSY_TIMEOUT_MS = 5_000;
 
 /**
- * SQLite: ANALYZE of `tables` after a bulk load. Without statistics SQLite's planner takes any equality
+ * SQLite: ANALYZE of `tables` after a bulk load (sampled, as set in src/store/sqlite/open.ts). Without statistics SQLite's planner takes any equality
  * on an indexed column as selective, and read a file's grants through the index of every grant of a
  * principal kind (a third of a million on the bench company): the management API's collaborators of a
  * file took 0.1 s, SCIM's reads of 500 resources 45 ms (bench/README.md, "Imports and statement plans").
  */
 export async function refreshStatistics(db: Db, tables: readonly string[]): Promise<void> {
-  await sql.raw(`PRAGMA analysis_limit = ${ANALYSIS_LIMIT}`).execute(db);
   await inTransaction(db, async (trx) => {
     for (const table of tables) await sql.raw(`ANALYZE ${quoteIdentifier(table)}`).execute(trx);
     await announceStatistics(trx);
@@ -31,20 +20,19 @@ export async function refreshStatistics(db: Db, tables: readonly string[]): Prom
 }
 
 /**
- * SQLite: analyses the tables never analysed, or grown or shrunk a lot since (`PRAGMA optimize`), and
+ * SQLite: analyses the tables never analysed, or grown or shrunk a lot since (`PRAGMA optimize`, sampled: the connection's `analysis_limit`, src/store/sqlite/open.ts), and
  * has every connection to the file load the statistics when they changed. A serving process runs it at
  * start and every hour. Best left undone for a while than waited for: if another process holds the
  * write lock, it gives up after 0.2 s (SQLITE_BUSY) and the next pass tries again.
  */
-export async function keepStatistics(opened: OpenedConnections): Promise<void> {
-  const before = await statisticsNow(opened.db);
-  await sql.raw(`PRAGMA busy_timeout = ${PASS_BUSY_TIMEOUT_MS}`).execute(opened.db);
+export async function keepStatistics(db: Db): Promise<void> {
+  const before = await statisticsNow(db);
+  await sql.raw(`PRAGMA busy_timeout = ${PASS_BUSY_TIMEOUT_MS}`).execute(db);
   try {
-    await sql.raw(`PRAGMA analysis_limit = ${ANALYSIS_LIMIT}`).execute(opened.db);
-    await sql.raw('PRAGMA optimize = 0x10002').execute(opened.db);
-    if ((await statisticsNow(opened.db)) !== before) await inTransaction(opened.db, announceStatistics);
+    await sql.raw('PRAGMA optimize = 0x10002').execute(db);
+    if ((await statisticsNow(db)) !== before) await inTransaction(db, announceStatistics);
   } finally {
-    await sql.raw(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`).execute(opened.db);
+    await sql.raw(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`).execute(db);
   }
 }
 
