@@ -3,6 +3,7 @@ import type { Department, Grant, PrincipalKind, Team } from '../../directory/typ
 import type { DirectoryRecordReader, DirectorySection, StoredFile, StoredRecords, StoredUser } from '../../directory-changes/directory-store.js';
 import { chunks } from '../directory-reads/directory-lookups.js';
 import { toFile, toUser } from '../directory-reads/directory-rows.js';
+import { grantsWithPrincipals } from '../directory-reads/file-grant-names.js';
 import type { Selectable } from 'kysely';
 import type { Database, Db } from '../schema/schema.js';
 import { IdListStatement } from '../statements/id-list-statement.js';
@@ -79,16 +80,9 @@ async function readFiles(db: Db, ids: string[], activeOnly: boolean): Promise<St
   if (activeOnly) query = query.where('status', '=', 'active');
   const rows = await query.execute();
   if (rows.length === 0) return [];
-  // Driven by the file ids: left joins find each grant's principal. (A correlated EXISTS per principal
-  // kind, under an OR, made SQLite walk the by-principal index over every grant of a kind: 0.26 s for
-  // 20 files, 0.5 s for 500 on the bench company, which turned a re-import into minutes.)
-  const grantRows = await db
-    .selectFrom('file_grants as g')
-    .leftJoin('users as u', (join) => join.onRef('u.id', '=', 'g.principal_id').on('g.principal_kind', '=', 'user'))
-    .leftJoin('departments as d', (join) => join.onRef('d.id', '=', 'g.principal_id').on('g.principal_kind', '=', 'department'))
-    .leftJoin('teams as t', (join) => join.onRef('t.id', '=', 'g.principal_id').on('g.principal_kind', '=', 'team'))
+  // Grants of principals that no longer exist are left out.
+  const grantRows = await grantsWithPrincipals(db, ids)
     .select(['g.file_id', 'g.principal_kind', 'g.principal_id', 'g.role_rank'])
-    .where('g.file_id', 'in', ids)
     .where((eb) => eb.or([eb('u.id', 'is not', null), eb('d.id', 'is not', null), eb('t.id', 'is not', null)]))
     .execute();
   const grants = groupBy(
