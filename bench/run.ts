@@ -207,9 +207,9 @@ async function benchStore(store: string, databaseUrl: string, snapshotPath: stri
   // The same snapshot again over itself: what a nightly `import --replace` of an unchanged directory costs
   // (the diff reads every stored record first).
   const again = await timedImport(store, databaseUrl, snapshotPath, 'importing the same snapshot again');
-  const reimport = typeof again === 'number' ? { reimportSeconds: again } : { problems: [again] };
   const report = await serveAndDrive(store, databaseUrl, data, ceiling);
-  return { ...report, importSeconds, reimportSeconds: reimport.reimportSeconds ?? Number.NaN, problems: [...(reimport.problems ?? []), ...report.problems] };
+  if (typeof again === 'string') return { ...report, importSeconds, problems: [again, ...report.problems] };
+  return { ...report, importSeconds, reimportSeconds: again };
 }
 
 /** `collab-host import SNAPSHOT --replace`, timed as a user would: its seconds, or the problem. */
