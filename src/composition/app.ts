@@ -41,7 +41,7 @@ import { operationsStats } from '../store/connection/operations-stats.js';
 import { SqlDirectory } from '../store/directory-reads/sql-directory.js';
 import { ModelDirectory } from '../directory/read-model/model-directory.js';
 import { READ_MODEL_POLL_MS, StoreModelSource } from '../store/change-feed/read-model/store-model-source.js';
-import { composeDirectoryChanges } from './directory-writes.js';
+import { composeDirectoryChanges, logThreadFailure } from './directory-writes.js';
 import type { DirectoryChangeListener } from '../directory-changes/directory-changes.js';
 import { DownloadLinks } from '../auth/download-link.js';
 import type { FileStorage } from '../storage/file-storage.js';
@@ -145,7 +145,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const indexer = auditIndexer(deps.store.db, app.log.child({ component: 'audit-index' }));
   app.addHook('onReady', async () => void indexer.start());
   app.addHook('onClose', async () => indexer.stop());
-  const directoryChanges = composeDirectoryChanges(config, deps.store, deps.directoryListeners);
+  const directoryChanges = composeDirectoryChanges(config, deps.store, deps.directoryListeners, { onThreadFailure: logThreadFailure(app.log) });
   const context: AppContext = Object.freeze({
     config,
     directory,

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from '../config/config.js';
 import { seedDemoIfEmpty } from './demo-data.js';
-import { composeDirectoryChanges } from './directory-writes.js';
+import { composeDirectoryChanges, logThreadFailure } from './directory-writes.js';
 import { startEventTasks } from '../events/background.js';
 import type { ImportCounts } from '../snapshot/import.js';
 import { openDatabase, type OpenDatabase } from '../store/connection/database.js';
@@ -134,7 +134,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const seats = seatTaskWorker(config, store, { log: app.log.child({ component: 'seats' }) });
   if (seats) tasks.push(seats.start());
   // LDAP/AD sync every LDAP_SYNC_INTERVAL, when set.
-  tasks.push(...startSyncTasks(config, ldapSyncDeps(config, store, composeDirectoryChanges(config, store)), app.log.child({ component: 'sync' })));
+  tasks.push(
+    ...startSyncTasks(
+      config,
+      ldapSyncDeps(config, store, composeDirectoryChanges(config, store, [], { onThreadFailure: logThreadFailure(app.log) })),
+      app.log.child({ component: 'sync' }),
+    ),
+  );
   // The planner's statistics every hour (SQLite; its first tick, right away, finds what the pass above left).
   tasks.push(statisticsTask(store, app.log.child({ component: 'statistics' })).start());
   // Pruning of old events, notifications, activity and presence every RETENTION_INTERVAL (0: off).

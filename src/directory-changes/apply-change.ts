@@ -31,6 +31,8 @@ export interface ApplyContext {
   store: DirectoryWriteStore;
   owners: ReadonlyMap<string, string>;
   listeners: readonly DirectoryChangeListener[];
+  /** The pinyin thread of a bulk write failed (why): its keys were computed on the writer's thread. */
+  onThreadFailure?: (failure: Error) => void;
 }
 
 /**
@@ -47,7 +49,7 @@ export async function applyChange(context: ApplyContext, change: DirectoryChange
   const { upsert, remove } = read;
   // A bulk write's pinyin keys are computed on another core while its records are checked.
   const stopKeys = new AbortController();
-  const keysAhead = nameKeysAhead(namesOf(upsert), { signal: stopKeys.signal });
+  const keysAhead = nameKeysAhead(namesOf(upsert), { signal: stopKeys.signal, ...(context.onThreadFailure ? { onFailure: context.onThreadFailure } : {}) });
   try {
     const progress = options.progress;
     const diff = await context.store.transaction(async (tx) => {

@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { askThreadOnce } from '../shared/one-answer-thread.js';
 import { HAN, type NameKeys } from './search-keys.js';
 
 /** Compiled (dist/), the thread itself; from the TypeScript sources, an entry that registers tsx first. */
@@ -23,6 +23,8 @@ export interface AheadOptions {
    * write lock, and must not wait for a thread that hangs.
    */
   timeoutMs?: number;
+  /** The thread could not give the keys (why): the writer computes them, slower; an operator may want to know. */
+  onFailure?: (failure: Error) => void;
 }
 
 const TIMEOUT_MS = 60_000;
@@ -30,40 +32,25 @@ const TIMEOUT_MS = 60_000;
 /**
  * The pinyin keys of `names`, computed in a thread of their own while the caller goes on: a bulk write
  * checks its records (seconds for a company) while the keys it will store are computed beside it, on the
- * other core. Resolves to undefined (never rejects) when there are too few names to be worth a thread or
- * the thread cannot start, fails or answers something else: the writer then computes each key itself, as
- * for any write (`nameKeys`), and stores the same keys.
+ * other core. Resolves to undefined (never rejects) when there are too few names to be worth a thread, the
+ * keys are no longer wanted, or the thread cannot start, fails, answers something else or not in time
+ * (these said to `onFailure`): the writer then computes each key itself, as for any write (`nameKeys`),
+ * and stores the same keys.
  */
-export function nameKeysAhead(names: Iterable<unknown>, options: AheadOptions = {}): Promise<Map<string, NameKeys> | undefined> {
+export async function nameKeysAhead(names: Iterable<unknown>, options: AheadOptions = {}): Promise<Map<string, NameKeys> | undefined> {
   const distinct = new Set<string>();
   for (const name of names) if (typeof name === 'string' && HAN.test(name)) distinct.add(name);
-  if (distinct.size < (options.fromNames ?? THREAD_FROM_NAMES)) return Promise.resolve(undefined);
+  if (distinct.size < (options.fromNames ?? THREAD_FROM_NAMES)) return undefined;
   const list = [...distinct];
-  return new Promise((resolve) => {
-    let worker: Worker | undefined;
-    let settled = false;
-    const timer = setTimeout(() => settle(undefined), options.timeoutMs ?? TIMEOUT_MS);
-    timer.unref();
-    const settle = (keys: Map<string, NameKeys> | undefined) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      void worker?.terminate();
-      resolve(keys);
-    };
-    if (options.signal?.aborted) return settle(undefined);
-    options.signal?.addEventListener('abort', () => settle(undefined), { once: true });
-    try {
-      worker = new Worker(options.thread ?? THREAD);
-      worker.once('message', (answer: unknown) => settle(keysOf(list, answer)));
-      worker.once('error', () => settle(undefined));
-      worker.once('exit', () => settle(undefined));
-      worker.postMessage(list);
-    } catch {
-      // No thread (a limit of threads or memory): the writer computes the keys.
-      settle(undefined);
-    }
+  const outcome = await askThreadOnce(options.thread ?? THREAD, list, {
+    timeoutMs: options.timeoutMs ?? TIMEOUT_MS,
+    ...(options.signal ? { signal: options.signal } : {}),
   });
+  // Not wanted any more (the write was refused or is over): nothing to say.
+  if (!outcome.answered && outcome.aborted) return undefined;
+  const keys = outcome.answered ? keysOf(list, outcome.answer) : undefined;
+  if (keys === undefined) options.onFailure?.(outcome.answered ? new Error('the pinyin thread answered something other than one line of keys per name') : outcome.failure);
+  return keys;
 }
 
 /** The thread's answer as keys by name, or undefined when it is not one line of each key per name. */

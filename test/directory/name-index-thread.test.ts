@@ -81,6 +81,23 @@ describe('a name index built in a thread of its own', () => {
     }
   });
 
+  it('is built here, the same, when its thread does not answer in time; a build no longer wanted rejects', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'name-index-thread-'));
+    try {
+      const silent = join(dir, 'silent.mjs');
+      writeFileSync(silent, "import { parentPort } from 'node:worker_threads';\nparentPort.once('message', () => setInterval(() => {}, 1000));\n");
+      const late = await buildInThread([NameIndex.columnsOf(entries)], { thread: pathToFileURL(silent), fromEntries: 0, timeoutMs: 5 });
+      expect(String(late.threadFailure)).toMatch(/did not answer within 5 ms/);
+      expect(answers(late.indexes[0]!)).toEqual(answers(here));
+      const closing = new AbortController();
+      const unwanted = buildInThread([NameIndex.columnsOf(entries)], { thread: pathToFileURL(silent), fromEntries: 0, signal: closing.signal });
+      closing.abort();
+      await expect(unwanted).rejects.toThrow('no longer wanted');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('is not started for a few names: they are indexed here', async () => {
     const built = await buildInThread([NameIndex.columnsOf(entries)], { thread: new URL('./no-such-thread.js', import.meta.url) });
     expect(built.threadFailure).toBeUndefined();

@@ -38,8 +38,11 @@ describe('pinyin keys computed ahead in a thread', () => {
     expect(await nameKeysAhead(['Ann', 'Bob'], { fromNames: 1 })).toBeUndefined();
   });
 
-  it('are left to the writer when the thread cannot start, stops, answers something else or is no longer wanted', async () => {
-    expect(await nameKeysAhead(NAMES, { fromNames: 1, thread: new URL('./no-such-thread.js', import.meta.url) })).toBeUndefined();
+  it('are left to the writer when the thread cannot start, stops, answers something else or is late, which is said', async () => {
+    const said: string[] = [];
+    const onFailure = (failure: Error) => said.push(failure.message);
+    expect(await nameKeysAhead(NAMES, { fromNames: 1, thread: new URL('./no-such-thread.js', import.meta.url), onFailure })).toBeUndefined();
+    expect(said).toHaveLength(1);
     const dir = mkdtempSync(join(tmpdir(), 'name-keys-thread-'));
     try {
       const stops = join(dir, 'stops.mjs');
@@ -51,15 +54,22 @@ describe('pinyin keys computed ahead in a thread', () => {
       );
       const silent = join(dir, 'silent.mjs');
       writeFileSync(silent, "import { parentPort } from 'node:worker_threads';\nparentPort.once('message', () => setInterval(() => {}, 1000));\n");
-      expect(await nameKeysAhead(NAMES, { fromNames: 1, thread: pathToFileURL(stops) })).toBeUndefined();
-      expect(await nameKeysAhead(NAMES, { fromNames: 1, thread: pathToFileURL(short) })).toBeUndefined();
+      expect(await nameKeysAhead(NAMES, { fromNames: 1, thread: pathToFileURL(stops), onFailure })).toBeUndefined();
+      expect(await nameKeysAhead(NAMES, { fromNames: 1, thread: pathToFileURL(short), onFailure })).toBeUndefined();
+      // A thread that never answers is given up at its time-out.
+      expect(await nameKeysAhead(NAMES, { fromNames: 1, thread: pathToFileURL(silent), timeoutMs: 1, onFailure })).toBeUndefined();
+      expect(said.slice(1)).toEqual([
+        'the thread stopped (exit code 3) before it answered',
+        'the pinyin thread answered something other than one line of keys per name',
+        'the thread did not answer within 1 ms',
+      ]);
+      // Keys no longer wanted (the write was refused) are not a failure: nothing is said.
       const stop = new AbortController();
-      const waiting = nameKeysAhead(NAMES, { fromNames: 1, thread: pathToFileURL(silent), signal: stop.signal });
+      const waiting = nameKeysAhead(NAMES, { fromNames: 1, thread: pathToFileURL(silent), signal: stop.signal, onFailure });
       stop.abort();
       expect(await waiting).toBeUndefined();
-      // A thread that never answers is given up at its time-out.
-      expect(await nameKeysAhead(NAMES, { fromNames: 1, thread: pathToFileURL(silent), timeoutMs: 1 })).toBeUndefined();
-      expect(await nameKeysAhead(NAMES, { fromNames: 1, signal: stop.signal })).toBeUndefined();
+      expect(await nameKeysAhead(NAMES, { fromNames: 1, signal: stop.signal, onFailure })).toBeUndefined();
+      expect(said).toHaveLength(4);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { directoryChanges } from '../../src/directory-changes/directory-changes.js';
 import { importSnapshot } from '../../src/snapshot/import.js';
@@ -94,6 +98,28 @@ describeEachStore('a whole load with its name indexes built in a thread of their
         ).toBe(true);
     } finally {
       await Promise.all([threaded.close(), here.close()]);
+    }
+  }, 60_000);
+});
+
+describeEachStore('a read model closed while it loads', (store) => {
+  it('gives the load up at once, its name index thread stopped, without reporting an error', async () => {
+    await seedDirectory(store().db);
+    const dir = mkdtempSync(join(tmpdir(), 'read-model-close-'));
+    const silent = join(dir, 'silent.mjs');
+    // A thread that never answers: without the close the load would wait for its 10-minute time-out.
+    writeFileSync(silent, "import { parentPort } from 'node:worker_threads';\nparentPort.once('message', () => setInterval(() => {}, 1000));\n");
+    const errors: unknown[] = [];
+    const source = new StoreModelSource(store(), { nameIndexThread: { fromEntries: 0, thread: pathToFileURL(silent) }, onError: (error) => errors.push(error) });
+    try {
+      // The rows are read and the thread asked: only the indexes are missing.
+      await expect.poll(() => source.model.users.size, { timeout: 30_000, interval: 5 }).toBeGreaterThan(0);
+      await source.close();
+      await expect(source.loaded).rejects.toThrow('no longer wanted');
+      expect(source.state).toBe('failed');
+      expect(errors).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
 });

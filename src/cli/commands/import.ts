@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { loadConfig, type Config } from '../../config/config.js';
 import { describeLocation } from '../../config/storage.js';
-import { composeDirectoryChanges } from '../../composition/directory-writes.js';
+import { composeDirectoryChanges, printThreadFailure } from '../../composition/directory-writes.js';
 import { describeDiff } from '../../directory-changes/describe-diff.js';
 import { importSnapshot, type ImportCounts, type ImportResult } from '../../snapshot/import.js';
 import { createFileStorage } from '../../storage/open-backend.js';
@@ -61,7 +61,8 @@ export async function importCommand(args: string[]): Promise<number> {
       maxContentBytes: config.storage.maxUploadBytes,
       progress,
     };
-    const result = await importSnapshot(composeDirectoryChanges(config, store), snapshot, options);
+    const changes = composeDirectoryChanges(config, store, [], { onThreadFailure: printThreadFailure(process.stderr) });
+    const result = await importSnapshot(changes, snapshot, options);
     if (result.ok) progress.finish(result.dryRun ? 'checked, nothing written' : 'written');
     else progress.abandon();
     if (!result.ok) {

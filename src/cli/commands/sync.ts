@@ -1,5 +1,5 @@
 import { loadConfig } from '../../config/config.js';
-import { composeDirectoryChanges } from '../../composition/directory-writes.js';
+import { composeDirectoryChanges, printThreadFailure } from '../../composition/directory-writes.js';
 import { openDatabase } from '../../store/connection/database.js';
 import type { DirectoryDiff, DirectorySection } from '../../directory-changes/directory-changes.js';
 import { runLdapSync, type LdapSyncReport } from '../../sync/ldap/ldap-sync.js';
@@ -31,7 +31,10 @@ export async function syncCommand(args: string[]): Promise<number> {
   const store = await openDatabase(config.databaseUrl);
   try {
     const dryRun = values['dry-run'];
-    const report = await runLdapSync(ldapSyncDeps(config, store, composeDirectoryChanges(config, store))!, { mode: values.incremental ? 'scheduled' : 'full', dryRun });
+    const report = await runLdapSync(ldapSyncDeps(config, store, composeDirectoryChanges(config, store, [], { onThreadFailure: printThreadFailure(process.stderr) }))!, {
+      mode: values.incremental ? 'scheduled' : 'full',
+      dryRun,
+    });
     const out: string[] = [];
     const mode = `${report.detail ?? ''}${dryRun ? ', dry run' : ''}`;
     const team = config.sync.ldap.teamId;

@@ -68,6 +68,8 @@ export class StoreModelSource implements ModelSource {
   /** The catch-up running reloads the whole directory (reads wait for it: `current`). */
   private reloadingWhole = false;
   private closed = false;
+  /** Aborted by `close`: a load under way stops waiting for its name index thread, which is stopped. */
+  private readonly closing = new AbortController();
   private failed = false;
   private readonly db: Kysely<Database>;
 
@@ -106,7 +108,8 @@ export class StoreModelSource implements ModelSource {
     // Callers see a failed load through `loaded` or `current()`; never as an unhandled rejection.
     this.loaded.catch((error: unknown) => {
       this.failed = true;
-      options.onError?.(error);
+      // Closed while it loaded: the load was given up, nothing went wrong.
+      if (!this.closed) options.onError?.(error);
     });
   }
 
@@ -176,9 +179,10 @@ export class StoreModelSource implements ModelSource {
     return this.failed ? 'failed' : this.loadMs === undefined ? 'loading' : 'ready';
   }
 
-  /** Stops following the feed (settles when the LISTEN connection is closed). */
+  /** Stops following the feed (settles when the LISTEN connection is closed); a first load under way is given up. */
   async close(): Promise<void> {
     this.closed = true;
+    this.closing.abort();
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     const stop = this.stopListening;
@@ -192,7 +196,10 @@ export class StoreModelSource implements ModelSource {
 
   /** Loads the whole directory as `trx` sees it (the first load, and a reload of everything). */
   private loadWhole(trx: Db): Promise<void> {
-    return loadWholeModel(trx, this.model, this.options.loadPageRows, (error) => this.options.onThreadFailure?.(error), this.options.nameIndexThread);
+    return loadWholeModel(trx, this.model, this.options.loadPageRows, (error) => this.options.onThreadFailure?.(error), {
+      ...this.options.nameIndexThread,
+      signal: this.closing.signal,
+    });
   }
 
   private run(work: Parameters<typeof inSnapshot<void>>[1]): Promise<void> {
