@@ -102,6 +102,39 @@ describeEachStore('a whole load with its name indexes built in a thread of their
   }, 60_000);
 });
 
+describeEachStore('a whole load of the grants', (store) => {
+  it('holds every grant row as it is, files with many grants and ids a DBA wrote with a line feed included', async () => {
+    await seedDirectory(store().db);
+    const rows = [
+      { file_id: 'plan', principal_kind: 'user', principal_id: 'odd\nid', role_rank: 2 },
+      { file_id: 'plan', principal_kind: 'user', principal_id: `long-${'x'.repeat(240)}`, role_rank: 10 },
+      ...Array.from({ length: 300 }, (_, number) => ({ file_id: 'sheet', principal_kind: 'user', principal_id: `many-${number}`, role_rank: 1 + (number % 3) })),
+      { file_id: 'sheet', principal_kind: 'department', principal_id: 'rd 1:2', role_rank: 3 },
+    ];
+    await store().db.insertInto('file_grants').values(rows).execute();
+    const stored = await store().db.selectFrom('file_grants').select(['file_id', 'principal_kind', 'principal_id', 'role_rank']).execute();
+    const expected = new Map<string, Map<string, number>>();
+    for (const row of stored) {
+      const grants = expected.get(row.file_id) ?? new Map<string, number>();
+      grants.set(`${row.principal_kind}:${row.principal_id}`, Number(row.role_rank));
+      expected.set(row.file_id, grants);
+    }
+    // Pages of 2 files: a file's grants never straddle two pages.
+    const source = new StoreModelSource(store(), { loadPageRows: 2 });
+    try {
+      await source.loaded;
+      const held = new Map([...source.model.grants].map(([fileId, grants]) => [fileId, new Map(grants.principals.map((principal, index) => [principal, grants.ranks[index]!]))]));
+      expect(held).toEqual(expected);
+      expect(held.get('sheet')?.size).toBeGreaterThan(300);
+      expect(held.get('plan')?.get('user:odd\nid')).toBe(2);
+      // Each principal's files, the other way round.
+      expect(source.model.filesOfPrincipal.get('department:rd 1:2')).toEqual(new Map([['sheet', 3]]));
+    } finally {
+      await source.close();
+    }
+  }, 60_000);
+});
+
 describeEachStore('a read model closed while it loads', (store) => {
   it('gives the load up at once, its name index thread stopped, without reporting an error', async () => {
     await seedDirectory(store().db);

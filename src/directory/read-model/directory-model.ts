@@ -49,8 +49,8 @@ export class DirectoryModel {
    * membership setters; dropped by a change of a department.
    */
   private subtreeCounts: SubtreeCounts | undefined;
-  /** Per kind, per id: the one copy of a principal key (`kind:id`), shared by every file granted to it. */
-  private readonly principalKeys = new Map<string, Map<string, string>>();
+  /** The one copy of each principal key (`kind:id`), shared by every file granted to it. */
+  private readonly principalKeys = new Map<string, string>();
   /** A whole load is under way (`beginLoad`): the setters skip dropping derived facts, `endLoad` drops them all. */
   private loading = false;
   /** Per user, the principals of `principalsOf` (bounded; dropped by a change of the user, their departments or the tree). */
@@ -351,27 +351,26 @@ export class DirectoryModel {
 
   /** The one copy of a principal key some grant names, or a new key (never added: most users have no grant of their own). */
   private known(kind: string, id: string): string {
-    return this.principalKeys.get(kind)?.get(id) ?? `${kind}:${id}`;
+    const key = `${kind}:${id}`;
+    return this.principalKeys.get(key) ?? key;
   }
 
-  /** The one copy of the principal key `kind:id` (no string is built when it exists). */
+  /** The one copy of the principal key `kind:id`. */
   principalKey(kind: string, id: string): string {
-    let ids = this.principalKeys.get(kind);
-    if (!ids) {
-      ids = new Map();
-      this.principalKeys.set(kind, ids);
-    }
-    let key = ids.get(id);
-    if (key === undefined) {
-      key = `${kind}:${id}`;
-      ids.set(id, key);
-    }
-    return key;
+    return this.intern(`${kind}:${id}`);
   }
 
-  private intern(key: string): string {
-    const colon = key.indexOf(':');
-    return this.principalKey(key.slice(0, colon), key.slice(colon + 1));
+  /**
+   * The one copy of the principal key `key` (`kind:id`): the model's own string, never `key` itself when
+   * that is a piece of a longer text (a load's line of grants), which it would keep alive.
+   */
+  intern(key: string): string {
+    let known = this.principalKeys.get(key);
+    if (known === undefined) {
+      known = ownCopy(key);
+      this.principalKeys.set(known, known);
+    }
+    return known;
   }
 }
 
@@ -407,6 +406,14 @@ function placeOf(users: readonly User[], user: User): number {
     else high = middle;
   }
   return low;
+}
+
+/**
+ * `text` in a string of its own (V8 keeps a piece cut from a longer string as a view of that string);
+ * through JSON, which keeps every code unit, lone surrogates included.
+ */
+function ownCopy(text: string): string {
+  return JSON.parse(JSON.stringify(text)) as string;
 }
 
 function isActive(user: User | undefined): user is User {

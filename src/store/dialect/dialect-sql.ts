@@ -12,4 +12,9 @@ export interface DialectSql {
    * (already lower-case), written so that the index `users_team_email` serves it after `team_id = …`.
    */
   emailIs(placeholder: string): string;
+  /**
+   * An aggregate: the group's values of the text `expression` joined by line feeds, in no particular order
+   * (MySQL cuts the result at `group_concat_max_len`; a reader counts the lines against `count(*)`).
+   */
+  joinedLines(expression: string): string;
 }

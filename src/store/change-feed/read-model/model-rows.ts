@@ -6,6 +6,7 @@ import type { FeedChange } from '../directory-change-feed.js';
 import type { FileRecord, Restrictions } from '../../../directory/types.js';
 import { toFile, toUser, type FileRow } from '../../directory-reads/directory-rows.js';
 import type { Db } from '../../schema/schema.js';
+import { dialectSql } from '../../dialect/dialect-sql-for.js';
 
 /**
  * Rows per page of the first load: each page's rows die young instead of all of them (a million grants)
@@ -165,39 +166,44 @@ async function* pagesById<Row extends { id: string }>(pageRows: number, page: (a
 }
 
 /**
- * Every grant, a page at a time in the primary key's order (so a file's grants arrive together; the last
- * file of a page may go on in the next one, so it is held back until its last grant is read).
+ * Every grant, a page of files at a time in the order of their ids, each file's grants as one line per
+ * grant (`rank kind:id`) joined by the database: a fifth of the rows and strings a row per grant costs
+ * (the bench company's million grants loaded in half the time). A file whose lines do not add up to its
+ * count (MySQL cuts a long result at `group_concat_max_len`; an id a DBA wrote with a line feed in it)
+ * is read again row by row.
  */
 async function loadAllGrants(trx: Db, model: DirectoryModel, pageRows: number): Promise<void> {
-  let after: { file_id: string; principal_kind: string; principal_id: string } | undefined;
-  let fileId: string | undefined;
-  // One file's grants gathered here, then copied to arrays of their exact size (a pushed-to array keeps spare room).
-  const principals: string[] = [];
-  const ranks: number[] = [];
-  for (;;) {
-    let query = trx
+  const joined = sql.raw(dialectSql(trx).joinedLines(`CONCAT(role_rank, ' ', principal_kind, ':', principal_id)`));
+  const misread: string[] = [];
+  for await (const rows of pagesById(pageRows, (after) =>
+    trx
       .selectFrom('file_grants')
-      .select(['file_id', 'principal_kind', 'principal_id', 'role_rank'])
+      .select(['file_id as id', sql<number | string>`count(*)`.as('count'), sql<string>`${joined}`.as('grants')])
+      .where('file_id', '>', after)
+      .groupBy('file_id')
       .orderBy('file_id')
-      .orderBy('principal_kind')
-      .orderBy('principal_id')
-      .limit(pageRows);
-    if (after) query = query.where(sql<boolean>`(file_id, principal_kind, principal_id) > (${after.file_id}, ${after.principal_kind}, ${after.principal_id})`);
-    const rows = await query.execute();
+      .limit(pageRows)
+      .execute(),
+  )) {
     for (const row of rows) {
-      if (row.file_id !== fileId) {
-        if (fileId !== undefined) model.addGrants(fileId, principals.slice(), ranks.slice());
-        fileId = row.file_id;
-        principals.length = 0;
-        ranks.length = 0;
+      const lines = row.grants.split('\n');
+      if (lines.length !== Number(row.count)) {
+        misread.push(row.id);
+        continue;
       }
-      principals.push(model.principalKey(row.principal_kind, row.principal_id));
-      ranks.push(Number(row.role_rank));
+      // Arrays of their exact size (a pushed-to array keeps spare room: 40 MB over the bench company's files).
+      const principals = new Array<string>(lines.length);
+      const ranks = new Array<number>(lines.length);
+      for (let index = 0; index < lines.length; index += 1) {
+        const line = lines[index]!;
+        const space = line.indexOf(' ');
+        ranks[index] = Number(line.slice(0, space));
+        principals[index] = model.intern(line.slice(space + 1));
+      }
+      model.addGrants(row.id, principals, ranks);
     }
-    if (rows.length < pageRows) break;
-    after = rows[rows.length - 1];
   }
-  if (fileId !== undefined) model.addGrants(fileId, principals.slice(), ranks.slice());
+  for (let start = 0; start < misread.length; start += CHUNK) await loadGrants(trx, model, misread.slice(start, start + CHUNK));
 }
 
 type FileColumns = Pick<FileRow, (typeof FILE_COLUMNS)[number]>;
