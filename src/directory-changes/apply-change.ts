@@ -76,7 +76,7 @@ export async function applyChange(context: ApplyContext, change: DirectoryChange
       if (!replace) throwIf(await crossTeamMoves(tx, snapshot, facts));
       throwIf(ownershipRefusal(context.owners, options.source, { snapshot, remove, replace }, diff, facts));
 
-      await withKeysComputed(await keysAhead, () => tx.write(snapshot, contents, { replace, ...(progress ? { progress } : {}) }));
+      await withKeysComputed(await keysAhead, () => tx.write(snapshot, contents, { replace, diff, ...(progress ? { progress } : {}) }));
       if (!replace) throwIf(await removeAll(tx, remove));
       if (before) throwIf(emptinessRefusal(before, { users: await activeUsersAfter(tx, watched), teams: await teamCount() }, diff));
 

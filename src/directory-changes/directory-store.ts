@@ -57,6 +57,13 @@ export interface ContentToStore {
 }
 
 /** One transaction of a directory change: what the one validated path reads and writes. */
+/** The ids a change creates, updates and removes, by section (a DirectoryDiff is one). */
+export interface RecordChanges {
+  created: Record<DirectorySection, readonly string[]>;
+  updated: Record<DirectorySection, readonly string[]>;
+  removed: Record<DirectorySection, readonly string[]>;
+}
+
 export interface DirectoryTransaction extends DirectoryRecordReader {
   /** The transaction itself, for the listeners. */
   readonly db: Db;
@@ -72,8 +79,12 @@ export interface DirectoryTransaction extends DirectoryRecordReader {
   teamsWithActiveUsers(teamIds: readonly string[]): Promise<Set<string>>;
   /** How many teams there are. */
   teamCount(): Promise<number>;
-  /** Writes validated records (upsert by id; with `replace`, after removing every directory row). */
-  write(snapshot: ValidSnapshot, contents: readonly ContentToStore[], options: { replace: boolean; progress?: ChangeProgress }): Promise<void>;
+  /**
+   * Writes validated records (upsert by id; with `replace`, the directory becomes the snapshot: every
+   * directory row removed first, or, given the `diff` of the snapshot with the store and when it changes
+   * little, only the records it names written or removed).
+   */
+  write(snapshot: ValidSnapshot, contents: readonly ContentToStore[], options: { replace: boolean; diff?: RecordChanges; progress?: ChangeProgress }): Promise<void>;
   /**
    * Removes one record with what goes with it (a department's memberships and grants, a user's memberships
    * and grants, a file's grants and bytes), or answers why it cannot: rows that would point at nothing.

@@ -1,5 +1,5 @@
 import type { ChangeProgress } from '../../directory-changes/change-progress.js';
-import type { ContentToStore, DepartmentDependents, DirectorySection, DirectoryTransaction, DirectoryWriteStore } from '../../directory-changes/directory-store.js';
+import type { ContentToStore, DepartmentDependents, DirectorySection, DirectoryTransaction, DirectoryWriteStore, RecordChanges } from '../../directory-changes/directory-store.js';
 import type { ValidSnapshot } from '../../directory-changes/validate.js';
 import type { OpenDatabase } from '../connection/database.js';
 import { withIndexesDeferred } from '../statements/deferred-indexes.js';
@@ -9,7 +9,17 @@ import { dialectOf } from '../dialect/dialect.js';
 import { chunks, storeDirectory } from '../directory-reads/directory-lookups.js';
 import { countRows, storedRecords } from './directory-records.js';
 import { deleteDepartment, deleteFile, deleteTeam, deleteUser, type RemovalResult } from './directory-removals.js';
-import { clearDirectory, putFileContent, rebuildDepartmentClosure, replaceGrants, upsertDepartments, upsertFiles, upsertTeams, upsertUsers } from './directory-writer.js';
+import {
+  clearDirectory,
+  deleteContents,
+  putFileContent,
+  rebuildDepartmentClosure,
+  replaceGrants,
+  upsertDepartments,
+  upsertFiles,
+  upsertTeams,
+  upsertUsers,
+} from './directory-writer.js';
 import type { Db } from '../schema/schema.js';
 import { Statement } from '../statements/statement.js';
 
@@ -277,7 +287,7 @@ function directoryTransaction(db: Db, { locked }: { locked: boolean }): Director
       return found;
     },
     teamCount: () => countRows(db, 'teams'),
-    write: (snapshot, contents, options) => writeSnapshot(db, snapshot, contents, options.replace, options.progress),
+    write: (snapshot, contents, options) => writeSnapshot(db, snapshot, contents, options.replace, options.progress, options.diff),
     async remove(section, id) {
       const result = await REMOVERS[section](db, id);
       if (result.status === 'blocked') return { removed: false, reason: result.reason };
@@ -302,10 +312,86 @@ function slices<T>(items: readonly T[]): T[][] {
   return result;
 }
 
-async function writeSnapshot(db: Db, snapshot: ValidSnapshot, contents: readonly ContentToStore[], replace: boolean, progress?: ChangeProgress): Promise<void> {
+async function writeSnapshot(
+  db: Db,
+  snapshot: ValidSnapshot,
+  contents: readonly ContentToStore[],
+  replace: boolean,
+  progress?: ChangeProgress,
+  diff?: RecordChanges,
+): Promise<void> {
+  if (replace && diff && changesLittle(snapshot, diff)) await writeDifference(db, snapshot, contents, diff, progress);
   // A replace rewrites every key: the change feed says "reload everything" once instead of once per row.
-  if (replace) await withFeedAsReload(db, () => writeRecords(db, snapshot, contents, replace, progress));
+  else if (replace) await withFeedAsReload(db, () => writeRecords(db, snapshot, contents, replace, progress));
   else await writeRecords(db, snapshot, contents, replace, progress);
+}
+
+/** Whether a replace's diff names at most half of the records (the snapshot's and the removed ones). */
+function changesLittle(snapshot: ValidSnapshot, diff: RecordChanges): boolean {
+  let named = 0;
+  let removed = 0;
+  for (const section of ['teams', 'departments', 'users', 'files'] as const) {
+    named += diff.created[section].length + diff.updated[section].length + diff.removed[section].length;
+    removed += diff.removed[section].length;
+  }
+  const records = snapshot.teams.length + snapshot.departments.length + snapshot.users.length + snapshot.files.length + removed;
+  return named * 2 <= records;
+}
+
+/**
+ * A replace that changes little of a stored directory (the nightly import of a directory that barely
+ * moved) writes only what its diff names: the records created or updated, upserted as any change's are;
+ * the bytes an updated file no longer brings, dropped (a replace keeps no bytes it does not bring); the
+ * removed records deleted. The end state is the rewrite's; the rows not named are not touched, so the
+ * change feed names only what changed and serving processes reload that instead of the whole directory
+ * (a whole reload holds every callback read until it is done).
+ */
+async function writeDifference(db: Db, snapshot: ValidSnapshot, contents: readonly ContentToStore[], diff: RecordChanges, progress?: ChangeProgress): Promise<void> {
+  const named = (section: DirectorySection) => new Set([...diff.created[section], ...diff.updated[section]]);
+  const teams = named('teams');
+  const departments = named('departments');
+  const users = named('users');
+  const files = named('files');
+  const changed: ValidSnapshot = {
+    teams: snapshot.teams.filter((team) => teams.has(team.id)),
+    departments: snapshot.departments.filter((department) => departments.has(department.id)),
+    users: snapshot.users.filter((user) => users.has(user.id)),
+    files: snapshot.files.filter((entry) => files.has(entry.file.id)),
+  };
+  await writeRecords(
+    db,
+    changed,
+    contents.filter((content) => files.has(content.fileId)),
+    false,
+    progress,
+  );
+  const brought = new Set(contents.map((content) => content.fileId));
+  await deleteContents(
+    db,
+    diff.updated.files.filter((id) => !brought.has(id)),
+  );
+  await removeRecords(db, diff.removed);
+}
+
+/**
+ * Deletes the records of `removed`, each with what goes with it (REMOVERS): files, then users, then
+ * departments (a department goes after its sub-departments), then teams. After the rest of a valid
+ * replace nothing else refers to them; one that is still referred to is a fault, and throws.
+ */
+async function removeRecords(db: Db, removed: RecordChanges['removed']): Promise<void> {
+  for (const section of ['files', 'users', 'departments', 'teams'] as const) {
+    let left = [...removed[section]];
+    while (left.length > 0) {
+      const blocked: Array<{ id: string; reason: string }> = [];
+      for (const id of left) {
+        const result = await REMOVERS[section](db, id);
+        if (result.status === 'blocked') blocked.push({ id, reason: result.reason });
+      }
+      // Departments: a parent removed in the same change goes once its sub-departments have gone.
+      if (blocked.length === left.length) throw new Error(`a replace could not remove ${section} ${blocked[0]!.id}: ${blocked[0]!.reason}`);
+      left = blocked.map((entry) => entry.id);
+    }
+  }
 }
 
 async function writeRecords(db: Db, snapshot: ValidSnapshot, contents: readonly ContentToStore[], replace: boolean, progress?: ChangeProgress): Promise<void> {

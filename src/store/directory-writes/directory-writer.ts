@@ -231,6 +231,16 @@ export async function putFileContent(db: Db, fileId: string, contentType: string
   await writeInlineContent(db, fileId, contentType, content);
 }
 
+/** Drops the stored bytes of these files (those without any are left as they are). */
+export async function deleteContents(db: Db, fileIds: readonly string[]): Promise<void> {
+  for (let start = 0; start < fileIds.length; start += ID_CHUNK) {
+    await db
+      .deleteFrom('file_contents')
+      .where('file_id', 'in', fileIds.slice(start, start + ID_CHUNK))
+      .execute();
+  }
+}
+
 /** Removes every directory row: teams, departments, users, files, grants and contents. */
 export async function clearDirectory(db: Db): Promise<void> {
   for (const table of ['file_grants', 'file_contents', 'files', 'user_departments', 'users', 'department_ancestors', 'departments', 'teams'] as const) {
