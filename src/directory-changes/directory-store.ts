@@ -56,7 +56,6 @@ export interface ContentToStore {
   bytes: Buffer;
 }
 
-/** One transaction of a directory change: what the one validated path reads and writes. */
 /** The ids a change creates, updates and removes, by section (a DirectoryDiff is one). */
 export interface RecordChanges {
   created: Record<DirectorySection, readonly string[]>;
@@ -64,6 +63,7 @@ export interface RecordChanges {
   removed: Record<DirectorySection, readonly string[]>;
 }
 
+/** One transaction of a directory change: what the one validated path reads and writes. */
 export interface DirectoryTransaction extends DirectoryRecordReader {
   /** The transaction itself, for the listeners. */
   readonly db: Db;

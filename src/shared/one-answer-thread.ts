@@ -9,6 +9,14 @@ export interface OneAnswerOptions {
   transfer?: readonly Transferable[];
 }
 
+/** Why there is no answer when it was no longer wanted (`signal` aborted). */
+export class AnswerNotWanted extends Error {
+  constructor() {
+    super('the answer was no longer wanted');
+    this.name = 'AnswerNotWanted';
+  }
+}
+
 /** The thread's first message, or why there is none. */
 export type ThreadOutcome = { answered: true; answer: unknown } | { answered: false; aborted: boolean; failure: Error };
 
@@ -31,7 +39,7 @@ export function askThreadOnce(thread: URL, message: unknown, options: OneAnswerO
       resolve(outcome);
     };
     const fail = (failure: unknown, aborted = false) => settle({ answered: false, aborted, failure: failure instanceof Error ? failure : new Error(String(failure)) });
-    const abort = () => fail(new Error('the answer was no longer wanted'), true);
+    const abort = () => fail(new AnswerNotWanted(), true);
     const timer = setTimeout(() => fail(new Error(`the thread did not answer within ${options.timeoutMs} ms`)), options.timeoutMs);
     timer.unref();
     if (options.signal?.aborted) return abort();

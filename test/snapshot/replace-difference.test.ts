@@ -124,13 +124,33 @@ function dropPrincipal(file: Company['files'][number], principal: string): void 
   if (file.sharing.length === 0) delete file.sharing;
 }
 
-/** What a replace leaves: the export, the department tree's closure, the files with stored bytes. */
+/** What a replace leaves: the export, and the rows themselves (grants, memberships, closure, stored bytes), those no record reaches included. */
 async function state(store: OpenDatabase) {
   return {
     snapshot: await exportSnapshot(store.db),
+    grants: await store.db.selectFrom('file_grants').selectAll().orderBy('file_id').orderBy('principal_kind').orderBy('principal_id').execute(),
+    memberships: await store.db.selectFrom('user_departments').selectAll().orderBy('user_id').orderBy('department_id').execute(),
     closure: await store.db.selectFrom('department_ancestors').selectAll().orderBy('department_id').orderBy('ancestor_id').execute(),
     contents: (await store.db.selectFrom('file_contents').select('file_id').orderBy('file_id').execute()).map((row) => row.file_id),
   };
+}
+
+/**
+ * Rows a DBA's SQL leaves that no record reaches: grants to a principal that does not exist and of a rank
+ * that is no role, a membership of a department that does not exist, bytes of a file that does not exist
+ * yet (`newFileId`, which the next snapshot creates).
+ */
+async function unreachableRows(store: OpenDatabase, fileId: string, newFileId: string): Promise<void> {
+  await store.db
+    .insertInto('file_grants')
+    .values([
+      { file_id: fileId, principal_kind: 'user', principal_id: 'ghost', role_rank: 4 },
+      { file_id: fileId, principal_kind: 'team', principal_id: 't1', role_rank: 10 },
+      { file_id: 'no-such-file', principal_kind: 'user', principal_id: 'u1', role_rank: 1 },
+    ])
+    .execute();
+  await store.db.insertInto('user_departments').values({ user_id: 'u1', department_id: 'gone' }).execute();
+  await putFileContent(store.db, newFileId, 'text/plain', Buffer.from('left behind'));
 }
 
 describeEachStore('a replace that changes little', (store) => {
@@ -151,6 +171,12 @@ describeEachStore('a replace that changes little', (store) => {
         const next = changed(current, rng);
         // Bytes stored since: a replace whose snapshot brings none drops them, as a rewrite does.
         if (step % 3 === 0) await putFileContent(store().db, next.files[0]!.id, 'text/plain', Buffer.from(`bytes ${step}`));
+        if (step % 3 === 1) {
+          const newFile = { ...next.files[0]!, id: `new-${step}` };
+          delete newFile.sharing;
+          next.files.push(newFile);
+          await unreachableRows(store(), next.files[0]!.id, newFile.id);
+        }
         const loadsBefore = wholeLoads;
         await replace(next);
         await source.catchUp();

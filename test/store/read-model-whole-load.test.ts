@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { sql } from 'kysely';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -7,6 +8,9 @@ import { directoryChanges } from '../../src/directory-changes/directory-changes.
 import { importSnapshot } from '../../src/snapshot/import.js';
 import { compactHeap } from '../../src/composition/compact-heap.js';
 import { StoreModelSource } from '../../src/store/change-feed/read-model/store-model-source.js';
+import { grantsOf } from '../../src/store/change-feed/read-model/model-rows.js';
+import { AnswerNotWanted } from '../../src/shared/one-answer-thread.js';
+import { DirectoryModel } from '../../src/directory/read-model/directory-model.js';
 import { upsertTeams, upsertUsers } from '../../src/store/directory-writes/directory-writer.js';
 import { ACME, seedDirectory } from '../helpers/directory-fixture.js';
 import { describeEachStore, dialects } from '../helpers/stores.js';
@@ -135,6 +139,18 @@ describeEachStore('a whole load of the grants', (store) => {
   }, 60_000);
 });
 
+describe("a file's grants as the database joins them", () => {
+  const model = () => new DirectoryModel();
+  it('are read when every line is whole, and refused when one is cut short or the count differs', () => {
+    const whole = grantsOf(model(), '2 user:u100\t\n4 department:rd 1:2\t\n1 team:t\t', 3);
+    expect(whole).toEqual({ principals: ['user:u100', 'department:rd 1:2', 'team:t'], ranks: [2, 4, 1] });
+    // What MySQL's group_concat_max_len leaves of 'u100…': a line cut inside, or at its rank, or empty.
+    for (const cut of ['2 user:u100\t\n2 user:u10', '2 user:u100\t\n2', '2 user:u100\t\n']) expect(grantsOf(model(), cut, 2), JSON.stringify(cut)).toBeUndefined();
+    expect(grantsOf(model(), '2 user:u100\t\n2 user:u101\t', 3)).toBeUndefined();
+    expect(grantsOf(model(), 'x user:u1\t', 1)).toBeUndefined();
+  });
+});
+
 describeEachStore('a read model closed while it loads', (store) => {
   it('gives the load up at once, its name index thread stopped, without reporting an error', async () => {
     await seedDirectory(store().db);
@@ -148,13 +164,34 @@ describeEachStore('a read model closed while it loads', (store) => {
       // The rows are read and the thread asked: only the indexes are missing.
       await expect.poll(() => source.model.users.size, { timeout: 30_000, interval: 5 }).toBeGreaterThan(0);
       await source.close();
-      await expect(source.loaded).rejects.toThrow('no longer wanted');
+      await expect(source.loaded).rejects.toBeInstanceOf(AnswerNotWanted);
       expect(source.state).toBe('failed');
       expect(errors).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+describe('a read model whose load fails', () => {
+  it('reports it, closed meanwhile or not', async () => {
+    const fresh = await freshStore('sqlite');
+    const store = await fresh.open();
+    try {
+      await sql`DROP TABLE file_grants`.execute(store.db);
+      for (const closeAtOnce of [false, true]) {
+        const errors: unknown[] = [];
+        const source = new StoreModelSource(store, { onError: (error) => errors.push(error) });
+        if (closeAtOnce) await source.close();
+        await expect(source.loaded).rejects.toThrow(/file_grants/);
+        expect(errors, `closed: ${closeAtOnce}`).toHaveLength(1);
+        await source.close();
+      }
+    } finally {
+      await store.close();
+      await fresh.drop();
+    }
+  });
 });
 
 const person = (id: string, name: string) => ({ id, name, email: null, avatar: null, teamId: 'acme', watermark: null, departmentIds: [] });

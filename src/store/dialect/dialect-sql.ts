@@ -13,8 +13,9 @@ export interface DialectSql {
    */
   emailIs(placeholder: string): string;
   /**
-   * An aggregate: the group's values of the text `expression` joined by line feeds, in no particular order
-   * (MySQL cuts the result at `group_concat_max_len`; a reader counts the lines against `count(*)`).
+   * An aggregate: the group's values of the text `expression`, each followed by a tab, joined by line
+   * feeds, in no particular order. A reader checks the lines against `count(*)` and their tabs: a value
+   * holding a line feed, or a result cut short (MySQL's `group_concat_max_len`), shows.
    */
   joinedLines(expression: string): string;
 }

@@ -1,6 +1,8 @@
 import type { ChangeProgress } from '../../directory-changes/change-progress.js';
 import type { ContentToStore, DepartmentDependents, DirectorySection, DirectoryTransaction, DirectoryWriteStore, RecordChanges } from '../../directory-changes/directory-store.js';
 import type { ValidSnapshot } from '../../directory-changes/validate.js';
+import { roleRank } from '../../directory/permissions.js';
+import { ROLES } from '../../directory/types.js';
 import type { OpenDatabase } from '../connection/database.js';
 import { withIndexesDeferred } from '../statements/deferred-indexes.js';
 import { withFeedAsReload } from '../change-feed/feed-as-reload.js';
@@ -365,13 +367,57 @@ async function writeDifference(db: Db, snapshot: ValidSnapshot, contents: readon
     false,
     progress,
   );
+  // A replace keeps no bytes it does not bring (a new file's id may have bytes left by a file a DBA deleted).
   const brought = new Set(contents.map((content) => content.fileId));
   await deleteContents(
     db,
-    diff.updated.files.filter((id) => !brought.has(id)),
+    [...diff.created.files, ...diff.updated.files].filter((id) => !brought.has(id)),
   );
   await removeRecords(db, diff.removed);
+  await removeUnreachableRows(db);
 }
+
+/**
+ * Deletes the rows no record reaches, which a rewrite's clear removed and a diff does not see (reads of
+ * the stored records leave them out): grants on files that do not exist, to principals that do not exist,
+ * or of a rank that is no role; memberships of users or departments that do not exist; bytes of files that
+ * do not exist. Only a DBA's SQL leaves such rows; without this a user created later under a removed
+ * id would inherit a grant.
+ */
+async function removeUnreachableRows(db: Db): Promise<void> {
+  await db
+    .deleteFrom('file_grants')
+    .where((eb) =>
+      eb.or([
+        eb.not(eb.exists(eb.selectFrom('files').select('files.id').whereRef('files.id', '=', 'file_grants.file_id'))),
+        eb('role_rank', 'not in', ROLE_RANKS),
+        eb('principal_kind', 'not in', ['user', 'department', 'team']),
+        eb.and([eb('principal_kind', '=', 'user'), eb.not(eb.exists(eb.selectFrom('users').select('users.id').whereRef('users.id', '=', 'file_grants.principal_id')))]),
+        eb.and([
+          eb('principal_kind', '=', 'department'),
+          eb.not(eb.exists(eb.selectFrom('departments').select('departments.id').whereRef('departments.id', '=', 'file_grants.principal_id'))),
+        ]),
+        eb.and([eb('principal_kind', '=', 'team'), eb.not(eb.exists(eb.selectFrom('teams').select('teams.id').whereRef('teams.id', '=', 'file_grants.principal_id')))]),
+      ]),
+    )
+    .execute();
+  await db
+    .deleteFrom('user_departments')
+    .where((eb) =>
+      eb.or([
+        eb.not(eb.exists(eb.selectFrom('users').select('users.id').whereRef('users.id', '=', 'user_departments.user_id'))),
+        eb.not(eb.exists(eb.selectFrom('departments').select('departments.id').whereRef('departments.id', '=', 'user_departments.department_id'))),
+      ]),
+    )
+    .execute();
+  await db
+    .deleteFrom('file_contents')
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('files').select('files.id').whereRef('files.id', '=', 'file_contents.file_id'))))
+    .execute();
+}
+
+/** The ranks of the roles (a grant of any other rank grants nothing). */
+const ROLE_RANKS = ROLES.map(roleRank);
 
 /**
  * Deletes the records of `removed`, each with what goes with it (REMOVERS): files, then users, then
@@ -423,7 +469,7 @@ async function writeRecords(db: Db, snapshot: ValidSnapshot, contents: readonly 
       await replaceGrants(db, replace ? [] : slice.map((entry) => entry.file.id), grants);
       progress?.advance(slice.length + grants.length);
     }
-    progress?.step('building indexes');
+    if (replace) progress?.step('building indexes');
   };
   // A replace writes every row anew: build the big tables' secondary indexes once, at the end.
   if (replace) await withIndexesDeferred(db, BULK_TABLES, write, { nothingToRead });

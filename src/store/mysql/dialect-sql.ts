@@ -10,5 +10,5 @@ export const mysqlSql: DialectSql = {
   // MariaDB indexes no expression: `email_key` is a generated column of the e-mail's first characters,
   // lower-cased (migration 200); the index finds the candidates, the full comparison decides.
   emailIs: (placeholder) => `email_key = LEFT(${placeholder}, ${EMAIL_KEY_LENGTH}) AND lower(email) = ${placeholder}`,
-  joinedLines: (expression) => `GROUP_CONCAT(${expression} SEPARATOR '\\n')`,
+  joinedLines: (expression) => `GROUP_CONCAT(CONCAT(${expression}, '\\t') SEPARATOR '\\n')`,
 };

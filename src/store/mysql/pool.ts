@@ -40,6 +40,7 @@ export function isMysqlUrl(url: string): boolean {
  * - PIPES_AS_CONCAT and ANSI_QUOTES: `a || b` concatenates and `"name"` is an identifier, as in SQL
  *   (backticks still quote too); strict tables: a value too long for its column is an error, not cut;
  * - READ COMMITTED, PostgreSQL's default: every statement sees what committed before it;
+ * - GROUP_CONCAT without its 1,024-byte cut;
  * - UTC, and utf8mb4 with the tables' binary collation (src/store/mysql/server.ts) for literals and
  *   JSON_TABLE columns, so that they compare with columns without a mix of collations.
  */
@@ -47,6 +48,9 @@ const SESSION = [
   "SET SESSION sql_mode = 'STRICT_ALL_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ZERO_DATE,NO_ZERO_IN_DATE,NO_ENGINE_SUBSTITUTION,PIPES_AS_CONCAT,ANSI_QUOTES'",
   'SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED',
   "SET time_zone = '+00:00'",
+  // GROUP_CONCAT cuts its result at this many bytes (1,024 on MySQL 8; 1 GiB is MariaDB's most): the read model's load joins a
+  // file's grants with it (src/store/change-feed/read-model/model-rows.ts); a row is still bounded by max_allowed_packet.
+  'SET SESSION group_concat_max_len = 1073741824',
 ];
 
 /** Runs the session settings on a connection Kysely takes from the pool for the first time. */

@@ -5,5 +5,5 @@ export const postgresSql: DialectSql = {
   idList: (placeholder) => `(SELECT unnest(${placeholder}::text[]))`,
   idListValue: (ids) => [...ids],
   emailIs: (placeholder) => `lower(email) = ${placeholder}`,
-  joinedLines: (expression) => `string_agg(${expression}, chr(10))`,
+  joinedLines: (expression) => `string_agg(${expression} || chr(9), chr(10))`,
 };

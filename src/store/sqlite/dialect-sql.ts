@@ -5,5 +5,5 @@ export const sqliteSql: DialectSql = {
   idList: (placeholder) => `(SELECT value FROM json_each(${placeholder}))`,
   idListValue: (ids) => JSON.stringify(ids),
   emailIs: (placeholder) => `lower(email) = ${placeholder}`,
-  joinedLines: (expression) => `group_concat(${expression}, char(10))`,
+  joinedLines: (expression) => `group_concat(${expression} || char(9), char(10))`,
 };

@@ -58,11 +58,19 @@ export async function loadWholeModel(trx: Db, model: DirectoryModel, pageRows = 
     model.endLoad();
   }
   const builds = model.search.startBuilds(model.teams.keys());
-  const built = buildInThread(builds.columns, threads);
+  // The thread stops when the load is given up (`threads.signal`) or fails here.
+  const failed = new AbortController();
+  const signal = threads?.signal ? AbortSignal.any([threads.signal, failed.signal]) : failed.signal;
+  const built = buildInThread(builds.columns, { ...threads, signal });
   // Awaited below; if the grants fail first, a failure of the build is not left unhandled.
   built.catch(() => undefined);
   // Each grant is put as a write would put it (the people's order the builds read stays derived).
-  await loadAllGrants(trx, model, pageRows);
+  try {
+    await loadAllGrants(trx, model, pageRows);
+  } catch (error) {
+    failed.abort();
+    throw error;
+  }
   const { indexes, threadFailure } = await built;
   if (threadFailure !== undefined) onThreadFailure?.(threadFailure);
   builds.finish(indexes);
@@ -168,9 +176,8 @@ async function* pagesById<Row extends { id: string }>(pageRows: number, page: (a
 /**
  * Every grant, a page of files at a time in the order of their ids, each file's grants as one line per
  * grant (`rank kind:id`) joined by the database: a fifth of the rows and strings a row per grant costs
- * (the bench company's million grants loaded in half the time). A file whose lines do not add up to its
- * count (MySQL cuts a long result at `group_concat_max_len`; an id a DBA wrote with a line feed in it)
- * is read again row by row.
+ * (the bench company's million grants loaded in half the time). A file whose lines do not check out
+ * (`grantsOf`: an id a DBA wrote with a line feed in it, a result cut short) is read again row by row.
  */
 async function loadAllGrants(trx: Db, model: DirectoryModel, pageRows: number): Promise<void> {
   const joined = sql.raw(dialectSql(trx).joinedLines(`CONCAT(role_rank, ' ', principal_kind, ':', principal_id)`));
@@ -186,24 +193,33 @@ async function loadAllGrants(trx: Db, model: DirectoryModel, pageRows: number): 
       .execute(),
   )) {
     for (const row of rows) {
-      const lines = row.grants.split('\n');
-      if (lines.length !== Number(row.count)) {
-        misread.push(row.id);
-        continue;
-      }
-      // Arrays of their exact size (a pushed-to array keeps spare room: 40 MB over the bench company's files).
-      const principals = new Array<string>(lines.length);
-      const ranks = new Array<number>(lines.length);
-      for (let index = 0; index < lines.length; index += 1) {
-        const line = lines[index]!;
-        const space = line.indexOf(' ');
-        ranks[index] = Number(line.slice(0, space));
-        principals[index] = model.intern(line.slice(space + 1));
-      }
-      model.addGrants(row.id, principals, ranks);
+      const grants = grantsOf(model, row.grants, Number(row.count));
+      if (grants) model.addGrants(row.id, grants.principals, grants.ranks);
+      else misread.push(row.id);
     }
   }
   for (let start = 0; start < misread.length; start += CHUNK) await loadGrants(trx, model, misread.slice(start, start + CHUNK));
+}
+
+/**
+ * A file's grants from its joined lines (`rank kind:id` and a tab each), or undefined when they are not
+ * `count` such lines: a line feed in an id, a result cut short.
+ */
+export function grantsOf(model: DirectoryModel, joined: string, count: number): { principals: string[]; ranks: number[] } | undefined {
+  const lines = joined.split('\n');
+  if (lines.length !== count) return undefined;
+  // Arrays of their exact size (a pushed-to array keeps spare room: 40 MB over the bench company's files).
+  const principals = new Array<string>(lines.length);
+  const ranks = new Array<number>(lines.length);
+  for (let index = 0; index < lines.length; index += 1) {
+    const line = lines[index]!;
+    const space = line.indexOf(' ');
+    const rank = Number(line.slice(0, space));
+    if (space < 1 || !Number.isInteger(rank) || !line.endsWith('\t')) return undefined;
+    ranks[index] = rank;
+    principals[index] = model.intern(line.slice(space + 1, -1));
+  }
+  return { principals, ranks };
 }
 
 type FileColumns = Pick<FileRow, (typeof FILE_COLUMNS)[number]>;

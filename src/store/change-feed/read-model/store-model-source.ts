@@ -5,6 +5,7 @@ import type { ModelSource } from '../../../directory/read-model/model-directory.
 import type { OpenDatabase } from '../../connection/database.js';
 import { dialectOf } from '../../dialect/dialect.js';
 import { feedEnd, inSnapshot, readFeed, type FeedPosition } from '../directory-change-feed.js';
+import { AnswerNotWanted } from '../../../shared/one-answer-thread.js';
 import type { Database, Db } from '../../schema/schema.js';
 import { loadWholeModel, reloadChanged } from './model-rows.js';
 
@@ -109,7 +110,7 @@ export class StoreModelSource implements ModelSource {
     this.loaded.catch((error: unknown) => {
       this.failed = true;
       // Closed while it loaded: the load was given up, nothing went wrong.
-      if (!this.closed) options.onError?.(error);
+      if (!(error instanceof AnswerNotWanted)) options.onError?.(error);
     });
   }
 
