@@ -50,6 +50,7 @@ export async function applyChange(context: ApplyContext, change: DirectoryChange
   // A bulk write's pinyin keys are computed on another core while its records are checked.
   const stopKeys = new AbortController();
   const keysAhead = nameKeysAhead(namesOf(upsert), { signal: stopKeys.signal, ...(context.onThreadFailure ? { onFailure: context.onThreadFailure } : {}) });
+  let rewritten = false;
   try {
     const progress = options.progress;
     const diff = await context.store.transaction(async (tx) => {
@@ -76,7 +77,7 @@ export async function applyChange(context: ApplyContext, change: DirectoryChange
       if (!replace) throwIf(await crossTeamMoves(tx, snapshot, facts));
       throwIf(ownershipRefusal(context.owners, options.source, { snapshot, remove, replace }, diff, facts));
 
-      await withKeysComputed(await keysAhead, () => tx.write(snapshot, contents, { replace, diff, ...(progress ? { progress } : {}) }));
+      rewritten = await withKeysComputed(await keysAhead, () => tx.write(snapshot, contents, { replace, diff, ...(progress ? { progress } : {}) }));
       if (!replace) throwIf(await removeAll(tx, remove));
       if (before) throwIf(emptinessRefusal(before, { users: await activeUsersAfter(tx, watched), teams: await teamCount() }, diff));
 
@@ -86,7 +87,8 @@ export async function applyChange(context: ApplyContext, change: DirectoryChange
       progress?.step('committing');
       return diff;
     });
-    if (replace || changedRecords(diff) >= BULK_RECORDS) {
+    // Statistics go stale when many rows changed, or all were written anew (a rewrite drops and rebuilds indexes).
+    if (rewritten || changedRecords(diff) >= BULK_RECORDS) {
       progress?.step('refreshing the statistics');
       // The change has committed: statistics that cannot be refreshed now (another writer holds the
       // database) are said, not a failure; a serving process analyses what changed a lot on its next pass.

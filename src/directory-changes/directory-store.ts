@@ -82,9 +82,10 @@ export interface DirectoryTransaction extends DirectoryRecordReader {
   /**
    * Writes validated records (upsert by id; with `replace`, the directory becomes the snapshot: every
    * directory row removed first, or, given the `diff` of the snapshot with the store and when it changes
-   * little, only the records it names written or removed).
+   * little, only the records it names written or removed). Resolves to whether every row was written
+   * anew (a replace's rewrite).
    */
-  write(snapshot: ValidSnapshot, contents: readonly ContentToStore[], options: { replace: boolean; diff?: RecordChanges; progress?: ChangeProgress }): Promise<void>;
+  write(snapshot: ValidSnapshot, contents: readonly ContentToStore[], options: { replace: boolean; diff?: RecordChanges; progress?: ChangeProgress }): Promise<boolean>;
   /**
    * Removes one record with what goes with it (a department's memberships and grants, a user's memberships
    * and grants, a file's grants and bytes), or answers why it cannot: rows that would point at nothing.

@@ -154,6 +154,22 @@ async function unreachableRows(store: OpenDatabase, fileId: string, newFileId: s
 }
 
 describeEachStore('a replace that changes little', (store) => {
+  it('says what it does: the rewrite builds indexes and refreshes statistics, an unchanged replace does neither', async () => {
+    const snapshot = company(random(7));
+    const phases = async () => {
+      const seen: string[] = [];
+      const result = await importSnapshot(directoryChanges(store()), snapshot, { replace: true, progress: { step: (phase) => seen.push(phase), advance: () => undefined } });
+      expect(result.ok, JSON.stringify(result)).toBe(true);
+      return seen;
+    };
+    await importSnapshot(directoryChanges(store()), { teams: [], departments: [], users: [], files: [] }, { replace: true, allowEmpty: true });
+    expect(await phases()).toEqual(expect.arrayContaining(['building indexes', 'refreshing the statistics']));
+    const again = await phases();
+    expect(again).toContain('writing rows');
+    expect(again).not.toContain('building indexes');
+    expect(again).not.toContain('refreshing the statistics');
+  });
+
   it('leaves what a rewrite of every row leaves, and the read model follows it without a whole reload', async () => {
     let wholeLoads = 0;
     const source = new StoreModelSource(store(), { afterWholeLoad: () => (wholeLoads += 1) });

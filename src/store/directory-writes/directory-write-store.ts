@@ -321,11 +321,15 @@ async function writeSnapshot(
   replace: boolean,
   progress?: ChangeProgress,
   diff?: RecordChanges,
-): Promise<void> {
-  if (replace && diff && changesLittle(snapshot, diff)) await writeDifference(db, snapshot, contents, diff, progress);
+): Promise<boolean> {
+  if (replace && diff && changesLittle(snapshot, diff)) {
+    await writeDifference(db, snapshot, contents, diff, progress);
+    return false;
+  }
   // A replace rewrites every key: the change feed says "reload everything" once instead of once per row.
-  else if (replace) await withFeedAsReload(db, () => writeRecords(db, snapshot, contents, replace, progress));
+  if (replace) await withFeedAsReload(db, () => writeRecords(db, snapshot, contents, replace, progress));
   else await writeRecords(db, snapshot, contents, replace, progress);
+  return replace;
 }
 
 /** Whether a replace's diff names at most half of the records (the snapshot's and the removed ones). */
