@@ -13,15 +13,12 @@ const ID_CHUNK = 1_000;
 /** Every upsert of users replaces their memberships: a fixed statement. */
 const DELETE_MEMBERSHIPS = new IdListStatement('DELETE FROM user_departments WHERE user_id IN ($ids)');
 
-async function deleteIn(db: Db, table: 'user_departments' | 'file_grants', column: 'user_id' | 'file_id', ids: readonly string[]): Promise<void> {
+/** Deletes the rows of these users (memberships) or files (grants, stored bytes), a chunk of ids at a time. */
+async function deleteIn(db: Db, table: 'user_departments' | 'file_grants' | 'file_contents', ids: readonly string[]): Promise<void> {
   for (let start = 0; start < ids.length; start += ID_CHUNK) {
     const chunk = ids.slice(start, start + ID_CHUNK);
     if (table === 'user_departments') await DELETE_MEMBERSHIPS.run(db, chunk);
-    else
-      await db
-        .deleteFrom('file_grants')
-        .where(column === 'file_id' ? 'file_id' : 'principal_id', 'in', chunk)
-        .execute();
+    else await db.deleteFrom(table).where('file_id', 'in', chunk).execute();
   }
 }
 
@@ -139,7 +136,6 @@ export async function upsertUsers(db: Db, users: readonly (User & { departmentId
     await deleteIn(
       db,
       'user_departments',
-      'user_id',
       users.map((user) => user.id),
     );
   }
@@ -218,7 +214,7 @@ const FILE_GRANTS: RowTable<Row<'file_grants'>> = {
 
 /** Replaces the grants of each file named in `fileIds` with the given grants. */
 export async function replaceGrants(db: Db, fileIds: readonly string[], grants: readonly Grant[]): Promise<void> {
-  await deleteIn(db, 'file_grants', 'file_id', fileIds);
+  await deleteIn(db, 'file_grants', fileIds);
   await bulkInsertRows(
     db,
     FILE_GRANTS,
@@ -233,12 +229,7 @@ export async function putFileContent(db: Db, fileId: string, contentType: string
 
 /** Drops the stored bytes of these files (those without any are left as they are). */
 export async function deleteContents(db: Db, fileIds: readonly string[]): Promise<void> {
-  for (let start = 0; start < fileIds.length; start += ID_CHUNK) {
-    await db
-      .deleteFrom('file_contents')
-      .where('file_id', 'in', fileIds.slice(start, start + ID_CHUNK))
-      .execute();
-  }
+  await deleteIn(db, 'file_contents', fileIds);
 }
 
 /** Removes every directory row: teams, departments, users, files, grants and contents. */

@@ -181,7 +181,7 @@ async function* pagesById<Row extends { id: string }>(pageRows: number, page: (a
  */
 async function loadAllGrants(trx: Db, model: DirectoryModel, pageRows: number): Promise<void> {
   const joined = sql.raw(dialectSql(trx).joinedLines(`CONCAT(role_rank, ' ', principal_kind, ':', principal_id)`));
-  const misread: string[] = [];
+  const misread = new Set<string>();
   for await (const rows of pagesById(pageRows, (after) =>
     trx
       .selectFrom('file_grants')
@@ -195,10 +195,10 @@ async function loadAllGrants(trx: Db, model: DirectoryModel, pageRows: number): 
     for (const row of rows) {
       const grants = grantsOf(model, row.grants, Number(row.count));
       if (grants) model.addGrants(row.id, grants.principals, grants.ranks);
-      else misread.push(row.id);
+      else misread.add(row.id);
     }
   }
-  for (let start = 0; start < misread.length; start += CHUNK) await loadGrants(trx, model, misread.slice(start, start + CHUNK));
+  for (const ids of chunks(misread)) await loadGrants(trx, model, ids);
 }
 
 /**
