@@ -29,27 +29,41 @@ export class ContentFolder {
     private readonly relative: string,
   ) {}
 
-  /** Writes the bytes of one file; answers its `contentFile`. */
-  async write(file: { id: string; ext: string | null }): Promise<string> {
-    const opened = await this.storage.open(file.id);
-    if (!opened) throw new ContentExportError(`the stored bytes of file ${file.id} are not where its row says; \`collab-host storage verify\` lists such files`);
+  /** The files placed, in order, with the names their bytes get. */
+  private readonly placed: Array<{ id: string; name: string }> = [];
+
+  /**
+   * Gives one file's bytes their place in the folder; answers its `contentFile`. Nothing is read or
+   * written yet (an export places them while it reads its snapshot): `writePlaced` writes them.
+   */
+  place(file: { id: string; ext: string | null }): string {
     const name = uniqueName(this.used, safeFileName(file.id, file.ext));
+    this.placed.push({ id: file.id, name });
+    return `${this.relative}/${name}`;
+  }
+
+  /**
+   * Writes the bytes of every placed file, in order, then the manifest (nothing when no file was
+   * placed); answers how many. Stops at the first file whose bytes are missing or not the recorded ones.
+   */
+  async writePlaced(): Promise<number> {
+    for (const { id, name } of this.placed) await this.write(id, name);
+    const count = Object.keys(this.manifest).length;
+    if (count > 0) await writeFile(join(this.folder, CONTENT_MANIFEST), `${JSON.stringify(this.manifest, null, 2)}\n`);
+    return count;
+  }
+
+  private async write(id: string, name: string): Promise<void> {
+    const opened = await this.storage.open(id);
+    if (!opened) throw new ContentExportError(`the stored bytes of file ${id} are not where its row says; \`collab-host storage verify\` lists such files`);
     await mkdir(this.folder, { recursive: true });
     const measured = new MeasuredStream();
     await pipeline(await opened.bytes.stream(), measured, createWriteStream(join(this.folder, name)));
     const { size, sha256 } = measured.measured;
     if (sha256 !== opened.object.sha256) {
-      throw new ContentExportError(`the stored bytes of file ${file.id} have SHA-256 ${sha256}, not the recorded ${opened.object.sha256}`);
+      throw new ContentExportError(`the stored bytes of file ${id} have SHA-256 ${sha256}, not the recorded ${opened.object.sha256}`);
     }
     this.manifest[name] = { contentType: opened.object.contentType, size, sha256 };
-    return `${this.relative}/${name}`;
-  }
-
-  /** Writes the manifest, once every file is written (nothing when no file had bytes). */
-  async finish(): Promise<number> {
-    const count = Object.keys(this.manifest).length;
-    if (count > 0) await writeFile(join(this.folder, CONTENT_MANIFEST), `${JSON.stringify(this.manifest, null, 2)}\n`);
-    return count;
   }
 }
 

@@ -1,7 +1,8 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import SQLite from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { verifyUserToken } from '../../src/auth/user-token.js';
 import { CLI_TOKEN_SECRET, cliEnv, progressSummary, runCli } from './run-cli.js';
@@ -134,5 +135,14 @@ describe('collab-host import, export and token (child processes on a SQLite file
     expect(imported.stdout).toMatch(/1 stored content\)/);
     expect((await runCli(['export'], { cwd: dir, env: otherEnv })).stdout).toBe(plain.stdout);
     expect(existsSync(join(dir, 'other.db'))).toBe(true);
+
+    // Bytes that are no longer the recorded ones: the export stops and leaves no snapshot, not even a part of one.
+    const database = new SQLite(join(dir, 'data', 'collab-host.db'));
+    database.prepare("UPDATE file_contents SET content = ? WHERE file_id = 'welcome-txt'").run(Buffer.from('not the welcome text'));
+    database.close();
+    const damaged = await cli('export', '--out', join(dir, 'damaged', 'directory.json'));
+    expect(damaged.code).toBe(1);
+    expect(damaged.stderr).toMatch(/export stopped, .*directory\.json not written: the stored bytes of file welcome-txt have SHA-256 [0-9a-f]{64}, not the recorded/);
+    expect(readdirSync(join(dir, 'damaged'))).toEqual(['directory-contents']);
   });
 });

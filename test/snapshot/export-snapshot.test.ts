@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { directoryChanges } from '../../src/directory-changes/directory-changes.js';
 import type { Snapshot } from '../../src/directory-changes/records.js';
 import { exportSnapshot } from '../../src/snapshot/export.js';
+import { writeExportText } from '../../src/snapshot/export-text.js';
+import { openDatabase } from '../../src/store/connection/database.js';
 import { importSnapshot } from '../../src/snapshot/import.js';
 import type { OpenDatabase } from '../../src/store/connection/database.js';
 import { freshStore } from '../ops/fresh-store.js';
@@ -68,5 +70,40 @@ describe.each(dialects)('export while another connection writes (%s)', (dialect)
     expect(after.files.map((file) => file.id)).toEqual(['f1', 'f2']);
     expect((await importSnapshot(directoryChanges(writer), during, { replace: true })).ok).toBe(true);
     expect(await exportSnapshot(exporter.db)).toEqual(before);
+  });
+});
+
+describe('the export as text, written a piece at a time', () => {
+  let store: OpenDatabase;
+  beforeAll(async () => {
+    store = await openDatabase('sqlite::memory:');
+  });
+  afterAll(async () => store?.close());
+
+  const asText = async () => {
+    const pieces: string[] = [];
+    const counts = await writeExportText(store.db, async (text) => void pieces.push(text));
+    return { text: pieces.join(''), pieces: pieces.length, counts };
+  };
+  const stringified = async () => `${JSON.stringify(await exportSnapshot(store.db), null, 2)}\n`;
+
+  it('is the text JSON.stringify gives the snapshot, with empty sections, and parses back to it', async () => {
+    const empty = await asText();
+    expect(empty.text).toBe(await stringified());
+    expect(JSON.parse(empty.text)).toEqual({ teams: [], departments: [], users: [], files: [] });
+
+    // A team and its users, no department and no file: empty sections between and after full ones.
+    const users = Array.from({ length: 700 }, (_, index) => ({ id: `u${String(index).padStart(4, '0')}`, teamId: 't1', name: `用户 ${index}`, email: `user${index}@example.com` }));
+    expect((await importSnapshot(directoryChanges(store), { teams: [{ id: 't1', name: 'Acme "One"' }], users })).ok).toBe(true);
+    const some = await asText();
+    expect(some.text).toBe(await stringified());
+    expect(some.counts).toEqual({ teams: 1, departments: 0, users: 700, files: 0 });
+    // 700 users are more than one piece of text: the export never held the whole of it.
+    expect(some.pieces).toBeGreaterThan(1);
+
+    expect((await importSnapshot(directoryChanges(store), COMPANY)).ok).toBe(true);
+    const all = await asText();
+    expect(all.text).toBe(await stringified());
+    expect(JSON.parse(all.text)).toEqual(await exportSnapshot(store.db));
   });
 });

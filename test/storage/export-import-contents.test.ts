@@ -46,8 +46,8 @@ async function seed(store: OpenDatabase, app: FastifyInstance): Promise<void> {
 /** What `collab-host export --out DIR/snapshot.json` does: the snapshot, its bytes in snapshot-contents/. */
 async function exportTo(store: OpenDatabase, storage: FileStorage, dir: string): Promise<string> {
   const folder = new ContentFolder(storage, join(dir, 'snapshot-contents'), 'snapshot-contents');
-  const snapshot = await exportSnapshot(store.db, { writeContent: (file) => folder.write(file) });
-  await folder.finish();
+  const snapshot = await exportSnapshot(store.db, { placeContent: (file) => folder.place(file) });
+  await folder.writePlaced();
   const out = join(dir, 'snapshot.json');
   writeFileSync(out, JSON.stringify(snapshot));
   return out;

@@ -1,7 +1,11 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { finished } from 'node:stream/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { loadConfig } from '../../config/config.js';
-import { countStoredContents, exportSnapshot } from '../../snapshot/export.js';
+import { countStoredContents } from '../../snapshot/export.js';
+import { writeExportText } from '../../snapshot/export-text.js';
 import { ContentExportError, ContentFolder } from '../../storage/content-folder.js';
 import { createFileStorage } from '../../storage/open-backend.js';
 import { openDatabase } from '../../store/connection/database.js';
@@ -30,8 +34,7 @@ export async function exportCommand(args: string[]): Promise<number> {
   const store = await openDatabase(config.databaseUrl);
   try {
     if (values.out === undefined) {
-      const snapshot = await exportSnapshot(store.db);
-      await writeStdout(`${JSON.stringify(snapshot, null, 2)}\n`);
+      await writeExportText(store.db, writeStdout);
       const stored = await countStoredContents(store.db);
       if (stored > 0) {
         process.stderr.write(`note: ${stored} stored file content(s) not included (stdout carries JSON only); use --out FILE to export them\n`);
@@ -41,16 +44,19 @@ export async function exportCommand(args: string[]): Promise<number> {
 
     const out = resolve(values.out);
     const contentsName = `${basename(out).replace(/\.json$/i, '')}-contents`;
+    // The snapshot is written beside FILE first and takes its name once every stored content is written.
+    const partial = `${out}.partial-${process.pid}`;
     const storage = createFileStorage(config, new SqlFileObjects(store.db));
     try {
       const folder = new ContentFolder(storage, join(dirname(out), contentsName), contentsName);
-      const snapshot = await exportSnapshot(store.db, { writeContent: (file) => folder.write(file) });
-      const contents = await folder.finish();
       await mkdir(dirname(out), { recursive: true });
-      await writeFile(out, `${JSON.stringify(snapshot, null, 2)}\n`);
-      process.stderr.write(`wrote ${out} (${snapshot.users.length} users, ${snapshot.files.length} files, ${contents} stored contents in ${contentsName}/)\n`);
+      const counts = await writeToFile(partial, (write) => writeExportText(store.db, write, { placeContent: (file) => folder.place(file) }));
+      const contents = await folder.writePlaced();
+      await rename(partial, out);
+      process.stderr.write(`wrote ${out} (${counts.users} users, ${counts.files} files, ${contents} stored contents in ${contentsName}/)\n`);
       return 0;
     } catch (error) {
+      await rm(partial, { force: true });
       if (error instanceof ContentExportError) throw new CliError(`export stopped, ${out} not written: ${error.message}`);
       throw error;
     } finally {
@@ -58,6 +64,25 @@ export async function exportCommand(args: string[]): Promise<number> {
     }
   } finally {
     await store.close();
+  }
+}
+
+/** Runs `work` with a writer into a new file at `path` (it waits while the file's stream is full), then closes the file. */
+async function writeToFile<T>(path: string, work: (write: (text: string) => Promise<void>) => Promise<T>): Promise<T> {
+  const stream = createWriteStream(path);
+  let failure: Error | undefined;
+  stream.on('error', (error) => (failure = error));
+  try {
+    const result = await work(async (text) => {
+      if (failure) throw failure;
+      // `once` rejects if the stream fails while it waits (a full disk).
+      if (!stream.write(text)) await once(stream, 'drain');
+    });
+    stream.end();
+    await finished(stream);
+    return result;
+  } finally {
+    stream.destroy();
   }
 }
 
