@@ -7,6 +7,10 @@ import { recordOf, storedIdOf } from '../directory-changes/record-form.js';
 import type { SectionName, Snapshot, SnapshotFileRecord } from '../directory-changes/records.js';
 import { SECTIONS } from '../directory-changes/records.js';
 
+/**
+ * What `readExport` calls back. The callbacks run inside the snapshot's transaction: on SQLite it holds
+ * the store's one connection, so a callback that queries the store waits for ever.
+ */
 export interface ExportOptions {
   /**
    * Called, in the snapshot, once per file whose bytes collab-host stores (wherever FILE_STORAGE keeps

@@ -55,7 +55,12 @@ export class ContentFolder {
 
   private async write(id: string, name: string): Promise<void> {
     const opened = await this.storage.open(id);
-    if (!opened) throw new ContentExportError(`the stored bytes of file ${id} are not where its row says; \`collab-host storage verify\` lists such files`);
+    // Placed while the snapshot was read, opened after it: the file may have been removed since.
+    if (!opened) {
+      throw new ContentExportError(
+        `the stored bytes of file ${id} are gone: the file was removed while the export ran (run it again), or its bytes are not where its row says (\`collab-host storage verify\` lists such files)`,
+      );
+    }
     await mkdir(this.folder, { recursive: true });
     const measured = new MeasuredStream();
     await pipeline(await opened.bytes.stream(), measured, createWriteStream(join(this.folder, name)));

@@ -1,11 +1,13 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import SQLite from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { verifyUserToken } from '../../src/auth/user-token.js';
-import { CLI_TOKEN_SECRET, cliEnv, progressSummary, runCli } from './run-cli.js';
+import { CLI_ENTRY, CLI_TOKEN_SECRET, cliEnv, progressSummary, runCli } from './run-cli.js';
 
 const EXAMPLE = fileURLToPath(new URL('../snapshot/fixtures/contracts-example.json', import.meta.url));
 const DEMO = fileURLToPath(new URL('../../demo/snapshot.json', import.meta.url));
@@ -113,6 +115,26 @@ describe('collab-host import, export and token (child processes on a SQLite file
     const none = await cli();
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/^usage: collab-host <command>/);
+  });
+
+  it('export into a pipe its reader closes early says so in one line and exits 1, leaving no temporary file', async () => {
+    const users = Array.from({ length: 3_000 }, (_, index) => ({ id: `p${index}`, teamId: 'big', name: `Person ${index}`, email: `p${index}@example.com` }));
+    const file = join(dir, 'big.json');
+    writeFileSync(file, JSON.stringify({ teams: [{ id: 'big', name: 'Big' }], users }));
+    const bigEnv = { ...cliEnv(`sqlite:${join(dir, 'big.db')}`), TMPDIR: join(dir, 'tmp') };
+    mkdirSync(bigEnv.TMPDIR, { recursive: true });
+    expect((await runCli(['import', file], { cwd: dir, env: bigEnv })).code).toBe(0);
+    // Like `collab-host export | head -c 100`: the reader closes the pipe after its first bytes (the
+    // snapshot, about 500 kB, is more than a pipe holds).
+    const child = spawn(process.execPath, [...CLI_ENTRY, 'export'], { cwd: dir, env: bigEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout.once('data', () => child.stdout.destroy());
+    const [code] = (await once(child, 'exit')) as [number];
+    expect(stderr).toBe('export: the reader of stdout closed it before the end of the snapshot\n');
+    expect(code).toBe(1);
+    // (tsx keeps its cache there too.)
+    expect(readdirSync(bigEnv.TMPDIR).filter((name) => name.startsWith('collab-host-export-'))).toEqual([]);
   });
 
   it('import --replace replaces everything; export --out carries stored contents to another store', async () => {

@@ -1,6 +1,7 @@
-import { createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { finished } from 'node:stream/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { loadConfig } from '../../config/config.js';
@@ -34,12 +35,21 @@ export async function exportCommand(args: string[]): Promise<number> {
   const store = await openDatabase(config.databaseUrl);
   try {
     if (values.out === undefined) {
-      await writeExportText(store.db, writeStdout);
-      const stored = await countStoredContents(store.db);
-      if (stored > 0) {
-        process.stderr.write(`note: ${stored} stored file content(s) not included (stdout carries JSON only); use --out FILE to export them\n`);
+      // The snapshot is read into a temporary file first: a pipe read slowly (`| less`, a paused
+      // `| ssh`) would otherwise hold the database's snapshot open for as long as it takes.
+      const spool = await mkdtemp(join(tmpdir(), 'collab-host-export-'));
+      try {
+        const text = join(spool, 'snapshot.json');
+        await writeToFile(text, (write) => writeExportText(store.db, write));
+        const stored = await countStoredContents(store.db);
+        if (!(await copyToStdout(text))) return 1;
+        if (stored > 0) {
+          process.stderr.write(`note: ${stored} stored file content(s) not included (stdout carries JSON only); use --out FILE to export them\n`);
+        }
+        return 0;
+      } finally {
+        await rm(spool, { recursive: true, force: true });
       }
-      return 0;
     }
 
     const out = resolve(values.out);
@@ -86,9 +96,26 @@ async function writeToFile<T>(path: string, work: (write: (text: string) => Prom
   }
 }
 
-/** Writes to stdout and waits until it is flushed (a large snapshot into a pipe). */
-function writeStdout(text: string): Promise<void> {
-  return new Promise((resolvePromise, reject) => {
-    process.stdout.write(text, (error) => (error ? reject(error) : resolvePromise()));
-  });
+/**
+ * Copies a file to stdout, waiting while the pipe is full. false: the reader went away (EPIPE, as with
+ * `| head`), said in one line; any other failure of stdout is thrown.
+ */
+async function copyToStdout(path: string): Promise<boolean> {
+  let failure: (Error & { code?: string }) | undefined;
+  // Left on: a broken pipe may still report writes it had queued after this returns.
+  process.stdout.on('error', (error) => (failure ??= error));
+  try {
+    for await (const chunk of createReadStream(path)) {
+      if (failure) break;
+      // `once` rejects if stdout fails while it waits.
+      if (!process.stdout.write(chunk as Buffer)) await once(process.stdout, 'drain');
+    }
+    await new Promise<void>((resolveFlushed) => process.stdout.write('', () => resolveFlushed()));
+  } catch (error) {
+    failure ??= error as Error;
+  }
+  if (failure === undefined) return true;
+  if (failure.code !== 'EPIPE') throw failure;
+  process.stderr.write('export: the reader of stdout closed it before the end of the snapshot\n');
+  return false;
 }
