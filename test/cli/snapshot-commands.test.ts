@@ -158,13 +158,17 @@ describe('collab-host import, export and token (child processes on a SQLite file
     expect((await runCli(['export'], { cwd: dir, env: otherEnv })).stdout).toBe(plain.stdout);
     expect(existsSync(join(dir, 'other.db'))).toBe(true);
 
-    // Bytes that are no longer the recorded ones: the export stops and leaves no snapshot, not even a part of one.
+    // Bytes that are no longer the recorded ones: an export over the earlier one stops, and leaves that
+    // one whole (its snapshot and its bytes), with no part of its own.
     const database = new SQLite(join(dir, 'data', 'collab-host.db'));
     database.prepare("UPDATE file_contents SET content = ? WHERE file_id = 'welcome-txt'").run(Buffer.from('not the welcome text'));
     database.close();
-    const damaged = await cli('export', '--out', join(dir, 'damaged', 'directory.json'));
+    const damaged = await cli('export', '--out', out);
     expect(damaged.code).toBe(1);
     expect(damaged.stderr).toMatch(/export stopped, .*directory\.json not written: the stored bytes of file welcome-txt have SHA-256 [0-9a-f]{64}, not the recorded/);
-    expect(readdirSync(join(dir, 'damaged'))).toEqual(['directory-contents']);
+    expect(readdirSync(join(dir, 'backup')).sort()).toEqual(['directory-contents', 'directory.json']);
+    const thirdEnv = cliEnv(`sqlite:${join(dir, 'third.db')}`);
+    expect((await runCli(['import', out], { cwd: dir, env: thirdEnv })).stdout).toMatch(/1 stored content\)/);
+    expect((await runCli(['export'], { cwd: dir, env: thirdEnv })).stdout).toBe(plain.stdout);
   });
 });

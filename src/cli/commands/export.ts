@@ -54,19 +54,24 @@ export async function exportCommand(args: string[]): Promise<number> {
 
     const out = resolve(values.out);
     const contentsName = `${basename(out).replace(/\.json$/i, '')}-contents`;
-    // The snapshot is written beside FILE first and takes its name once every stored content is written.
+    const contentsDir = join(dirname(out), contentsName);
+    // The snapshot and its bytes are written beside FILE and FILE-contents/ first, and take their names
+    // once all is written: an export that fails leaves an earlier export at FILE whole.
     const partial = `${out}.partial-${process.pid}`;
+    const partialContents = `${contentsDir}.partial-${process.pid}`;
     const storage = createFileStorage(config, new SqlFileObjects(store.db));
     try {
-      const folder = new ContentFolder(storage, join(dirname(out), contentsName), contentsName);
+      const folder = new ContentFolder(storage, partialContents, contentsName);
       await mkdir(dirname(out), { recursive: true });
       const counts = await writeToFile(partial, (write) => writeExportText(store.db, write, { placeContent: (file) => folder.place(file) }));
       const contents = await folder.writePlaced();
+      if (contents > 0) await replaceFolder(contentsDir, partialContents);
       await rename(partial, out);
       process.stderr.write(`wrote ${out} (${counts.users} users, ${counts.files} files, ${contents} stored contents in ${contentsName}/)\n`);
       return 0;
     } catch (error) {
       await rm(partial, { force: true });
+      await rm(partialContents, { recursive: true, force: true });
       if (error instanceof ContentExportError) throw new CliError(`export stopped, ${out} not written: ${error.message}`);
       throw error;
     } finally {
@@ -75,6 +80,20 @@ export async function exportCommand(args: string[]): Promise<number> {
   } finally {
     await store.close();
   }
+}
+
+/** Puts the folder `written` where `target` is (a folder cannot be renamed over one that holds files). */
+async function replaceFolder(target: string, written: string): Promise<void> {
+  const earlier = `${target}.earlier-${process.pid}`;
+  const hadEarlier = await rename(target, earlier).then(
+    () => true,
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return false;
+      throw error;
+    },
+  );
+  await rename(written, target);
+  if (hadEarlier) await rm(earlier, { recursive: true, force: true });
 }
 
 /** Runs `work` with a writer into a new file at `path` (it waits while the file's stream is full), then closes the file. */
