@@ -118,18 +118,17 @@ describe('collab-host import, export and token (child processes on a SQLite file
   });
 
   it('export into a pipe its reader closes early says so in one line and exits 1, leaving no temporary file', async () => {
-    const users = Array.from({ length: 3_000 }, (_, index) => ({ id: `p${index}`, teamId: 'big', name: `Person ${index}`, email: `p${index}@example.com` }));
+    const users = Array.from({ length: 300 }, (_, index) => ({ id: `p${index}`, teamId: 'big', name: `Person ${index}`, email: `p${index}@example.com` }));
     const file = join(dir, 'big.json');
     writeFileSync(file, JSON.stringify({ teams: [{ id: 'big', name: 'Big' }], users }));
     const bigEnv = { ...cliEnv(`sqlite:${join(dir, 'big.db')}`), TMPDIR: join(dir, 'tmp') };
     mkdirSync(bigEnv.TMPDIR, { recursive: true });
     expect((await runCli(['import', file], { cwd: dir, env: bigEnv })).code).toBe(0);
-    // Like `collab-host export | head -c 100`: the reader closes the pipe after its first bytes (the
-    // snapshot, about 500 kB, is more than a pipe holds).
+    // Like `collab-host export | head -c 0`: the reader has closed the pipe before the first byte.
     const child = spawn(process.execPath, [...CLI_ENTRY, 'export'], { cwd: dir, env: bigEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.destroy();
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.stdout.once('data', () => child.stdout.destroy());
     const [code] = (await once(child, 'exit')) as [number];
     expect(stderr).toBe('export: the reader of stdout closed it before the end of the snapshot\n');
     expect(code).toBe(1);
@@ -170,5 +169,19 @@ describe('collab-host import, export and token (child processes on a SQLite file
     const thirdEnv = cliEnv(`sqlite:${join(dir, 'third.db')}`);
     expect((await runCli(['import', out], { cwd: dir, env: thirdEnv })).stdout).toMatch(/1 stored content\)/);
     expect((await runCli(['export'], { cwd: dir, env: thirdEnv })).stdout).toBe(plain.stdout);
+
+    // A directory without stored bytes exported over it: the earlier bytes go with the earlier snapshot.
+    expect((await cli('import', EXAMPLE, '--replace')).code).toBe(0);
+    const bare = await cli('export', '--out', out);
+    expect(bare).toMatchObject({ code: 0, stderr: `wrote ${out} (2 users, 2 files, 0 stored contents)\n` });
+    expect(readdirSync(join(dir, 'backup'))).toEqual(['directory.json']);
+
+    // Where the bytes would go is a file of someone's: refused before anything is written.
+    writeFileSync(join(dir, 'notes-contents'), 'mine');
+    const refused = await cli('export', '--out', join(dir, 'notes.json'));
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/notes-contents exists and is not a folder/);
+    expect(readFileSync(join(dir, 'notes-contents'), 'utf8')).toBe('mine');
+    expect(existsSync(join(dir, 'notes.json'))).toBe(false);
   });
 });
