@@ -2,26 +2,11 @@ import { afterEach, expect, it, vi } from 'vitest';
 import { EventAppender } from '../../src/events/event-appender.js';
 import { eventLog, type NewEvent } from '../../src/store/events/event-log.js';
 import { describeEachStore } from '../helpers/stores.js';
-import { turns } from './event-fixtures.js';
+import { newLogEvent, turns } from './event-fixtures.js';
 
 const T = 1_709_280_000_000;
 
-function event(key: string): NewEvent {
-  return {
-    deliveryKey: `appender-${key}`,
-    kind: 'Collaborator',
-    action: 'enter',
-    fileId: 'plan',
-    userId: 'zhang',
-    credential: 'token',
-    senderId: 'zhang',
-    outcome: 'pending',
-    problem: null,
-    subject: null,
-    receivedMs: T,
-    body: JSON.stringify({ key }),
-  };
-}
+const event = (key: string): NewEvent => newLogEvent(`appender-${key}`, { receivedMs: T, body: JSON.stringify({ key }) });
 
 describeEachStore('event appender: group commit', (store) => {
   afterEach(() => {

@@ -7,9 +7,27 @@ import type { Config } from '../../src/config/config.js';
 import type { EventItem } from '../../src/events/event-management.js';
 import { EventPipeline } from '../../src/events/event-pipeline.js';
 import type { OpenDatabase } from '../../src/store/connection/database.js';
+import type { NewEvent } from '../../src/store/events/event-log.js';
 import type { FileInput } from '../../src/store/directory-writes/directory-writer.js';
 import { SqlDirectory } from '../../src/store/directory-reads/sql-directory.js';
 import { buildTestApp, makeTestConfig, TEST_CONFIG_OVERRIDES } from '../helpers/app.js';
+
+/** An event as the intake hands it to the log: pending, zhang's, on the plan, its body `{ "key": key }`. */
+export const newLogEvent = (key: string, fields: Partial<NewEvent> = {}): NewEvent => ({
+  deliveryKey: key,
+  kind: 'Collaborator',
+  action: 'enter',
+  fileId: 'plan',
+  userId: 'zhang',
+  credential: 'token',
+  senderId: 'zhang',
+  outcome: 'pending',
+  problem: null,
+  subject: null,
+  receivedMs: 1_709_280_000_000,
+  body: JSON.stringify({ key }),
+  ...fields,
+});
 
 /** Event bodies of interface part 6, built the way the platform sends them. */
 

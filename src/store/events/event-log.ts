@@ -97,7 +97,7 @@ export interface EventLogStore {
   pending(db: Db, limit: number, lane?: { index: number; of: number }): Promise<LoggedEvent[]>;
   /**
    * One processing step, in one transaction: takes the files of `planned` that no other worker is
-   * processing, claims those of the events that are still pending (oldest first) writing the outcome each
+   * processing and that have no earlier event pending outside `planned` (it is left for a later step), claims those of the events that are still pending (oldest first) writing the outcome each
    * was planned to end with, and lets `apply` apply their effects in the same transaction (a failure
    * rolls the outcomes back with the effects). An event someone else finished meanwhile is left out, so no
    * effect is applied twice. Returns the events claimed, with their outcomes.
@@ -171,6 +171,42 @@ function toLogged(row: EventRow): LoggedEvent {
   };
 }
 
+/**
+ * The files (keys) of `events` that have a pending event, not among `events`, older than one of theirs: its
+ * effects must come first. The read of pending events can leave such a gap at a file's oldest events: on
+ * PostgreSQL and MySQL its "is this file free" test is made row by row, and the worker that held the file may
+ * let it go halfway through the scan, having processed only the events it had read before the newer ones
+ * were logged.
+ */
+async function filesWithEarlierPending(trx: Db, events: readonly LoggedEvent[]): Promise<Set<string>> {
+  const newest = new Map<string, number>();
+  for (const event of events) {
+    const key = event.fileId ?? NO_FILE_KEY;
+    newest.set(key, Math.max(newest.get(key) ?? 0, event.id));
+  }
+  if (newest.size === 0) return new Set();
+  // The key of events without a file stands for no file id and for an empty one alike.
+  const fileIds = [...newest.keys()];
+  const rows = await trx
+    .selectFrom('events')
+    .select(['id', 'file_id'])
+    .where('outcome', '=', 'pending')
+    .where('id', '<', Math.max(...newest.values()))
+    .where(
+      'id',
+      'not in',
+      events.map((event) => event.id),
+    )
+    .where((eb) => eb.or([eb('file_id', 'in', fileIds), ...(newest.has(NO_FILE_KEY) ? [eb('file_id', 'is', null)] : [])]))
+    .execute();
+  const behind = new Set<string>();
+  for (const row of rows) {
+    const key = row.file_id ?? NO_FILE_KEY;
+    if (Number(row.id) < (newest.get(key) ?? 0)) behind.add(key);
+  }
+  return behind;
+}
+
 export const eventLog: EventLogStore = {
   async append(db, events) {
     const rows = events.map((event): EventInsert => ({
@@ -225,7 +261,13 @@ export const eventLog: EventLogStore = {
     return dialectWork(db).transactionWithoutDiskWait(db, async (trx) => {
       const keys = new Set(planned.map(({ event }) => event.fileId ?? NO_FILE_KEY));
       const locked = await dialectWork(trx).lockKeys(trx, [...keys]);
-      const ours = planned.filter(({ event }) => locked.has(event.fileId ?? NO_FILE_KEY));
+      const lockedEvents = planned.filter(({ event }) => locked.has(event.fileId ?? NO_FILE_KEY));
+      // A file with an earlier event still pending outside this batch waits for the next step, which takes it first.
+      const behind = await filesWithEarlierPending(
+        trx,
+        lockedEvents.map(({ event }) => event),
+      );
+      const ours = lockedEvents.filter(({ event }) => !behind.has(event.fileId ?? NO_FILE_KEY));
       if (ours.length === 0) return [];
       // The claim writes the outcome too: most events finish alike (processed, no problem), so one
       // statement per distinct outcome, and no second pass over the rows.
