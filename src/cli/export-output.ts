@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
-import { lstat, rename, rm, type FileHandle } from 'node:fs/promises';
+import { lstat, readdir, rename, rm, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { CliError } from './cli-error.js';
 
@@ -92,4 +93,38 @@ export async function putExportInPlace(paths: { file: string; writtenFile: strin
     throw error;
   }
   if (hadEarlier) await rm(earlier, { recursive: true, force: true });
+}
+
+/** The name an export in progress gives a part it writes beside `path` (`path.partial-PID`). */
+export const partialName = (path: string, pid: number = process.pid) => `${path}.partial-${pid}`;
+
+/**
+ * Removes the parts that exports of `paths` which were stopped for good (killed, the machine down) left
+ * beside them: `path.partial-PID` of every PID no process has any more. An export still running (its
+ * process there) keeps its parts. Returns the names removed.
+ */
+export async function removeStoppedExportParts(paths: readonly string[]): Promise<string[]> {
+  const removed: string[] = [];
+  for (const path of paths) {
+    const folder = dirname(path);
+    const names = await readdir(folder).catch(() => [] as string[]);
+    const prefix = `${basename(path)}.partial-`;
+    for (const name of names) {
+      const pid = name.startsWith(prefix) ? Number(name.slice(prefix.length)) : Number.NaN;
+      if (!Number.isSafeInteger(pid) || pid <= 0 || processIsThere(pid)) continue;
+      await rm(join(folder, name), { recursive: true, force: true });
+      removed.push(name);
+    }
+  }
+  return removed;
+}
+
+/** Whether a process with this id exists (one of another user's included). */
+function processIsThere(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
 }

@@ -136,6 +136,30 @@ describe('collab-host import, export and token (child processes on a SQLite file
     expect(readdirSync(bigEnv.TMPDIR).filter((name) => name.startsWith('collab-host-export-'))).toEqual([]);
   });
 
+  it('export --out removes the parts a stopped export left beside FILE, and keeps those of one still running', async () => {
+    const folder = join(dir, 'stopped');
+    mkdirSync(folder);
+    // Above the largest process id Linux hands out (2^22): no process has it.
+    const gone = 4_194_399;
+    writeFileSync(join(folder, `directory.json.partial-${gone}`), '{"teams": [');
+    mkdirSync(join(folder, `directory-contents.partial-${gone}`));
+    writeFileSync(join(folder, `directory-contents.partial-${gone}`, 'welcome-txt.txt'), 'half');
+    // This test's own process stands for an export still writing.
+    writeFileSync(join(folder, `directory.json.partial-${process.pid}`), '{"users": [');
+    writeFileSync(join(folder, `other.json.partial-${gone}`), 'not this export');
+
+    const out = join(folder, 'directory.json');
+    const exported = await cli('export', '--out', out);
+    expect(exported.code).toBe(0);
+    expect(exported.stderr).toBe(
+      `removed directory.json.partial-${gone}, left by an export that was stopped\n` +
+        `removed directory-contents.partial-${gone}, left by an export that was stopped\n` +
+        `wrote ${out} (2 users, 2 files, 0 stored contents)\n`,
+    );
+    expect(readdirSync(folder).sort()).toEqual(['directory.json', `directory.json.partial-${process.pid}`, `other.json.partial-${gone}`]);
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toMatchObject({ users: [expect.anything(), expect.anything()] });
+  });
+
   it('import --replace replaces everything; export --out carries stored contents to another store', async () => {
     const replaced = await cli('import', DEMO, '--replace');
     expect(replaced.stdout).toMatch(/^replaced the directory with 1 team, 12 departments, 24 users, 10 files \(20 grants, 1 stored content\)\n/);

@@ -9,7 +9,7 @@ import { createFileStorage } from '../../storage/open-backend.js';
 import { openDatabase } from '../../store/connection/database.js';
 import { SqlFileObjects } from '../../store/files/file-objects.js';
 import { CliError } from '../cli-error.js';
-import { asSpoolProblem, copyToStdout, putExportInPlace, refuseNonFolder, writeToFile } from '../export-output.js';
+import { asSpoolProblem, copyToStdout, partialName, putExportInPlace, refuseNonFolder, removeStoppedExportParts, writeToFile } from '../export-output.js';
 import { parseCommandArgs } from '../command-args.js';
 
 const USAGE = `usage: collab-host export [--out FILE]
@@ -66,8 +66,9 @@ export async function exportCommand(args: string[]): Promise<number> {
     await refuseNonFolder(contentsDir);
     // The snapshot and its bytes are written beside FILE and FILE-contents/ first, and take their names
     // once all is written: an export that fails leaves an earlier export at FILE whole.
-    const partial = `${out}.partial-${process.pid}`;
-    const partialContents = `${contentsDir}.partial-${process.pid}`;
+    const partial = partialName(out);
+    const partialContents = partialName(contentsDir);
+    for (const name of await removeStoppedExportParts([out, contentsDir])) process.stderr.write(`removed ${name}, left by an export that was stopped\n`);
     const storage = createFileStorage(config, new SqlFileObjects(store.db));
     try {
       const folder = new ContentFolder(storage, partialContents, contentsName);
