@@ -29,8 +29,12 @@ const SIDE_TABLES = Object.values(AUDIT_INDEXES).map(({ table, key }) => ({
   spec: { table, columns: [key, 'id'], pgTypes: ['text', 'bigint'], conflictKey: [key, 'id'] } satisfies BulkTable,
 }));
 
-/** Pairs one statement writes: on SQLite a statement holds the event loop (about 5 ms for 1,000). */
-const CHUNK = 1000;
+/**
+ * Pairs one statement writes: on SQLite a statement holds the event loop (about 10 ms for 1,000 on the
+ * bench store, whose side tables hold millions of pairs), and such stalls set the p99 of the requests
+ * waiting behind them (bench/README.md, 2026-11-27 23:40).
+ */
+const CHUNK = 250;
 
 /**
  * Pairs sorted at once: a pass sorts its pairs in runs of this many (a few ms each) with the event
@@ -39,8 +43,8 @@ const CHUNK = 1000;
  */
 const SORT_RUN = 8192;
 
-/** Rows one read of a pass takes: on SQLite a read holds the event loop too (about 10 ms for 10,000). */
-const READ_PAGE = 10_000;
+/** Rows one read of a pass takes: on SQLite a read holds the event loop too (about 10 ms for 10,000, 2 ms for 2,000). */
+const READ_PAGE = 2_000;
 
 /** What one batch did. */
 export interface IndexedBatch {
