@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { StoreDirectory } from '../directory/directory.js';
 import type { DirectoryService } from '../directory/directory-service.js';
 import { eventEffects } from '../store/events/event-effects.js';
-import { eventLog, type FinishedEvent, type LoggedEvent } from '../store/events/event-log.js';
+import { eventLog, type FinishedEvent, type FinishedStep, type LoggedEvent } from '../store/events/event-log.js';
 import { outbox, type NotificationDraft } from '../store/notify/outbox.js';
 import type { Database } from '../store/schema/schema.js';
 import { deriveCallbackFailure, deriveEffects, type EventEffects } from './derive-effects.js';
@@ -127,14 +127,21 @@ export class EventProcessor extends PollingWorker {
     await fanout.prepare(candidates.flatMap((event) => fanoutRequest(event, reads.get(event.id)!)));
     const plans = new Map(candidates.map((event) => [event.id, this.plan(event, reads.get(event.id)!, fanout)]));
     let finished: FinishedEvent[];
+    let heldBack = 0;
     try {
-      finished = await this.finish(candidates, plans);
+      ({ finished, heldBack } = await this.finish(candidates, plans));
     } catch (error) {
       // One event whose effects cannot be written must not hold up the others: each alone, then aside.
       this.log.error({ err: error, events: candidates.length }, 'event batch failed; processing its events one by one');
       finished = [];
-      for (const event of candidates) finished.push(...(await this.finishAlone(event, plans)));
+      for (const event of candidates) {
+        const step = await this.finishAlone(event, plans);
+        finished.push(...step.finished);
+        heldBack += step.heldBack;
+      }
     }
+    // Events left behind an earlier one of their file that this read missed: the next step takes them all.
+    if (heldBack > 0) this.wake();
     const kinds = new Map(candidates.map((event) => [event.id, event.kind]));
     for (const event of finished) this.options.counters?.countProcessed(kinds.get(event.id) ?? '', event.outcome);
     if (finished.length > 0 && [...plans.values()].some((plan) => (plan.effects?.notifications.length ?? 0) > 0)) this.options.onNotified?.();
@@ -150,7 +157,7 @@ export class EventProcessor extends PollingWorker {
     }
   }
 
-  private finish(candidates: readonly LoggedEvent[], plans: Map<number, Plan>): Promise<FinishedEvent[]> {
+  private finish(candidates: readonly LoggedEvent[], plans: Map<number, Plan>): Promise<FinishedStep> {
     const nowMs = this.now();
     const planned = candidates.map((event) => ({ event, ...plans.get(event.id)!.finished }));
     return eventLog.finish(this.db, planned, nowMs, async (trx, claimed) => {
@@ -183,7 +190,7 @@ export class EventProcessor extends PollingWorker {
     });
   }
 
-  private async finishAlone(event: LoggedEvent, plans: Map<number, Plan>): Promise<FinishedEvent[]> {
+  private async finishAlone(event: LoggedEvent, plans: Map<number, Plan>): Promise<FinishedStep> {
     try {
       return await this.finish([event], plans);
     } catch (error) {

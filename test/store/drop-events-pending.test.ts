@@ -140,10 +140,11 @@ describeEachStore('migration 205 (events_pending dropped on SQLite)', (_store, d
       statements.nodes.length = 0;
       const planned = pending.map((event) => ({ event, outcome: 'processed' as const, problem: null }));
       const applied: number[][] = [];
-      const finished = await eventLog.finish(watched, planned, 1_795_680_010_000, async (_trx, claimed) => {
+      const { finished, heldBack } = await eventLog.finish(watched, planned, 1_795_680_010_000, async (_trx, claimed) => {
         applied.push(claimed.map((event) => event.id));
       });
       expect(finished.map((event) => [event.id, event.outcome])).toEqual(PENDING_AT.map((id) => [id, 'processed']));
+      expect(heldBack).toBe(0);
       expect(applied).toEqual([PENDING_AT]);
       expect(await eventLog.pending(db, 10)).toEqual([]);
       expect((await eventLog.figures(db, 1)).counts.pending).toBe(0);
@@ -156,6 +157,12 @@ describeEachStore('migration 205 (events_pending dropped on SQLite)', (_store, d
         const plan = await planOf(db, dialect, claim!);
         expect(plan).toMatch(/events_pending|events_by_outcome|events_pkey|INTEGER PRIMARY KEY|rowid/);
         expect(plan).not.toMatch(/\bSCAN events\b|Seq Scan/);
+        // The step's look for an earlier pending event of its files reads the pending events alone.
+        const look = statements.nodes.find((node) => node.kind === 'SelectQueryNode');
+        expect(look).toBeDefined();
+        const lookPlan = await planOf(db, dialect, look!);
+        expect(lookPlan).toMatch(/events_pending|events_by_outcome/);
+        expect(lookPlan).not.toMatch(/\bSCAN events\b|Seq Scan|events_by_file/);
       }
     } finally {
       await store.close();

@@ -45,6 +45,12 @@ export interface LoggedEvent {
   body: string;
 }
 
+/** What one processing step did: the events it claimed, and how many it left for a later step (see `finish`). */
+export interface FinishedStep {
+  finished: FinishedEvent[];
+  heldBack: number;
+}
+
 /** What processing made of a claimed event. */
 export interface FinishedEvent {
   id: number;
@@ -97,7 +103,8 @@ export interface EventLogStore {
   pending(db: Db, limit: number, lane?: { index: number; of: number }): Promise<LoggedEvent[]>;
   /**
    * One processing step, in one transaction: takes the files of `planned` that no other worker is
-   * processing and that have no earlier event pending outside `planned` (it is left for a later step), claims those of the events that are still pending (oldest first) writing the outcome each
+   * processing, leaves for a later step a file's events after an earlier one of it that is pending outside
+   * `planned` (`heldBack` counts them: the step that takes that one should follow soon), claims those of the events that are still pending (oldest first) writing the outcome each
    * was planned to end with, and lets `apply` apply their effects in the same transaction (a failure
    * rolls the outcomes back with the effects). An event someone else finished meanwhile is left out, so no
    * effect is applied twice. Returns the events claimed, with their outcomes.
@@ -107,7 +114,7 @@ export interface EventLogStore {
     planned: ReadonlyArray<{ event: LoggedEvent; outcome: FinishedEvent['outcome']; problem: string | null }>,
     nowMs: number,
     apply: (trx: Db, claimed: LoggedEvent[]) => Promise<void>,
-  ): Promise<FinishedEvent[]>;
+  ): Promise<FinishedStep>;
   /** How many lanes of files a processor of this store works in side by side (src/store/dialect/dialect-work.ts). */
   lanes(db: Db): number;
   /** Events oldest first after `filter.after`, by file, kind, received time and outcome. */
@@ -172,39 +179,37 @@ function toLogged(row: EventRow): LoggedEvent {
 }
 
 /**
- * The files (keys) of `events` that have a pending event, not among `events`, older than one of theirs: its
- * effects must come first. The read of pending events can leave such a gap at a file's oldest events: on
- * PostgreSQL and MySQL its "is this file free" test is made row by row, and the worker that held the file may
- * let it go halfway through the scan, having processed only the events it had read before the newer ones
- * were logged.
+ * For each file (key) of `events`, the oldest pending event not among them that is older than one of theirs,
+ * if any: its effects must come before those of theirs after it. The read of pending events can leave such a
+ * gap: its "is this file free" test is made row by row (PostgreSQL, MySQL), and the worker that held the file
+ * may let it go halfway through the scan, having processed only the events it had read before the newer
+ * ones were logged (a gap at the file's oldest events; on MySQL, whose test does not take the lock, also
+ * between two of them). Read over the pending events alone (no condition on the file, so no plan walks a
+ * busy file's processed history), the events' own rows left out here.
  */
-async function filesWithEarlierPending(trx: Db, events: readonly LoggedEvent[]): Promise<Set<string>> {
+async function earliestGaps(trx: Db, events: readonly LoggedEvent[]): Promise<Map<string, number>> {
   const newest = new Map<string, number>();
   for (const event of events) {
     const key = event.fileId ?? NO_FILE_KEY;
     newest.set(key, Math.max(newest.get(key) ?? 0, event.id));
   }
-  if (newest.size === 0) return new Set();
-  // The key of events without a file stands for no file id and for an empty one alike.
-  const fileIds = [...newest.keys()];
+  const gaps = new Map<string, number>();
+  if (newest.size === 0) return gaps;
+  const ids = new Set(events.map((event) => event.id));
   const rows = await trx
     .selectFrom('events')
     .select(['id', 'file_id'])
     .where('outcome', '=', 'pending')
     .where('id', '<', Math.max(...newest.values()))
-    .where(
-      'id',
-      'not in',
-      events.map((event) => event.id),
-    )
-    .where((eb) => eb.or([eb('file_id', 'in', fileIds), ...(newest.has(NO_FILE_KEY) ? [eb('file_id', 'is', null)] : [])]))
     .execute();
-  const behind = new Set<string>();
   for (const row of rows) {
+    const id = Number(row.id);
+    // The key of events without a file stands for no file id and for an empty one alike.
     const key = row.file_id ?? NO_FILE_KEY;
-    if (Number(row.id) < (newest.get(key) ?? 0)) behind.add(key);
+    if (ids.has(id) || id >= (newest.get(key) ?? 0)) continue;
+    gaps.set(key, Math.min(gaps.get(key) ?? id, id));
   }
-  return behind;
+  return gaps;
 }
 
 export const eventLog: EventLogStore = {
@@ -256,19 +261,20 @@ export const eventLog: EventLogStore = {
   },
 
   async finish(db, planned, nowMs, apply) {
-    if (planned.length === 0) return [];
+    if (planned.length === 0) return { finished: [], heldBack: 0 };
     // Effects can be derived again from the log, so their commit need not wait for the disk.
     return dialectWork(db).transactionWithoutDiskWait(db, async (trx) => {
       const keys = new Set(planned.map(({ event }) => event.fileId ?? NO_FILE_KEY));
       const locked = await dialectWork(trx).lockKeys(trx, [...keys]);
       const lockedEvents = planned.filter(({ event }) => locked.has(event.fileId ?? NO_FILE_KEY));
-      // A file with an earlier event still pending outside this batch waits for the next step, which takes it first.
-      const behind = await filesWithEarlierPending(
+      // A file's events after an earlier one still pending outside this step wait for a later step, which takes it first.
+      const gaps = await earliestGaps(
         trx,
         lockedEvents.map(({ event }) => event),
       );
-      const ours = lockedEvents.filter(({ event }) => !behind.has(event.fileId ?? NO_FILE_KEY));
-      if (ours.length === 0) return [];
+      const ours = lockedEvents.filter(({ event }) => event.id < (gaps.get(event.fileId ?? NO_FILE_KEY) ?? Infinity));
+      const heldBack = lockedEvents.length - ours.length;
+      if (ours.length === 0) return { finished: [], heldBack };
       // The claim writes the outcome too: most events finish alike (processed, no problem), so one
       // statement per distinct outcome, and no second pass over the rows.
       const groups = new Map<string, number[]>();
@@ -293,7 +299,7 @@ export const eventLog: EventLogStore = {
         trx,
         ours.flatMap(({ event }) => (claimedIds.has(event.id) ? [event] : [])).sort((a, b) => a.id - b.id),
       );
-      return finished.sort((a, b) => a.id - b.id);
+      return { finished: finished.sort((a, b) => a.id - b.id), heldBack };
     });
   },
 
