@@ -190,7 +190,10 @@ function readConfig(env: Env): Config {
  */
 export function withEphemeralAdminKey(config: Config): { config: Config; ephemeralAdminKey: string | undefined } {
   if (config.production || config.adminApiKey !== undefined) return { config, ephemeralAdminKey: undefined };
-  const key = randomBytes(24).toString('base64url');
+  // Never with a leading `-`: the key is passed as `--admin-key "$KEY"`, which would read as an option (one start in 64).
+  let key: string;
+  do key = randomBytes(24).toString('base64url');
+  while (key.startsWith('-'));
   return { config: Object.freeze({ ...config, adminApiKey: key }), ephemeralAdminKey: key };
 }
 

@@ -108,6 +108,11 @@ describe('startupBanner', () => {
     expect(dev.ephemeralAdminKey).toMatch(/^[A-Za-z0-9_-]{32}$/);
     expect(dev.config.adminApiKey).toBe(dev.ephemeralAdminKey);
     expect(withEphemeralAdminKey(makeTestConfig()).ephemeralAdminKey).not.toBe(dev.ephemeralAdminKey);
+    // Passed as `--admin-key "$KEY"` (docs/conformance.md): a key beginning with `-` would be read as an option.
+    // One in 64 would begin so; none of 2,000 may.
+    const keys = Array.from({ length: 2000 }, () => withEphemeralAdminKey(makeTestConfig()).ephemeralAdminKey!);
+    expect(keys.filter((key) => key.startsWith('-'))).toEqual([]);
+    expect(keys.every((key) => /^[A-Za-z0-9_-]{32}$/.test(key))).toBe(true);
     expect(withEphemeralAdminKey(makeTestConfig({ production: true }))).toMatchObject({ ephemeralAdminKey: undefined, config: { adminApiKey: undefined } });
     const set = withEphemeralAdminKey(makeTestConfig({ adminApiKey: 'a-key-of-the-operator-0123' }));
     expect(set).toMatchObject({ ephemeralAdminKey: undefined, config: { adminApiKey: 'a-key-of-the-operator-0123' } });

@@ -82,7 +82,8 @@ describe('runnable examples of the README and docs/', { timeout: 120_000 }, () =
     it(`${example.doc}:${example.line} runs`, async () => {
       const script = example.script.replaceAll(DOC_ADDRESS, address).replaceAll('npx collab-host', 'collab-host');
       const result = await bash(`${prelude}\n${script}`, env, dir);
-      expect(result, `${example.doc}:${example.line}\n${example.script}`).toMatchObject({ code: 0 });
+      // The script's output in the message: a failure says why.
+      expect(result.code, `${example.doc}:${example.line}\n${example.script}\n--- its output:\n${result.output}`).toBe(0);
     });
   }
 });
