@@ -95,8 +95,11 @@ export async function putExportInPlace(paths: { file: string; writtenFile: strin
   if (hadEarlier) await rm(earlier, { recursive: true, force: true });
 }
 
-/** The name an export in progress gives a part it writes beside `path` (`path.partial-PID`). */
-export const partialName = (path: string, pid: number = process.pid) => `${path}.partial-${pid}`;
+/** What an export in progress adds to the name of a part it writes beside `path`, before its process id. */
+const PARTIAL = '.partial-';
+
+/** The name this export gives a part it writes beside `path` (`path.partial-PID`). */
+export const partialName = (path: string) => `${path}${PARTIAL}${process.pid}`;
 
 /**
  * Removes the parts that exports of `paths` which were stopped for good (killed, the machine down) left
@@ -108,7 +111,7 @@ export async function removeStoppedExportParts(paths: readonly string[]): Promis
   for (const path of paths) {
     const folder = dirname(path);
     const names = await readdir(folder).catch(() => [] as string[]);
-    const prefix = `${basename(path)}.partial-`;
+    const prefix = `${basename(path)}${PARTIAL}`;
     for (const name of names) {
       const pid = name.startsWith(prefix) ? Number(name.slice(prefix.length)) : Number.NaN;
       if (!Number.isSafeInteger(pid) || pid <= 0 || processIsThere(pid)) continue;

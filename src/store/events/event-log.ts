@@ -104,10 +104,11 @@ export interface EventLogStore {
   /**
    * One processing step, in one transaction: takes the files of `planned` that no other worker is
    * processing, leaves for a later step a file's events after an earlier one of it that is pending outside
-   * `planned` (`heldBack` counts them: the step that takes that one should follow soon), claims those of the events that are still pending (oldest first) writing the outcome each
-   * was planned to end with, and lets `apply` apply their effects in the same transaction (a failure
-   * rolls the outcomes back with the effects). An event someone else finished meanwhile is left out, so no
-   * effect is applied twice. Returns the events claimed, with their outcomes.
+   * `planned` (`heldBack` counts them: the step that takes that one should follow soon), claims those of
+   * the events that are still pending (oldest first) writing the outcome each was planned to end with,
+   * and lets `apply` apply their effects in the same transaction (a failure rolls the outcomes back with
+   * the effects). An event someone else finished meanwhile is left out, so no effect is applied twice.
+   * Returns the events claimed, with their outcomes.
    */
   finish(
     db: Kysely<Database>,
