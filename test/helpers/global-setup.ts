@@ -17,7 +17,7 @@ function isStale(name: string): boolean {
   return Number.isNaN(createdAt) || createdAt < Date.now() - 3600_000;
 }
 
-/** pg_trgm is created here, once, because CREATE EXTENSION from parallel test files races. */
+/** Checks that PostgreSQL answers and drops the schemas an interrupted earlier run left. */
 async function setupPostgres(): Promise<void> {
   const url = process.env.TEST_POSTGRES_URL;
   if (!url) {
@@ -31,7 +31,6 @@ async function setupPostgres(): Promise<void> {
     throw new Error(`TEST_POSTGRES_URL is set but PostgreSQL is not reachable: ${(error as Error).message}`);
   }
   try {
-    await client.query('CREATE EXTENSION IF NOT EXISTS pg_trgm');
     // Schemas left behind by an interrupted earlier run: only those created over an hour ago, so a run
     // never drops the schemas of another run going on beside it.
     const stale = await client.query<{ nspname: string }>("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'ch\\_test\\_%'");

@@ -2,17 +2,22 @@ import { sql, type Kysely } from 'kysely';
 import type { ColumnTypes } from './column-types.js';
 
 /**
- * The indexes of @-mention search (README "@-mention search", src/store/sql-search.ts reads them).
+ * The indexes of @-mention search as SQLite held them until migration 160 dropped them (search is
+ * answered from the read model in memory since).
  *
  * Two paths per keyword length, because trigram indexes cannot serve keywords under three characters:
- * - three characters or more: a trigram index over names, e-mail local parts and the pinyin keys
- *   (SQLite: FTS5 tables with the trigram tokenizer; PostgreSQL: pg_trgm GIN indexes);
- * - one or two characters: a "short gram" index of users and departments holding every distinct one-
- *   and two-character piece of the lower-case name and e-mail local part (`n:` + piece) and the first one
- *   and two letters of the pinyin keys (`p:` + prefix), so a short keyword is one exact index lookup
- *   (SQLite: table `search_grams`; PostgreSQL: a GIN index over `ch_search_grams(...)`).
- * MySQL, which came after migration 160 dropped all of it, gets none of it.
+ * - three characters or more: FTS5 tables with the trigram tokenizer over names, e-mail local parts and
+ *   the pinyin keys;
+ * - one or two characters: a "short gram" table (`search_grams`) of users and departments holding every
+ *   distinct one- and two-character piece of the lower-case name and e-mail local part (`n:` + piece) and
+ *   the first one and two letters of the pinyin keys (`p:` + prefix), so a short keyword is one exact
+ *   index lookup.
  * Files have no short-gram index: a short file keyword is matched within the viewer's readable files.
+ *
+ * PostgreSQL stores migrated before 2026-11-28 also got pg_trgm GIN indexes here (and the `pg_trgm`
+ * extension when it was missing); 160 drops those. A new PostgreSQL store, like a MySQL one, gets none of
+ * it: the end state is the same, and a fresh start no longer needs an extension nothing uses, nor fails
+ * when another schema of the database holds pg_trgm out of the search path.
  *
  * On SQLite the tables are kept in step by triggers on users, files and departments, so every writer
  * (snapshot import, management API) keeps the index right without knowing it exists.
@@ -20,9 +25,8 @@ import type { ColumnTypes } from './column-types.js';
 export function searchMigration(t: ColumnTypes) {
   return {
     async up(db: Kysely<unknown>): Promise<void> {
-      // MySQL: nothing; migration 160 drops this index on the other two.
-      if (t.dialect === 'postgres') await postgresUp(db);
-      else if (t.dialect === 'sqlite') await sqliteUp(db);
+      // MySQL and PostgreSQL: nothing (migration 160 drops this index, so a new store need not build it).
+      if (t.dialect === 'sqlite') await sqliteUp(db);
       // The recent lists and the "last contact" tie-break read a user's mentions in both directions.
       await db.schema.createIndex('activity_by_user_related').on('activity').columns(['user_id', 'related_user_id', 'occurred_at']).execute();
       await db.schema.createIndex('activity_by_related').on('activity').columns(['related_user_id', 'occurred_at']).execute();
@@ -113,64 +117,4 @@ function removeStatements(k: IndexedKind): string {
     DELETE FROM search_docs WHERE kind = '${k.kind}' AND entity_id = OLD.id;`;
   if (k.shortGrams) statements += `\n    DELETE FROM search_grams WHERE kind = '${k.kind}' AND entity_id = OLD.id;`;
   return statements;
-}
-
-/** PostgreSQL: the same expressions as src/store/sql-search-match.ts uses, or the planner ignores the index. */
-export const PG_LOCAL_PART = (alias: string) => `lower(split_part(coalesce(${alias}.email, ''), '@', 1))`;
-
-async function postgresUp(db: Kysely<unknown>): Promise<void> {
-  await ensurePgTrgm(db);
-  await sql`
-    CREATE OR REPLACE FUNCTION ch_search_grams(name text, local text, pinyin text, initials text)
-    RETURNS text[] LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-      SELECT coalesce(array_agg(DISTINCT g), '{}'::text[]) FROM (
-        SELECT 'n:' || substr(s.v, p.i, w.n) AS g
-          FROM unnest(ARRAY[lower(coalesce(name, '')), lower(coalesce(local, ''))]) AS s(v)
-          CROSS JOIN generate_series(1, 2) AS w(n)
-          CROSS JOIN LATERAL generate_series(1, length(s.v) - w.n + 1) AS p(i)
-        UNION ALL
-        SELECT 'p:' || left(t.v, w.n)
-          FROM unnest(ARRAY[coalesce(pinyin, ''), coalesce(initials, '')]) AS t(v)
-          CROSS JOIN generate_series(1, 2) AS w(n)
-         WHERE length(t.v) >= w.n
-      ) grams
-    $$`.execute(db);
-
-  for (const k of KINDS) {
-    const t = k.table;
-    await sql.raw(`CREATE INDEX ${t}_name_trgm ON ${t} USING gin (lower(name) gin_trgm_ops)`).execute(db);
-    await sql.raw(`CREATE INDEX ${t}_pinyin_trgm ON ${t} USING gin (name_pinyin gin_trgm_ops)`).execute(db);
-    await sql.raw(`CREATE INDEX ${t}_initials_trgm ON ${t} USING gin (name_initials gin_trgm_ops)`).execute(db);
-    if (k.email) await sql.raw(`CREATE INDEX ${t}_local_trgm ON ${t} USING gin ((${PG_LOCAL_PART(t)}) gin_trgm_ops)`).execute(db);
-    if (k.shortGrams) {
-      await sql.raw(`CREATE INDEX ${t}_short_grams ON ${t} USING gin (${pgGramsExpression(t, k.email)})`).execute(db);
-    }
-  }
-}
-
-/** The indexed short-gram expression of a table row (`alias` is the table name or its alias in a query). */
-export function pgGramsExpression(alias: string, email: boolean): string {
-  const local = email ? `split_part(coalesce(${alias}.email, ''), '@', 1)` : `''`;
-  return `ch_search_grams(${alias}.name, ${local}, ${alias}.name_pinyin, ${alias}.name_initials)`;
-}
-
-/**
- * pg_trgm ships with PostgreSQL and is a trusted extension (13+): a database owner may create it. It is
- * created only when missing, inside a savepoint, so a role that may not create it gets a message that says
- * what to do instead of a half-applied migration.
- */
-async function ensurePgTrgm(db: Kysely<unknown>): Promise<void> {
-  const present = await sql<{ n: number }>`SELECT 1 AS n FROM pg_extension WHERE extname = 'pg_trgm'`.execute(db);
-  if (present.rows.length > 0) return;
-  await sql`SAVEPOINT ch_pg_trgm`.execute(db);
-  try {
-    await sql`CREATE EXTENSION IF NOT EXISTS pg_trgm`.execute(db);
-    await sql`RELEASE SAVEPOINT ch_pg_trgm`.execute(db);
-  } catch (error) {
-    await sql`ROLLBACK TO SAVEPOINT ch_pg_trgm`.execute(db);
-    throw new Error(
-      `search needs the PostgreSQL extension pg_trgm and this role may not create it (${(error as Error).message}); ` +
-        'run "CREATE EXTENSION pg_trgm;" once as a database owner or superuser, then start again',
-    );
-  }
 }

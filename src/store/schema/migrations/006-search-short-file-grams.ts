@@ -1,6 +1,5 @@
 import { sql, type Kysely } from 'kysely';
 import type { ColumnTypes } from './column-types.js';
-import { pgGramsExpression } from './003-search.js';
 
 /**
  * A short-gram index for file names, so a one- or two-character file keyword (`周报`, `lw`) is an index
@@ -11,18 +10,14 @@ import { pgGramsExpression } from './003-search.js';
  * SQLite: a contentless FTS5 table with `detail=none` (a doclist of row numbers per gram, a few bytes per
  * file) whose tokens are `n`/`p` + the gram's UTF-8 bytes in hex, so the `ascii` tokenizer keeps every
  * gram, punctuation and spaces included, as one token. Row numbers come from `search_file_docs`, stable
- * across VACUUM, kept in step by triggers like 003's. PostgreSQL: a GIN index over the same
- * `ch_search_grams(...)` expression as users and departments.
+ * across VACUUM, kept in step by triggers like 003's. (PostgreSQL stores migrated before 2026-11-28
+ * got a GIN index over 003's `ch_search_grams(...)` expression here; 160 drops it.)
  */
 export function searchShortFileGramsMigration(t: ColumnTypes) {
   return {
     async up(db: Kysely<unknown>): Promise<void> {
-      // MySQL: nothing; migration 160 drops this index on the other two.
-      if (t.dialect === 'mysql') return;
-      if (t.dialect === 'postgres') {
-        await sql.raw(`CREATE INDEX files_short_grams ON files USING gin (${pgGramsExpression('files', false)})`).execute(db);
-        return;
-      }
+      // MySQL and PostgreSQL: nothing (migration 160 drops this index; see 003-search.ts).
+      if (t.dialect !== 'sqlite') return;
       await sql`CREATE TABLE search_file_docs (docid INTEGER PRIMARY KEY, file_id TEXT NOT NULL UNIQUE)`.execute(db);
       await sql`CREATE VIRTUAL TABLE files_short_grams USING fts5(grams, tokenize = 'ascii', detail = 'none', content = '', contentless_delete = 1)`.execute(db);
       const add = `
