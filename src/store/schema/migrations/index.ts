@@ -35,6 +35,7 @@ import { usersEmailKeyMigration } from './200-users-email-key.js';
 import { dropEventsPendingMigration } from './205-drop-events-pending.js';
 import { deliveriesByRecipientMigration } from './210-deliveries-by-recipient.js';
 import { anonymousAccessIndexesMigration } from './215-anonymous-access-indexes.js';
+import { scimExternalIdFirstMigration } from './220-scim-external-id-first.js';
 
 /**
  * Every migration, by name; names sort in the order they apply (Kysely applies them by name: the two
@@ -80,5 +81,6 @@ export function allMigrations(t: ColumnTypes): Record<string, Migration> {
     '205-drop-events-pending': dropEventsPendingMigration(t),
     '210-deliveries-by-recipient': deliveriesByRecipientMigration(t),
     '215-anonymous-access-indexes': anonymousAccessIndexesMigration(t),
+    '220-scim-external-id-first': scimExternalIdFirstMigration(t),
   };
 }
