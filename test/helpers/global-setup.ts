@@ -17,7 +17,7 @@ function isStale(name: string): boolean {
   return Number.isNaN(createdAt) || createdAt < Date.now() - 3600_000;
 }
 
-/** Checks that PostgreSQL answers and drops the schemas an interrupted earlier run left. */
+/** Checks that PostgreSQL answers and drops the schemas and databases an interrupted earlier run left. */
 async function setupPostgres(): Promise<void> {
   const url = process.env.TEST_POSTGRES_URL;
   if (!url) {
@@ -36,6 +36,10 @@ async function setupPostgres(): Promise<void> {
     const stale = await client.query<{ nspname: string }>("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'ch\\_test\\_%'");
     for (const { nspname } of stale.rows) {
       if (isStale(nspname)) await client.query(`DROP SCHEMA IF EXISTS "${nspname}" CASCADE`);
+    }
+    const staleDatabases = await client.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE 'ch\\_test\\_%'");
+    for (const { datname } of staleDatabases.rows) {
+      if (isStale(datname)) await client.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
     }
   } finally {
     await client.end();

@@ -83,7 +83,8 @@ async function withMysqlAdmin<T>(work: (connection: Awaited<ReturnType<typeof cr
 }
 
 /** `ch_test_<creation time in base 36>_<random>`: the global setup drops only old ones. */
-function testSchemaName(): string {
+/** A name for a test's schema or database: `ch_test_`, its time of creation (base 36), a random part. */
+export function testSchemaName(): string {
   return `ch_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
 }
 

@@ -11,7 +11,7 @@ const KEYWORDS = ['', 'a', 'an', 'ann', '梅', '周报', 'zb', 'hmm', 'meimei', 
 
 /**
  * The same company on SQLite, on PostgreSQL and on MySQL answers every search the same, byte for byte:
- * matching (FTS5 and short grams vs pg_trgm and GIN vs MySQL's own), ranking, paging, counts and permissions.
+ * matching, ranking, paging, counts and permissions (the read model each store loads, and the activity it holds).
  * Each server store is compared with SQLite.
  */
 describe.skipIf(dialects.length < 2)(`search on ${dialects.join(', ')} (skipped without TEST_POSTGRES_URL or TEST_MYSQL_URL)`, () => {

@@ -38,10 +38,18 @@ async function schemaOf(db: Kysely<Database>, dialect: DialectName): Promise<str
 
 /**
  * On PostgreSQL, what migrations 003 and 006 made before 2026-11-28 (a new store gets none of it since):
- * the short-gram function and its GIN indexes (the pg_trgm indexes of those versions are dropped the same
- * way, by name; they are left out here, where the extension may be absent or out of the search path).
+ * the short-gram function and its GIN indexes, and the trigram indexes where the database has pg_trgm
+ * (in whatever schema: its operator class is named by it).
  */
 async function madeByOlderVersions(db: Kysely<Database>): Promise<void> {
+  const trgm = await sql<{ schema: string }>`SELECT n.nspname AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm'`.execute(db);
+  const schema = trgm.rows[0]?.schema;
+  if (schema !== undefined) {
+    const ops = sql.raw(`"${schema.replaceAll('"', '""')}".gin_trgm_ops`);
+    for (const table of ['users', 'departments', 'files']) {
+      await sql`CREATE INDEX ${sql.id(`${table}_name_trgm`)} ON ${sql.id(table)} USING gin (lower(name) ${ops})`.execute(db);
+    }
+  }
   await sql`
     CREATE FUNCTION ch_search_grams(name text, local text, pinyin text, initials text)
     RETURNS text[] LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$

@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/store/connection/database.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
-import { postgresUrl } from '../helpers/stores.js';
+import { postgresUrl, testSchemaName } from '../helpers/stores.js';
 
 /**
  * A new store on a database of its own, whose extensions the test decides: collab-host uses no
@@ -27,10 +26,10 @@ describe.skipIf(!postgresUrl)('a new PostgreSQL store and the extensions of its 
     }
   };
 
-  /** A new, empty database (dropped after the suite). */
+  /** A new, empty database, without what template1 may hold (dropped after the suite, or by the next run's set-up). */
   async function newDatabase(): Promise<string> {
-    const database = `ch_ext_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-    await admin((client) => client.query(`CREATE DATABASE "${database}"`));
+    const database = testSchemaName();
+    await admin((client) => client.query(`CREATE DATABASE "${database}" TEMPLATE template0`));
     databases.push(database);
     return database;
   }

@@ -6,8 +6,8 @@ import type { Db } from '../schema/schema.js';
  * PostgreSQL: dropping an index locks every reader of its table out until the load commits, so a load
  * over rows that others read runs with its indexes in place. A load into tables nobody could read
  * anything from (`nothingToRead`: the first import of a directory) builds the secondary indexes once at
- * the end instead, with more memory for the sort: several times faster than growing them row by row
- * (GIN trigram indexes above all). Constraints' indexes (primary keys, unique) stay.
+ * the end instead, with more memory for the sort: several times faster than growing them row by row.
+ * Constraints' indexes (primary keys, unique) stay.
  */
 export async function withIndexesDeferred<T>(db: Db, tables: readonly string[], work: () => Promise<T>, options: { nothingToRead: boolean }): Promise<T> {
   if (!options.nothingToRead) return work();

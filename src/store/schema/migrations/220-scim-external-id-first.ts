@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { ColumnTypes } from './column-types.js';
 
 /**
@@ -12,9 +12,12 @@ import type { ColumnTypes } from './column-types.js';
 export function scimExternalIdFirstMigration(t: ColumnTypes) {
   return {
     async up(db: Kysely<unknown>): Promise<void> {
-      // MySQL names the table of an index it drops; the others do not take it.
-      const drop = db.schema.dropIndex('scim_resources_by_external_id');
-      await (t.dialect === 'mysql' ? drop.on('scim_resources') : drop).execute();
+      // MySQL commits each DDL statement on its own: one statement, so that no crash leaves the index dropped.
+      if (t.dialect === 'mysql') {
+        await sql`ALTER TABLE scim_resources DROP INDEX scim_resources_by_external_id, ADD INDEX scim_resources_by_external_id (external_id, team_id, kind)`.execute(db);
+        return;
+      }
+      await db.schema.dropIndex('scim_resources_by_external_id').execute();
       await db.schema.createIndex('scim_resources_by_external_id').on('scim_resources').columns(['external_id', 'team_id', 'kind']).execute();
     },
   };
