@@ -82,8 +82,7 @@ async function withMysqlAdmin<T>(work: (connection: Awaited<ReturnType<typeof cr
   }
 }
 
-/** `ch_test_<creation time in base 36>_<random>`: the global setup drops only old ones. */
-/** A name for a test's schema or database: `ch_test_`, its time of creation (base 36), a random part. */
+/** A test schema's or database's name, `ch_test_<creation time in base 36>_<random>`: the global setup drops only old ones. */
 export function testSchemaName(): string {
   return `ch_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
 }
@@ -113,8 +112,9 @@ async function dropSchema(schema: string): Promise<void> {
   await withSchemaLock('exclusive', (client) => client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
 }
 
-async function withAdminClient<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: postgresUrl });
+/** `work` on a session of its own as the test server's user, on the test database or on `connectionString`'s. */
+export async function withAdminClient<T>(work: (client: pg.Client) => Promise<T>, connectionString = postgresUrl): Promise<T> {
+  const client = new pg.Client({ connectionString });
   await client.connect();
   try {
     return await work(client);

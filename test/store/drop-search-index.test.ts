@@ -45,9 +45,8 @@ async function madeByOlderVersions(db: Kysely<Database>): Promise<void> {
   const trgm = await sql<{ schema: string }>`SELECT n.nspname AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm'`.execute(db);
   const schema = trgm.rows[0]?.schema;
   if (schema !== undefined) {
-    const ops = sql.raw(`"${schema.replaceAll('"', '""')}".gin_trgm_ops`);
     for (const table of ['users', 'departments', 'files']) {
-      await sql`CREATE INDEX ${sql.id(`${table}_name_trgm`)} ON ${sql.id(table)} USING gin (lower(name) ${ops})`.execute(db);
+      await sql`CREATE INDEX ${sql.id(`${table}_name_trgm`)} ON ${sql.id(table)} USING gin (lower(name) ${sql.id(schema, 'gin_trgm_ops')})`.execute(db);
     }
   }
   await sql`

@@ -1,8 +1,7 @@
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/store/connection/database.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
-import { postgresUrl, testSchemaName } from '../helpers/stores.js';
+import { postgresUrl, testSchemaName, withAdminClient } from '../helpers/stores.js';
 
 /**
  * A new store on a database of its own, whose extensions the test decides: collab-host uses no
@@ -16,30 +15,21 @@ describe.skipIf(!postgresUrl)('a new PostgreSQL store and the extensions of its 
     url.pathname = `/${name}`;
     return url.href;
   };
-  const admin = async <T>(work: (client: pg.Client) => Promise<T>, name = new URL(postgresUrl!).pathname.slice(1)): Promise<T> => {
-    const client = new pg.Client({ connectionString: urlOf(name) });
-    await client.connect();
-    try {
-      return await work(client);
-    } finally {
-      await client.end();
-    }
-  };
 
   /** A new, empty database, without what template1 may hold (dropped after the suite, or by the next run's set-up). */
   async function newDatabase(): Promise<string> {
     const database = testSchemaName();
-    await admin((client) => client.query(`CREATE DATABASE "${database}" TEMPLATE template0`));
+    await withAdminClient((client) => client.query(`CREATE DATABASE "${database}" TEMPLATE template0`));
     databases.push(database);
     return database;
   }
   afterAll(async () => {
-    for (const database of databases) await admin((client) => client.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`));
+    for (const database of databases) await withAdminClient((client) => client.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`));
   });
 
   /** Opens (migrates) a store in `schema` of `database`, writes the fixture directory and reads a user back. */
   async function migrateAndUse(database: string, schema: string): Promise<string | undefined> {
-    await admin((client) => client.query(`CREATE SCHEMA "${schema}"`), database);
+    await withAdminClient((client) => client.query(`CREATE SCHEMA "${schema}"`), urlOf(database));
     const store = await openDatabase(urlOf(database), { schema, poolSize: 2 });
     try {
       await seedDirectory(store.db);
@@ -53,16 +43,16 @@ describe.skipIf(!postgresUrl)('a new PostgreSQL store and the extensions of its 
   it('migrates where no schema holds pg_trgm, and creates none', async () => {
     const database = await newDatabase();
     expect(await migrateAndUse(database, 'collab')).toBe('张三丰');
-    const extensions = await admin((client) => client.query<{ extname: string }>("SELECT extname FROM pg_extension WHERE extname <> 'plpgsql'"), database);
+    const extensions = await withAdminClient((client) => client.query<{ extname: string }>("SELECT extname FROM pg_extension WHERE extname <> 'plpgsql'"), urlOf(database));
     expect(extensions.rows).toEqual([]);
   });
 
   it('migrates where pg_trgm lives in another schema, out of the search path', async () => {
     const database = await newDatabase();
-    await admin(async (client) => {
+    await withAdminClient(async (client) => {
       await client.query('CREATE SCHEMA other_app');
       await client.query('CREATE EXTENSION pg_trgm SCHEMA other_app');
-    }, database);
+    }, urlOf(database));
     expect(await migrateAndUse(database, 'collab')).toBe('张三丰');
   });
 });
