@@ -239,8 +239,9 @@ async function crashRun(dialect: DialectName, dir: string, cleanups: Array<() =>
   }
   const lastStart = Date.now();
   await untilAcknowledged(KILL_AFTER);
-  // The last instance runs until every step of the mix (each kind and action) was acknowledged once.
-  for (const deadline = Date.now() + 60_000; stepsDone.size < MIX_STEPS && Date.now() < deadline;) await pause(10);
+  // The last instance runs until every step of the mix (each kind and action) was acknowledged once, and
+  // its share links were made and used up with no kill in between (a kill may cut short those of the others).
+  for (const deadline = Date.now() + 60_000; (stepsDone.size < MIX_STEPS || !shares.settled()) && Date.now() < deadline;) await pause(10);
   stop = true;
   await Promise.all(running);
   const loadDone = Date.now();

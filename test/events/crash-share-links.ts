@@ -40,6 +40,8 @@ export function shareLinkLoad(options: {
   const made = new Map<number, number>();
   let index = 0;
   let tokens = 0;
+  /** A link is being made or its tokens asked for. */
+  let busy = false;
   const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   /** Sends until answered with something else than 503 (or nothing); undefined when stopped first. */
   const answered = async (...args: Parameters<Request>) => {
@@ -53,6 +55,14 @@ export function shareLinkLoad(options: {
   const work = async () => {
     while (!options.stopped() && (made.get(options.generation()) ?? 0) >= options.perStart) await pause(50);
     if (options.stopped()) return;
+    busy = true;
+    try {
+      await makeAndUse();
+    } finally {
+      busy = false;
+    }
+  };
+  const makeAndUse = async () => {
     const i = index++;
     const maxUses = maxUsesOf(i);
     const created = await answered('POST', `/api/files/${fileId}/share-links`, admin, JSON.stringify({ role: 'comment', ...(maxUses === null ? {} : { maxUses }) }));
@@ -78,7 +88,9 @@ export function shareLinkLoad(options: {
       await answered('GET', `/files/${fileId}`, { 'x-platform-token': granted.token }, undefined);
     }
   };
-  return { work, links, faults, acknowledged: () => links.length + tokens };
+  /** This start of the service made all its links and asked for all their tokens. */
+  const settled = () => !busy && (made.get(options.generation()) ?? 0) >= options.perStart;
+  return { work, links, faults, settled, acknowledged: () => links.length + tokens };
 }
 
 /**
