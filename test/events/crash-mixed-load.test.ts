@@ -239,9 +239,11 @@ async function crashRun(dialect: DialectName, dir: string, cleanups: Array<() =>
   }
   const lastStart = Date.now();
   await untilAcknowledged(KILL_AFTER);
-  // The last instance runs until every step of the mix (each kind and action) was acknowledged once, and
-  // its share links were made and used up with no kill in between (a kill may cut short those of the others).
-  for (const deadline = Date.now() + 60_000; (stepsDone.size < MIX_STEPS || !shares.settled()) && Date.now() < deadline;) await pause(10);
+  // The last instance runs until every step of the mix (each kind and action) was acknowledged once, its
+  // share links were made and used up, and a user, a SCIM user and an upload (two requests) were
+  // acknowledged, with no kill in between (a kill may cut short those of the others).
+  const everyWriteAcked = () => acked.users.length > 0 && acked.scim.length > 0 && acked.uploads.size > 0;
+  for (const deadline = Date.now() + 60_000; (stepsDone.size < MIX_STEPS || !shares.settled() || !everyWriteAcked()) && Date.now() < deadline;) await pause(10);
   stop = true;
   await Promise.all(running);
   const loadDone = Date.now();

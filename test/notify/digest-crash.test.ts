@@ -58,7 +58,7 @@ describeEachStore('a digest killed between its sending and its recording', (stor
     let answer!: () => void;
     receiver.state.hold = new Promise<void>((resolve) => (answer = resolve));
     const killed = instance().runOnce();
-    await vi.waitFor(() => expect(receiver.received).toHaveLength(1));
+    await vi.waitFor(() => expect(receiver.received).toHaveLength(1), { timeout: 30_000, interval: 20 });
     receiver.state.hold = undefined;
     const [first] = messages();
     expect(first!.ids).toHaveLength(2);
@@ -95,7 +95,7 @@ describeEachStore('a digest killed between its sending and its recording', (stor
     let answer!: () => void;
     receiver.state.hold = new Promise<void>((resolve) => (answer = resolve));
     const killed = instance().runOnce();
-    await vi.waitFor(() => expect(receiver.received).toHaveLength(before + 1));
+    await vi.waitFor(() => expect(receiver.received).toHaveLength(before + 1), { timeout: 30_000, interval: 20 });
     receiver.state.hold = undefined;
 
     harness.clock.now += LEASE_MS + 1;
