@@ -111,9 +111,9 @@ export class EventProcessor extends PollingWorker {
    */
   async runOnce(): Promise<number> {
     // Lanes overlap round trips, but each has its own claim, statements and commit: under a steady flow
-    // one lane takes everything gathered (on PostgreSQL with two instances, four lanes each cost 0.5 ms
-    // of CPU more per event and halved the events acknowledged, bench/README.md). A lane that came back
-    // full means a backlog, and the next steps run every lane until none does.
+    // one lane takes everything gathered (on PostgreSQL, four lanes at every step cost 30-60% more CPU
+    // per event, bench/README.md "Lanes only for a backlog"). A lane that came back full means a
+    // backlog, and the next steps run every lane until none does.
     const lanes = this.behind ? this.lanes : 1;
     const steps = await Promise.all(Array.from({ length: lanes }, (_, index) => this.runLane({ index, of: lanes })));
     this.behind = steps.some((step) => step.full);

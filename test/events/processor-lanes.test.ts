@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DirectoryService } from '../../src/directory/directory-service.js';
 import { EventProcessor } from '../../src/events/event-processor.js';
 import type { OpenDatabase } from '../../src/store/connection/database.js';
+import { eventLog } from '../../src/store/events/event-log.js';
 import { SqlDirectory } from '../../src/store/directory-reads/sql-directory.js';
 import { seedDirectory } from '../helpers/directory-fixture.js';
 import { dialects } from '../helpers/stores.js';
@@ -35,14 +36,11 @@ for (const dialect of ['postgres', 'mysql'] as const)
 
     it('one lane for what a batch holds, every lane while events wait beyond it, one again after', async () => {
       const { app } = await buildEventApp(store);
-      // Each lane's transaction reads the clock once: the events it finished share their effects time.
-      let clock = 1_709_280_000_000;
       const processor = new EventProcessor(store.db, new DirectoryService(SqlDirectory.over(store), { watermarkTemplate: [] }), {
         receivers: [],
         maxFanout: 100,
         batchSize: BATCH,
         lanes: LANES,
-        now: () => (clock += 1_000),
       });
       let version = 0;
       const post = async (fileIds: readonly string[]) => {
@@ -62,40 +60,37 @@ for (const dialect of ['postgres', 'mysql'] as const)
               .executeTakeFirstOrThrow()
           ).n,
         );
-      /** The effects times of the events processed since `after` (by id), one per lane transaction. */
-      const transactionsAfter = async (after: number) => {
-        const rows = await store.db.selectFrom('events').select(['id', 'effects_ms']).where('outcome', '=', 'processed').where('id', '>', after).execute();
-        return new Set(rows.map((row) => Number(row.effects_ms))).size;
+      // The lanes each step reads the log in (each read is a lane's claim, in a transaction of its own).
+      const reads = vi.spyOn(eventLog, 'pending');
+      /** One step: the events it finished, the lanes it ran ("index/of"), and whether a lane's read came back full. */
+      const step = async () => {
+        reads.mockClear();
+        const finished = await processor.runOnce();
+        const read = await Promise.all(reads.mock.results.map((result) => result.value as Promise<unknown[]>));
+        return { finished, lanes: reads.mock.calls.map(([, , lane]) => `${lane!.index}/${lane!.of}`), full: read.some((rows) => rows.length >= BATCH) };
       };
-      const lastId = async () =>
-        Number(
-          (
-            await store.db
-              .selectFrom('events')
-              .select(({ fn }) => fn.max('id').as('id'))
-              .executeTakeFirstOrThrow()
-          ).id ?? 0,
-        );
+      const ONE = ['0/1'];
+      const EVERY = ['0/4', '1/4', '2/4', '3/4'];
       try {
         // A backlog of four files' events, four each: the first step, knowing of none, takes one lane's batch.
         await post(FILES.flatMap((fileId) => [fileId, fileId, fileId, fileId]));
-        expect(await processor.runOnce()).toBe(BATCH);
-        expect(await transactionsAfter(0)).toBe(1);
-        // That lane was full: the next step runs every lane, so more than one batch in more than one transaction.
-        const before = clock;
-        const widened = await processor.runOnce();
-        expect(widened).toBeGreaterThan(BATCH);
-        expect(clock - before).toBeGreaterThan(1_000);
-        while ((await pending()) > 0) await processor.runOnce();
+        let previous = await step();
+        expect(previous).toEqual({ finished: BATCH, lanes: ONE, full: true });
+        // Each step after: every lane if a lane of the one before came back full, else one.
+        for (let steps = 0; steps < 20; steps += 1) {
+          const next = await step();
+          expect(next.lanes).toEqual(previous.full ? EVERY : ONE);
+          previous = next;
+          if (next.finished === 0 && !next.full && (await pending()) === 0) break;
+        }
+        expect(await pending()).toBe(0);
 
-        // Once no lane came back full, a step is one lane again: four new events, one batch, one transaction.
-        const seen = await lastId();
-        await processor.runOnce(); // finds nothing: the backlog is over
+        // With nothing waiting beyond a batch, a step is one lane: four new events, one lane's batch.
         await post(FILES);
-        expect(await processor.runOnce()).toBe(BATCH);
-        expect(await transactionsAfter(seen)).toBe(1);
+        expect(await step()).toEqual({ finished: BATCH, lanes: ONE, full: true });
         expect(await pending()).toBe(1);
       } finally {
+        reads.mockRestore();
         await app.close();
       }
     });
