@@ -70,6 +70,8 @@ export class EventProcessor extends PollingWorker {
   private readonly lanes: number;
   private readonly gatherMs: number;
   private gathering: ReturnType<typeof setTimeout> | undefined;
+  /** Whether a lane of the last step took a whole batch: events are waiting beyond it. */
+  private behind = false;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -104,24 +106,21 @@ export class EventProcessor extends PollingWorker {
   }
 
   /**
-   * Processes one batch of pending events, in each lane while events are waiting beyond a batch, else in
-   * one; returns how many this processor finished. The files are shared out between lanes (src/store/dialect/dialect-work.ts: several on PostgreSQL, where a batch
-   * is mostly waiting for round trips, each of which waits behind the requests being served; one on
-   * SQLite), each lane in a transaction of its own, so a file's events stay in one lane, in log order.
+   * Processes one batch of pending events, in each lane while events wait beyond a batch, else in one;
+   * returns how many this processor finished. The files are shared out between lanes
+   * (src/store/dialect/dialect-work.ts: several on PostgreSQL and MySQL, one on SQLite), each lane in a
+   * transaction of its own, so a file's events stay in one lane, in log order. Lanes overlap round trips
+   * (a batch is mostly waiting for them, each behind the requests being served), but each has its own
+   * claim, statements and commit: under a steady flow one lane takes everything gathered (four lanes at
+   * every step cost 30-60% more CPU per event on PostgreSQL, bench/README.md "Lanes only for a
+   * backlog"). A lane that came back full means a backlog, and the next steps run every lane until none does.
    */
   async runOnce(): Promise<number> {
-    // Lanes overlap round trips, but each has its own claim, statements and commit: under a steady flow
-    // one lane takes everything gathered (on PostgreSQL, four lanes at every step cost 30-60% more CPU
-    // per event, bench/README.md "Lanes only for a backlog"). A lane that came back full means a
-    // backlog, and the next steps run every lane until none does.
     const lanes = this.behind ? this.lanes : 1;
     const steps = await Promise.all(Array.from({ length: lanes }, (_, index) => this.runLane({ index, of: lanes })));
     this.behind = steps.some((step) => step.full);
     return steps.reduce((sum, step) => sum + step.finished, 0);
   }
-
-  /** Whether a lane of the last step took a whole batch: events are waiting beyond it. */
-  private behind = false;
 
   private async runLane(lane: { index: number; of: number }): Promise<{ finished: number; full: boolean }> {
     const candidates = await eventLog.pending(this.db, this.batchSize, lane);
