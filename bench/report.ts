@@ -1,5 +1,6 @@
 import type { EventLag } from './event-lag.js';
 import type { RouteFigures } from './load.js';
+import type { WriteSeenElsewhere } from './write-seen-elsewhere.js';
 
 /** A route of the main table: autocannon, `connections` connections, one route at a time. */
 export interface RouteResult {
@@ -64,6 +65,8 @@ export interface StoreReport {
   /** The events runs with their effect lag (read from the store). */
   eventRuns: EventRun[];
   scim?: ScimRun;
+  /** PostgreSQL and MySQL: how soon a directory write through one instance is seen on another. */
+  writeSeenElsewhere?: WriteSeenElsewhere;
 }
 
 export interface ReportHeader {
@@ -141,6 +144,20 @@ export function renderMarkdown(header: ReportHeader, ceiling: RouteResult, repor
             `${scim.perSecond.toFixed(scim.perSecond < 10 ? 1 : 0)} | — | ${scim.serverCpuMs.toFixed(2)} | — | — | — |`,
         );
       }
+    }
+  }
+
+  if (reports.some((report) => report.writeSeenElsewhere)) {
+    lines.push('');
+    lines.push(
+      'A directory write through one instance seen by the other (a SCIM group created through one, then `GET /departments/{id}` on the other until it answers; deleted through the other, then read on the first until 404; from the answer to the write to the answer of that read):',
+    );
+    lines.push('');
+    lines.push('| store | writes | p50 ms | p99 ms | max ms | not seen within |');
+    lines.push('|---|---:|---:|---:|---:|---:|');
+    for (const report of reports) {
+      const seen = report.writeSeenElsewhere;
+      if (seen) lines.push(`| ${report.store} | ${seen.writes} | ${seen.p50Ms} | ${seen.p99Ms} | ${seen.maxMs} | ${seen.notSeen} in ${seen.patienceMs / 1000} s |`);
     }
   }
 

@@ -80,6 +80,11 @@ export class RequestMaker {
     return this.post('/users/batch/get', random(this.tokens).token, { ids: Array.from({ length: 50 }, () => random(this.data.userIds)) });
   }
 
+  /** A token of the pool: a user of the company's team. */
+  viewerToken(): string {
+    return random(this.tokens).token;
+  }
+
   departmentMembers(): BenchRequest {
     return { method: 'GET', path: `/departments/${random(this.data.departmentIds)}/members?page=1&pageSize=20`, headers: { 'x-platform-token': random(this.tokens).token } };
   }
