@@ -2,6 +2,7 @@ import type { DirectoryModel } from './directory-model.js';
 
 /** Where the model comes from: the store side that loads it and follows the change feed. */
 export interface ModelSource {
+  /** Replaced whole when the directory is loaded again: read it where it is used, never keep it. */
   readonly model: DirectoryModel;
   /**
    * Settles when the model holds every write committed before the call by this process (and, once loaded,

@@ -52,7 +52,8 @@ export const READ_MODEL_POLL_MS = 250;
  * names are read together.
  */
 export class StoreModelSource implements ModelSource {
-  readonly model = new DirectoryModel();
+  /** Replaced whole by a reload of everything (`catchUp`); filled in place by the first load and by changes. */
+  model = new DirectoryModel();
   /** Settles when the first load is done (rejects if it failed). */
   readonly loaded: Promise<void>;
   /** How long the first load took, in ms (undefined until it is done). */
@@ -66,8 +67,6 @@ export class StoreModelSource implements ModelSource {
   private stopListening: (() => Promise<void>) | undefined;
   /** A catch-up is queued to start after the one running (a NOTIFY came during it). */
   private woken = false;
-  /** The catch-up running reloads the whole directory (reads wait for it: `current`). */
-  private reloadingWhole = false;
   private closed = false;
   /** Aborted by `close`: a load under way stops waiting for its name index thread, which is stopped. */
   private readonly closing = new AbortController();
@@ -116,9 +115,8 @@ export class StoreModelSource implements ModelSource {
 
   current(): Promise<void> {
     if (this.loadMs === undefined) return this.loaded.then(() => this.current());
-    // A reload of the whole directory under way (another process's bulk import): the model is being
-    // cleared and filled again, so a read waits for the whole of it rather than see part of it.
-    if (this.reloadingWhole && this.running) return this.running.catch(() => undefined).then(() => this.current());
+    // A reload of the whole directory under way (another process's bulk import) fills a model of its own:
+    // reads go on from this one meanwhile, the directory as it was, unless this process wrote since.
     if (this.caughtUp === this.writes()) return RESOLVED;
     return this.catchUp();
   }
@@ -141,12 +139,10 @@ export class StoreModelSource implements ModelSource {
       // `all`: a TRUNCATE of a directory table (migration 110).
       whole = read.overflow || read.changes.some((change) => change.subject === 'all');
       if (whole) {
-        this.reloadingWhole = true;
-        try {
-          await this.loadWhole(trx);
-        } finally {
-          this.reloadingWhole = false;
-        }
+        // Filled aside and put in place once whole: no read sees part of it, none waits for it.
+        const reloaded = new DirectoryModel();
+        await this.loadWhole(trx, reloaded);
+        this.model = reloaded;
       } else await reloadChanged(trx, this.model, read.changes);
       this.position = read.position;
     }).then(() => {
@@ -195,9 +191,9 @@ export class StoreModelSource implements ModelSource {
     return this.store.writes?.generation ?? 0;
   }
 
-  /** Loads the whole directory as `trx` sees it (the first load, and a reload of everything). */
-  private loadWhole(trx: Db): Promise<void> {
-    return loadWholeModel(trx, this.model, this.options.loadPageRows, (error) => this.options.onThreadFailure?.(error), {
+  /** Loads the whole directory as `trx` sees it into `model` (the first load, and a reload of everything). */
+  private loadWhole(trx: Db, model = this.model): Promise<void> {
+    return loadWholeModel(trx, model, this.options.loadPageRows, (error) => this.options.onThreadFailure?.(error), {
       ...this.options.nameIndexThread,
       signal: this.closing.signal,
     });
