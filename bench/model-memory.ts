@@ -89,7 +89,7 @@ for (const f of snapshot.files)
 stage('grant (by file and by principal)', grantCount);
 
 const none = async () => new Map<string, string>();
-const search = new ModelSearch({ model, current: async () => {} }, { contactsOf: none, touchedFilesOf: none, activityOnFile: none });
+const search = new ModelSearch({ model, generation: 0, current: async () => {} }, { contactsOf: none, touchedFilesOf: none, activityOnFile: none });
 const query = { viewerId: 'u1', keyword: normaliseKeyword('zhang'), page: { offset: 0, limit: 6 } };
 await search.searchTeamMembers({ ...query, teamId: 't1' });
 stage('user: search index', snapshot.users.length);

@@ -43,7 +43,7 @@ for (const [label, build] of parts) {
   console.log(`building the index of ${label}: ${(performance.now() - t).toFixed(0)} ms`);
 }
 const none = async () => new Map<string, string>();
-const search = new ModelSearch({ model, current: async () => {} }, { contactsOf: none, touchedFilesOf: none, activityOnFile: none });
+const search = new ModelSearch({ model, generation: 0, current: async () => {} }, { contactsOf: none, touchedFilesOf: none, activityOnFile: none });
 // The bench's varied keywords (bench/scenarios.ts namePiece): 1 to 3 characters of a word of a real name.
 let seed = 7;
 const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;

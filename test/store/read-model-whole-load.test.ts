@@ -198,73 +198,89 @@ const person = (id: string, name: string) => ({ id, name, email: null, avatar: n
 
 for (const dialect of dialects) {
   describe(`reads while another process's bulk import is loaded again whole [${dialect}]`, () => {
-    it('answer from the directory as it was until the whole of it is loaded: none sees it half loaded, none waits', async () => {
-      const fresh = await freshStore(dialect);
-      const serving = await fresh.open();
-      const importing = await fresh.open();
-      const dir = mkdtempSync(join(tmpdir(), 'read-model-reload-'));
-      const silent = join(dir, 'silent.mjs');
-      // A name index thread that never answers: each whole load waits its time-out (1.5 s), then builds the
-      // indexes here. The reload is then held up for that long after its rows are read.
-      writeFileSync(silent, "import { parentPort } from 'node:worker_threads';\nparentPort.once('message', () => setInterval(() => {}, 1000));\n");
-      await upsertTeams(importing.db, [{ id: 'acme', name: 'Acme' }]);
-      await upsertUsers(
-        importing.db,
-        Array.from({ length: 40 }, (_, number) => person(`old-${number}`, `Old ${number}`)),
-      );
-      // Pages of 5 rows: on PostgreSQL and MySQL the reload is many round trips, reads run between them.
-      const source = new StoreModelSource(serving, { loadPageRows: 5, nameIndexThread: { fromEntries: 0, thread: pathToFileURL(silent), timeoutMs: 1_500 } });
-      try {
-        await source.loaded;
-        expect(source.model.users.size).toBe(40);
-        const snapshot = {
-          teams: [{ id: 'acme', name: 'Acme' }],
-          departments: [],
-          users: Array.from({ length: 60 }, (_, number) => ({ id: `new-${number}`, name: `New ${number}`, teamId: 'acme' })),
-          files: [],
-        };
-        const result = await importSnapshot(directoryChanges(importing), snapshot, { replace: true, allowEmpty: true });
-        expect(result.ok, JSON.stringify(result)).toBe(true);
+    it.each([
+      { room: true, title: 'answer from the directory as it was until the whole of it is loaded: none sees it half loaded, none waits' },
+      { room: false, title: 'wait for the whole of it when the heap has no room for a second model: none sees it half loaded' },
+    ])(
+      '$title',
+      async ({ room }) => {
+        const fresh = await freshStore(dialect);
+        const serving = await fresh.open();
+        const importing = await fresh.open();
+        const dir = mkdtempSync(join(tmpdir(), 'read-model-reload-'));
+        const silent = join(dir, 'silent.mjs');
+        // A name index thread that never answers: each whole load waits its time-out (1.5 s), then builds the
+        // indexes here. The reload is then held up for that long after its rows are read.
+        writeFileSync(silent, "import { parentPort } from 'node:worker_threads';\nparentPort.once('message', () => setInterval(() => {}, 1000));\n");
+        await upsertTeams(importing.db, [{ id: 'acme', name: 'Acme' }]);
+        await upsertUsers(
+          importing.db,
+          Array.from({ length: 40 }, (_, number) => person(`old-${number}`, `Old ${number}`)),
+        );
+        // Pages of 5 rows: on PostgreSQL and MySQL the reload is many round trips, reads run between them.
+        const source = new StoreModelSource(serving, {
+          loadPageRows: 5,
+          nameIndexThread: { fromEntries: 0, thread: pathToFileURL(silent), timeoutMs: 1_500 },
+          reloadAside: () => room,
+        });
+        try {
+          await source.loaded;
+          expect(source.model.users.size).toBe(40);
+          const snapshot = {
+            teams: [{ id: 'acme', name: 'Acme' }],
+            departments: [],
+            users: Array.from({ length: 60 }, (_, number) => ({ id: `new-${number}`, name: `New ${number}`, teamId: 'acme' })),
+            files: [],
+          };
+          const result = await importSnapshot(directoryChanges(importing), snapshot, { replace: true, allowEmpty: true });
+          expect(result.ok, JSON.stringify(result)).toBe(true);
 
-        // What reads see, turn after turn, while the serving process loads the directory again.
-        const reload = source.catchUp();
-        let reloading = true;
-        void reload.finally(() => (reloading = false));
-        const seen = new Set<string>();
-        let answeredMeanwhile = 0;
-        let ownWrite: string | undefined;
-        while (reloading) {
-          await source.current();
-          const ids = [...source.model.users.keys()];
-          seen.add(`${ids.length} ${ids.filter((id) => id.startsWith('new-')).length}`);
-          if (reloading) answeredMeanwhile += 1;
-          // Reads went on while the reload waited for its indexes (1.5 s); a read that waited for the whole
-          // reload would have left a handful of turns at most (those before the feed's read said "all").
-          // Then the serving process writes a person itself: its next read must show it.
-          if (answeredMeanwhile === 100 && ownWrite === undefined) {
-            ownWrite = reloading ? 'during the reload' : 'after it';
-            await upsertUsers(serving.db, [person('own-1', 'Own')]);
+          // What reads see, turn after turn, while the serving process loads the directory again.
+          const reload = source.catchUp();
+          let reloading = true;
+          void reload.finally(() => (reloading = false));
+          const seen = new Set<string>();
+          let answeredMeanwhile = 0;
+          let ownWrite: string | undefined;
+          while (reloading) {
             await source.current();
-            expect(source.model.users.has('own-1'), ownWrite).toBe(true);
+            const ids = [...source.model.users.keys()];
+            seen.add(`${ids.length} ${ids.filter((id) => id.startsWith('new-')).length}`);
+            if (reloading) answeredMeanwhile += 1;
+            // Reads went on while the reload waited for its indexes (1.5 s); a read that waited for the whole
+            // reload would have left a handful of turns at most (those before the feed's read said "all").
+            // Then the serving process writes a person itself: its next read must show it.
+            if (answeredMeanwhile === 100 && ownWrite === undefined) {
+              ownWrite = reloading ? 'during the reload' : 'after it';
+              await upsertUsers(serving.db, [person('own-1', 'Own')]);
+              await source.current();
+              expect(source.model.users.has('own-1'), ownWrite).toBe(true);
+            }
+            await new Promise((resolve) => setImmediate(resolve));
           }
-          await new Promise((resolve) => setImmediate(resolve));
+          await reload;
+          // Only the whole directory before (40 old people) or after (60 new, then the own write): nothing in between.
+          expect(
+            [...seen].every((state) => state === '40 0' || state === '60 60' || state === '61 60'),
+            [...seen].join(', '),
+          ).toBe(true);
+          if (room) {
+            expect(ownWrite).toBe('during the reload');
+            expect(seen.has('40 0')).toBe(true);
+            expect(source.model.users.size).toBe(61);
+          } else {
+            // Cleared and filled again in place, pages of 5 rows: reads waited for the whole (the states above).
+            expect(source.model.users.size).toBe(ownWrite === undefined ? 60 : 61);
+          }
+        } finally {
+          await source.close();
+          await Promise.all([serving.close(), importing.close()]);
+          await fresh.drop();
+          rmSync(dir, { recursive: true, force: true });
         }
-        await reload;
-        expect(ownWrite).toBe('during the reload');
-        // Only the whole directory before (40 old people) or after (60 new, then the own write): nothing in between.
-        expect(
-          [...seen].every((state) => state === '40 0' || state === '60 60' || state === '61 60'),
-          [...seen].join(', '),
-        ).toBe(true);
-        expect(seen.has('40 0')).toBe(true);
-        expect(source.model.users.size).toBe(61);
-      } finally {
-        await source.close();
-        await Promise.all([serving.close(), importing.close()]);
-        await fresh.drop();
-        rmSync(dir, { recursive: true, force: true });
-      }
-    }, 60_000);
+      },
+      60_000,
+    );
   });
 }
 

@@ -53,8 +53,13 @@ export class ModelDirectory implements Directory {
   async getFileContent(fileId: string): Promise<StoredContent | undefined> {
     return this.rest.getFileContent?.(fileId);
   }
+  /**
+   * The store's version and the model's generation: another process's write moves the first at its
+   * commit, but the answers from memory change only when the model has taken it in (the second).
+   */
   async changeVersion(): Promise<string> {
-    return this.rest.changeVersion ? this.rest.changeVersion() : '';
+    const stored = this.rest.changeVersion ? await this.rest.changeVersion() : '';
+    return `${stored}:${this.source.generation}`;
   }
 
   // ---- from memory ----

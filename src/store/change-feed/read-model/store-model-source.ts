@@ -1,3 +1,4 @@
+import { getHeapStatistics } from 'node:v8';
 import type { Kysely } from 'kysely';
 import { DirectoryModel } from '../../../directory/read-model/directory-model.js';
 import type { ThreadOptions } from '../../../directory/read-model/name-index-threads.js';
@@ -38,6 +39,21 @@ export interface StoreModelSourceOptions {
    * outside its snapshot: the server compacts the heap there (src/composition/compact-heap.ts).
    */
   afterWholeLoad?: () => void;
+  /**
+   * Whether a reload of everything may fill a second model beside the one serving (reads go on
+   * meanwhile) rather than clear and refill it (reads wait). Default: while the heap has room for twice
+   * what it holds (`roomForSecondModel`).
+   */
+  reloadAside?: () => boolean;
+}
+
+/**
+ * Whether V8's heap limit leaves room for a second model and the garbage its load leaves: more than
+ * twice what the heap holds now (about the model, after the compaction that follows a whole load).
+ */
+export function roomForSecondModel(): boolean {
+  const { heap_size_limit: limit, used_heap_size: used } = getHeapStatistics();
+  return limit - used > 2 * used;
 }
 
 const RESOLVED = Promise.resolve();
@@ -52,8 +68,10 @@ export const READ_MODEL_POLL_MS = 250;
  * names are read together.
  */
 export class StoreModelSource implements ModelSource {
-  /** Replaced whole by a reload of everything (`catchUp`); filled in place by the first load and by changes. */
+  /** Replaced whole by a reload of everything with room for it (`catchUp`); else filled in place. */
   model = new DirectoryModel();
+  /** See ModelSource: moved by every catch-up that changed the model. */
+  generation = 0;
   /** Settles when the first load is done (rejects if it failed). */
   readonly loaded: Promise<void>;
   /** How long the first load took, in ms (undefined until it is done). */
@@ -67,6 +85,8 @@ export class StoreModelSource implements ModelSource {
   private stopListening: (() => Promise<void>) | undefined;
   /** A catch-up is queued to start after the one running (a NOTIFY came during it). */
   private woken = false;
+  /** The catch-up running clears and refills the model (no room for a second one): reads wait for it. */
+  private reloadingInPlace = false;
   private closed = false;
   /** Aborted by `close`: a load under way stops waiting for its name index thread, which is stopped. */
   private readonly closing = new AbortController();
@@ -116,7 +136,9 @@ export class StoreModelSource implements ModelSource {
   current(): Promise<void> {
     if (this.loadMs === undefined) return this.loaded.then(() => this.current());
     // A reload of the whole directory under way (another process's bulk import) fills a model of its own:
-    // reads go on from this one meanwhile, the directory as it was, unless this process wrote since.
+    // reads go on from this one meanwhile, the directory as it was, unless this process wrote since. One
+    // that clears and refills this model (no room for two) is waited for: none sees it half filled.
+    if (this.reloadingInPlace && this.running) return this.running.catch(() => undefined).then(() => this.current());
     if (this.caughtUp === this.writes()) return RESOLVED;
     return this.catchUp();
   }
@@ -138,13 +160,24 @@ export class StoreModelSource implements ModelSource {
       const read = await readFeed(trx, this.position, reloadAbove);
       // `all`: a TRUNCATE of a directory table (migration 110).
       whole = read.overflow || read.changes.some((change) => change.subject === 'all');
-      if (whole) {
+      if (whole && (this.options.reloadAside ?? roomForSecondModel)()) {
         // Filled aside and put in place once whole: no read sees part of it, none waits for it.
         const reloaded = new DirectoryModel();
         await this.loadWhole(trx, reloaded);
+        const replaced = this.model;
         this.model = reloaded;
+        // A name index build of the old model under way stops at its next slice.
+        replaced.search.clear();
+      } else if (whole) {
+        this.reloadingInPlace = true;
+        try {
+          await this.loadWhole(trx);
+        } finally {
+          this.reloadingInPlace = false;
+        }
       } else await reloadChanged(trx, this.model, read.changes);
       this.position = read.position;
+      if (whole || read.changes.length > 0) this.generation += 1;
     }).then(() => {
       if (whole) this.options.afterWholeLoad?.();
       this.caughtUp = Math.max(this.caughtUp, from);
