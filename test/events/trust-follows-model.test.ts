@@ -7,6 +7,7 @@ import { SqlDirectory } from '../../src/store/directory-reads/sql-directory.js';
 import { upsertFiles, upsertTeams, upsertUsers } from '../../src/store/directory-writes/directory-writer.js';
 import { dialects } from '../helpers/stores.js';
 import { freshStore } from '../ops/fresh-store.js';
+import { documentBy } from '../sync/sync-helpers.js';
 
 const person = (id: string) => ({ id, name: id, email: null, avatar: null, teamId: 'acme', watermark: null, departmentIds: [] });
 
@@ -25,23 +26,7 @@ for (const dialect of dialects) {
       const other = await fresh.open();
       await upsertTeams(other.db, [{ id: 'acme', name: 'Acme' }]);
       await upsertUsers(other.db, [person('owner'), person('editor')]);
-      await upsertFiles(other.db, [
-        {
-          id: 'plan',
-          name: 'Plan',
-          type: 'document',
-          creatorId: 'owner',
-          teamId: 'acme',
-          createdAt: '2024-03-01T00:00:00Z',
-          updatedAt: '2024-03-01T00:00:00Z',
-          views: null,
-          ext: null,
-          downloadUrl: null,
-          fullUrl: null,
-          restrictions: { copy: true, export: true },
-          status: 'active',
-        },
-      ]);
+      await upsertFiles(other.db, [documentBy('owner', 'plan', 'acme')]);
       // The editor's grant (rank 3: editor).
       await other.db.insertInto('file_grants').values({ file_id: 'plan', principal_kind: 'user', principal_id: 'editor', role_rank: 3 }).execute();
       // No poll and no NOTIFY: the model takes in other processes' writes when told to (`catchUp`).
