@@ -53,9 +53,10 @@ export class TrustCache {
   async userState(userId: string): Promise<UserState> {
     const cached = this.users.get(userId);
     if (cached !== undefined) return cached;
+    const asked = this.version;
     const user = await this.directory.directory.getUser(userId);
     const state: UserState = !user ? 'unknown' : user.active === false ? 'deactivated' : 'active';
-    return this.keep(this.users, userId, state);
+    return this.keep(this.users, userId, state, asked);
   }
 
   /** The user's permissions on the file, or null when the file is unknown or not active. */
@@ -63,12 +64,18 @@ export class TrustCache {
     const key = `${fileId}\u0000${userId}`;
     const cached = this.permissions.get(key);
     if (cached !== undefined) return cached;
+    const asked = this.version;
     const view = await this.directory.fileAsSeenBy(fileId, userId);
-    return this.keep(this.permissions, key, view?.permissions ?? null);
+    return this.keep(this.permissions, key, view?.permissions ?? null, asked);
   }
 
-  private keep<V>(map: Map<string, V>, key: string, value: V): V {
-    if (this.version === undefined) return value;
+  /**
+   * Keeps an answer under the version it was asked at, only if that is still the version: a look-up
+   * that waited (for a catch-up of the model) while a later `follow` moved the version may hold facts
+   * from before it.
+   */
+  private keep<V>(map: Map<string, V>, key: string, value: V, asked: string | undefined): V {
+    if (this.version === undefined || asked !== this.version) return value;
     if (map.size >= this.maxEntries) map.delete(map.keys().next().value as string);
     map.set(key, value);
     return value;
