@@ -19,7 +19,7 @@ export interface RouteFigures {
 }
 
 /** The value below which `fraction` of the sorted values lie. */
-function percentile(sorted: readonly number[], fraction: number): number {
+export function percentile(sorted: readonly number[], fraction: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] as number;
 }

@@ -272,21 +272,20 @@ async function serveAndDrive(store: string, databaseUrl: string, data: ScenarioD
     const seenElsewhere = 'directory write seen by the other instance';
     if (!databaseUrl.startsWith('sqlite:') && (selected(twoInstances) || selected(seenElsewhere))) {
       const second = await steps.run(`${twoInstances}: second start-up`, READY_TIMEOUT_MS + STEP_SLACK_MS, () => startServer(env));
-      if (second && selected(twoInstances)) {
-        servers.push(second);
-        const from = Date.now();
-        const scenario = buildScenarios(maker).find((candidate) => candidate.name.startsWith('POST /events'))!;
-        const result = await steps.run(twoInstances, runLength + STEP_SLACK_MS, () => driveMany([server, second], scenario));
-        if (result) {
-          const named = { ...result, route: twoInstances };
-          report.routes.push({ ...named, ratioToCeiling: result.requestsPerSecond / ceiling.requestsPerSecond });
-          log(`[${store}] ${twoInstances}: ${result.requestsPerSecond.toFixed(0)} req/s, p99 ${result.p99Ms} ms`);
-          const run = await steps.run(`${twoInstances}: effect lag`, AFTER_LOAD_MS + STEP_SLACK_MS, () => afterEvents(store, twoInstances, databaseUrl, from, named, ceiling));
-          if (run) report.eventRuns.push(run);
-        }
-      }
       if (second) {
-        if (!servers.includes(second)) servers.push(second);
+        servers.push(second);
+        if (selected(twoInstances)) {
+          const from = Date.now();
+          const scenario = buildScenarios(maker).find((candidate) => candidate.name.startsWith('POST /events'))!;
+          const result = await steps.run(twoInstances, runLength + STEP_SLACK_MS, () => driveMany([server, second], scenario));
+          if (result) {
+            const named = { ...result, route: twoInstances };
+            report.routes.push({ ...named, ratioToCeiling: result.requestsPerSecond / ceiling.requestsPerSecond });
+            log(`[${store}] ${twoInstances}: ${result.requestsPerSecond.toFixed(0)} req/s, p99 ${result.p99Ms} ms`);
+            const run = await steps.run(`${twoInstances}: effect lag`, AFTER_LOAD_MS + STEP_SLACK_MS, () => afterEvents(store, twoInstances, databaseUrl, from, named, ceiling));
+            if (run) report.eventRuns.push(run);
+          }
+        }
         if (selected(seenElsewhere)) {
           const lag = await steps.run(seenElsewhere, WRITE_SEEN_BOUND_MS, () =>
             measureWriteSeenElsewhere({

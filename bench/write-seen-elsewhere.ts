@@ -9,6 +9,8 @@
  * round trip of the read (about a millisecond on one machine). The directory ends as it began.
  */
 
+import { percentile } from './load.js';
+
 /** The lags of `writes` writes, each seen on the other instance or given up on after `patienceMs`. */
 export interface WriteSeenElsewhere {
   writes: number;
@@ -55,8 +57,14 @@ export async function measureWriteSeenElsewhere(options: WriteSeenOptions): Prom
     seen(await waitUntil(writer, created.id, options.viewerToken(), (status) => status === 404, patienceMs, written));
   }
   lags.sort((a, b) => a - b);
-  const at = (fraction: number) => round(lags[Math.min(lags.length - 1, Math.ceil(fraction * lags.length) - 1)] ?? Number.NaN);
-  return { writes: options.groups * 2, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: round(lags.at(-1) ?? Number.NaN), notSeen, patienceMs };
+  return {
+    writes: options.groups * 2,
+    p50Ms: round(percentile(lags, 0.5)),
+    p99Ms: round(percentile(lags, 0.99)),
+    maxMs: round(lags.at(-1) ?? Number.NaN),
+    notSeen,
+    patienceMs,
+  };
 }
 
 /** Milliseconds from `since` to the first answer of `base`'s department read that `shows` the write; undefined after `patienceMs`. */
